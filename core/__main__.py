@@ -1,0 +1,113 @@
+"""The CLI: ``python -m core chunk|index|query|eval`` (contract in DESIGN.md).
+
+Errors go to stderr as one line per problem, with a non-zero exit; never a traceback for bad
+input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from core.chunk import Chunk
+from core.chunking import STRATEGY_CHOICES, chunk_corpus, load_any
+from core.errors import ChunkExplorerError
+from core.languages import LANGUAGES
+from core.settings import DEFAULT_BUDGETS, DEFAULT_MODEL, TABLE_FORMATS, UNITS, ChunkSettings
+from core.sources import Limits, Skipped
+
+EXIT_BAD_INPUT = 2
+
+
+def _add_chunk_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--strategy", choices=STRATEGY_CHOICES, default="both", help="default: both")
+    parser.add_argument("--budget", type=int, help="chunk size limit in --unit (default fits the model)")
+    parser.add_argument("--unit", choices=UNITS, default="tokens", help="default: tokens of the model")
+    parser.add_argument("--overlap", type=int, default=0, help="fixed windows only (default 0)")
+    parser.add_argument("--language", choices=sorted(LANGUAGES), help="override detection (one file only)")
+    parser.add_argument("--raw-cuts", action="store_true", help="fixed windows cut anywhere, not at line ends")
+    parser.add_argument("--no-merge", action="store_true", help="do not pack small siblings together")
+    parser.add_argument("--no-breadcrumb", action="store_true", help="no 'path :: symbol' line in embed_text")
+    parser.add_argument("--no-class-summary", action="store_true", help="no member list in class headers")
+    parser.add_argument("--model", default=DEFAULT_MODEL, help="model whose tokenizer counts tokens")
+    parser.add_argument("--rows", type=int, help="tables: rows per chunk (instead of the budget)")
+    parser.add_argument("--format", choices=TABLE_FORMATS, default="csv", help="tables: serialisation")
+    parser.add_argument("--max-bytes", type=int, default=Limits().max_file_bytes, help="skip larger code files")
+
+
+def settings_from_args(args: argparse.Namespace) -> ChunkSettings:
+    """The ChunkSettings a parsed command line stands for."""
+    return ChunkSettings(
+        budget=args.budget if args.budget is not None else DEFAULT_BUDGETS[args.unit],
+        unit=args.unit,
+        overlap=args.overlap,
+        raw_cuts=args.raw_cuts,
+        merge_siblings=not args.no_merge,
+        breadcrumb=not args.no_breadcrumb,
+        class_summary=not args.no_class_summary,
+        model=args.model,
+        table_rows=args.rows,
+        table_format=args.format,
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every sub-command."""
+    parser = argparse.ArgumentParser(prog="python -m core", description="Chunk Explorer's command line.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    chunk = sub.add_parser("chunk", help="write chunks of a file or folder as JSONL on stdout")
+    chunk.add_argument("path", type=Path)
+    _add_chunk_options(chunk)
+    from core import cli_retrieval
+
+    cli_retrieval.add_commands(sub, _add_chunk_options)
+    return parser
+
+
+def cmd_chunk(args: argparse.Namespace) -> int:
+    """``chunk``: JSONL chunks on stdout, skipped files on stderr."""
+    settings = settings_from_args(args)
+    corpus = load_any(args.path, language=args.language, limits=Limits(max_file_bytes=args.max_bytes))
+    out = sys.stdout
+    skipped = list(corpus.skipped)
+    count = 0
+    for item in chunk_corpus(corpus, settings, args.strategy):
+        if isinstance(item, Chunk):
+            out.write(item.to_json() + "\n")
+            count += 1
+        else:
+            skipped.append(item)
+    report_skipped(skipped)
+    if count == 0 and not skipped and not corpus.files:
+        print(f"error: {args.path}: no files to chunk", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.path.is_file() and skipped and count == 0:
+        return EXIT_BAD_INPUT
+    return 0
+
+
+def report_skipped(skipped: Sequence[Skipped]) -> None:
+    """One stderr line per skipped file, then a count."""
+    for item in skipped:
+        print(f"skipped {item.path}: {item.reason}", file=sys.stderr)
+    if skipped:
+        print(f"{len(skipped)} file(s) skipped", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args)) if hasattr(args, "handler") else cmd_chunk(args)
+    except ChunkExplorerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # `... | head` closed the pipe: not an error of ours
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

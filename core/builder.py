@@ -1,0 +1,173 @@
+"""Shared machinery of the chunkers: a prepared document and the one place chunks are made."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from core.chunk import Chunk, chunk_id
+from core.document import Document
+from core.languages import comment_line
+from core.settings import ChunkSettings
+from core.sizing import Sizer, SpanSizer, make_sizer
+
+if TYPE_CHECKING:
+    from tree_sitter import Tree
+
+
+class Prepared:
+    """A document plus what is expensive to compute and independent of the chunk parameters:
+    its parse tree and its span sizers. Keep one per file to re-chunk it cheaply after a
+    parameter change (the UI caches these)."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self._spans: dict[tuple[str, str], SpanSizer] = {}
+
+    def spans(self, sizer: Sizer) -> SpanSizer:
+        """The span sizer of this document for ``sizer``'s unit (computed once)."""
+        key = (sizer.unit, sizer.model)
+        found = self._spans.get(key)
+        if found is None:
+            found = self._spans[key] = sizer.spans(self.doc)
+        return found
+
+    @cached_property
+    def tree(self) -> Tree | None:
+        """The tree-sitter tree, or None when the language has no grammar here."""
+        from core.parsing import parse
+
+        return parse(self.doc)
+
+
+@dataclass
+class ChunkMaker:
+    """Builds contract-true chunks over one document: ``text`` is always the span's own text,
+    ``embed_text`` is breadcrumb + header + text, ``size`` is measured in the settings' unit."""
+
+    prep: Prepared
+    settings: ChunkSettings
+    strategy: str
+    fallback: str | None = None
+    sizer: Sizer = field(init=False)
+    spans: SpanSizer = field(init=False)
+    _measured: dict[str, int] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.sizer = make_sizer(self.settings.unit, self.settings.model)
+        self.spans = self.prep.spans(self.sizer)
+
+    @property
+    def doc(self) -> Document:
+        """The document being chunked."""
+        return self.prep.doc
+
+    def breadcrumb(self, symbol: str) -> str:
+        """The breadcrumb line for ``symbol`` (empty when breadcrumbs are off)."""
+        if not self.settings.breadcrumb:
+            return ""
+        label = f"{self.doc.path} :: {symbol}" if symbol else self.doc.path
+        return comment_line(self.doc.language, label) + "\n"
+
+    def prefix(self, symbol: str, header: str) -> str:
+        """What stands above the span in ``embed_text``."""
+        return self.breadcrumb(symbol) + (header + "\n" if header else "")
+
+    def measure(self, text: str) -> int:
+        """Size of free text, memoised (breadcrumbs and headers repeat)."""
+        size = self._measured.get(text)
+        if size is None:
+            size = self._measured[text] = self.sizer.measure(text)
+        return size
+
+    def span_size(self, start_byte: int, end_byte: int) -> int:
+        """Size of a source span."""
+        return self.spans.span(start_byte, end_byte)
+
+    def lines_size(self, first: int, last: int) -> int:
+        """Size of whole lines ``first..last``."""
+        return self.spans.span(*self.doc.lines_span(first, last))
+
+    def make(
+        self,
+        kind: str,
+        symbol: str,
+        start_byte: int,
+        end_byte: int,
+        *,
+        header: str = "",
+        parent_id: str | None = None,
+        part: int = 1,
+        parts: int = 1,
+        flags: tuple[str, ...] = (),
+        extra: dict[str, Any] | None = None,
+    ) -> Chunk:
+        """One chunk over ``[start_byte, end_byte)``."""
+        doc = self.doc
+        text = doc.slice(start_byte, end_byte)
+        prefix = self.prefix(symbol, header)
+        embed_text = prefix + text
+        size = self.measure(prefix) + self.span_size(start_byte, end_byte)
+        if size > self.settings.budget and "split_line" not in flags and "oversized" not in flags:
+            flags = (*flags, "oversized")
+        start_line = doc.line_of_byte(start_byte)
+        end_line = doc.line_of_byte(max(start_byte, end_byte - 1))
+        ident = chunk_id(doc.path, self.strategy, kind, symbol, part, parts, start_byte, end_byte, embed_text)
+        return Chunk(
+            id=ident,
+            path=doc.path,
+            language=doc.language,
+            strategy=self.strategy,
+            kind=kind,
+            symbol=symbol,
+            parent_id=parent_id,
+            start_line=start_line,
+            end_line=end_line,
+            start_byte=start_byte,
+            end_byte=end_byte,
+            part=part,
+            parts=parts,
+            header=header,
+            text=text,
+            embed_text=embed_text,
+            size=size,
+            unit=self.settings.unit,
+            fallback=self.fallback,
+            flags=tuple(sorted(set(flags))),
+            **(extra or {}),
+        )
+
+
+def largest_fitting(lo: int, hi: int, fits: Any) -> int:
+    """The largest ``x`` in ``[lo, hi]`` with ``fits(x)`` for a monotone ``fits``; ``lo - 1`` if none."""
+    best = lo - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if fits(mid):
+            best, lo = mid, mid + 1
+        else:
+            hi = mid - 1
+    return best
+
+
+def split_long_line(maker: ChunkMaker, first_byte: int, end_byte: int, avail: int) -> list[tuple[int, int, tuple[str, ...]]]:
+    """Cut one over-long line into raw windows of at most ``avail`` units.
+
+    Returns ``(start, end, flags)`` spans; every piece is flagged ``split_line``, and a piece
+    that holds a single character still over the budget is also flagged ``oversized``.
+    """
+    doc = maker.doc
+    start_char = doc.char_of_byte(first_byte)
+    end_char = doc.char_of_byte(end_byte)
+    pieces: list[tuple[int, int, tuple[str, ...]]] = []
+    pos = start_char
+    while pos < end_char:
+        a = doc.byte_of_char(pos)
+        cut = largest_fitting(pos + 1, end_char, lambda c: maker.span_size(a, doc.byte_of_char(c)) <= avail)
+        flags: tuple[str, ...] = ("split_line",)
+        if cut < pos + 1:
+            cut, flags = pos + 1, ("split_line", "oversized")
+        pieces.append((a, doc.byte_of_char(cut), flags))
+        pos = cut
+    return pieces

@@ -1,0 +1,97 @@
+"""The one Chunk type shared by every chunker, the index and the UI (DESIGN.md contract)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+STRATEGIES = ("fixed", "syntax", "table", "text")
+
+# Flags a chunk may carry, beside the contract's fields:
+#   oversized  - over the budget because no legal cut exists inside it (e.g. one huge token)
+#   split_line - one source line was longer than the budget and was cut inside the line
+#   damaged    - the span overlaps a region tree-sitter could not parse
+FLAGS = ("oversized", "split_line", "damaged")
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One chunk of one source: a contiguous span plus what is embedded for it.
+
+    ``text`` is always the source's own text for ``[start_byte, end_byte)``; ``embed_text`` is what
+    the embedder and keyword index see (breadcrumb, ``header``, then ``text``).
+    """
+
+    id: str
+    path: str
+    language: str
+    strategy: str
+    kind: str
+    symbol: str
+    parent_id: str | None
+    start_line: int
+    end_line: int
+    start_byte: int
+    end_byte: int
+    part: int
+    parts: int
+    header: str
+    text: str
+    embed_text: str
+    size: int
+    unit: str
+    fallback: str | None = None
+    row_start: int | None = None
+    row_end: int | None = None
+    columns: tuple[str, ...] | None = None
+    flags: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if self.strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {self.strategy!r}; expected one of {STRATEGIES}")
+        if not (1 <= self.start_line <= self.end_line):
+            raise ValueError(f"bad line span {self.start_line}-{self.end_line} in {self.path}")
+        if not (0 <= self.start_byte <= self.end_byte):
+            raise ValueError(f"bad byte span {self.start_byte}-{self.end_byte} in {self.path}")
+        if not (1 <= self.part <= self.parts):
+            raise ValueError(f"bad part {self.part}/{self.parts} in {self.path}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: the contract's fields; table fields only for tables."""
+        data = asdict(self)
+        data["flags"] = list(self.flags)
+        if self.columns is None:
+            for key in ("row_start", "row_end", "columns"):
+                data.pop(key)
+        else:
+            data["columns"] = list(self.columns)
+        return data
+
+    def to_json(self) -> str:
+        """One line of JSONL."""
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Chunk:
+        """Inverse of :meth:`to_dict`."""
+        values = dict(data)
+        values["flags"] = tuple(values.get("flags") or ())
+        if values.get("columns") is not None:
+            values["columns"] = tuple(values["columns"])
+        return cls(**values)
+
+
+def chunk_id(*parts: object) -> str:
+    """A stable id: the same input and parameters always give the same id."""
+    digest = hashlib.blake2b(digest_size=10)
+    for part in parts:
+        digest.update(str(part).encode("utf-8", "surrogatepass"))
+        digest.update(b"\x1f")
+    return digest.hexdigest()
+
+
+def dumps_jsonl(chunks: list[Chunk]) -> str:
+    """Chunks as JSONL text (one object per line, trailing newline)."""
+    return "".join(chunk.to_json() + "\n" for chunk in chunks)

@@ -1,0 +1,109 @@
+"""A decoded source file with the line and offset arithmetic every chunker shares.
+
+tree-sitter works in UTF-8 bytes, Python strings in characters: this module is the one place
+where the two meet. Lines are 1-based; byte offsets index ``data``; char offsets index ``text``.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Document:
+    """One decoded text source. Build with :meth:`from_text` (it computes the line index)."""
+
+    path: str
+    language: str
+    text: str
+    data: bytes
+    line_starts: tuple[int, ...]  # byte offset where each line starts; index 0 is line 1
+    _char_line_starts: tuple[int, ...] = field(repr=False)  # char offset of each line start
+    is_ascii: bool = field(repr=False, default=True)
+
+    @classmethod
+    def from_text(cls, path: str, language: str, text: str) -> Document:
+        """Index ``text`` (already decoded) under ``path`` and ``language``."""
+        data = text.encode("utf-8", "surrogatepass")
+        is_ascii = len(data) == len(text)
+        byte_starts = [0]
+        find = data.find
+        pos = find(b"\n")
+        while pos != -1:
+            byte_starts.append(pos + 1)
+            pos = find(b"\n", pos + 1)
+        if is_ascii:
+            char_starts: tuple[int, ...] = tuple(byte_starts)
+        else:
+            starts = [0]
+            tpos = text.find("\n")
+            while tpos != -1:
+                starts.append(tpos + 1)
+                tpos = text.find("\n", tpos + 1)
+            char_starts = tuple(starts)
+        return cls(path, language, text, data, tuple(byte_starts), char_starts, is_ascii)
+
+    @property
+    def line_count(self) -> int:
+        """Number of lines; a trailing newline does not open a new (empty) line."""
+        n = len(self.line_starts)
+        if n > 1 and self.line_starts[-1] == len(self.data):
+            return n - 1
+        return n
+
+    def line_of_byte(self, offset: int) -> int:
+        """1-based line holding byte ``offset`` (offsets at len(data) belong to the last line)."""
+        line = bisect_right(self.line_starts, offset)
+        return min(max(line, 1), self.line_count)
+
+    def line_start(self, line: int) -> int:
+        """Byte offset where 1-based ``line`` starts."""
+        return self.line_starts[line - 1]
+
+    def line_end(self, line: int) -> int:
+        """Byte offset just past ``line``'s content (its newline excluded)."""
+        if line < len(self.line_starts):
+            end = self.line_starts[line] - 1
+            if end > 0 and self.data[end - 1 : end] == b"\r":
+                end -= 1
+            return end
+        return len(self.data)
+
+    def line_text(self, line: int) -> str:
+        """The text of 1-based ``line`` without its newline."""
+        return self.slice(self.line_start(line), self.line_end(line))
+
+    def char_of_byte(self, offset: int) -> int:
+        """Char offset in ``text`` of byte ``offset`` (which must sit on a character boundary)."""
+        if self.is_ascii:
+            return offset
+        line = bisect_right(self.line_starts, offset)
+        line_byte = self.line_starts[line - 1]
+        return self._char_line_starts[line - 1] + len(
+            self.data[line_byte:offset].decode("utf-8", "surrogatepass")
+        )
+
+    def byte_of_char(self, offset: int) -> int:
+        """Byte offset of char ``offset``."""
+        if self.is_ascii:
+            return offset
+        line = bisect_right(self._char_line_starts, offset)
+        line_char = self._char_line_starts[line - 1]
+        return self.line_starts[line - 1] + len(
+            self.text[line_char:offset].encode("utf-8", "surrogatepass")
+        )
+
+    def slice(self, start_byte: int, end_byte: int) -> str:
+        """The text of byte span ``[start_byte, end_byte)``."""
+        if self.is_ascii:
+            return self.text[start_byte:end_byte]
+        return self.data[start_byte:end_byte].decode("utf-8", "surrogatepass")
+
+    def lines_span(self, first: int, last: int) -> tuple[int, int]:
+        """Byte span of whole lines ``first..last`` (inclusive), newline of ``last`` excluded."""
+        return self.line_start(first), self.line_end(last)
+
+    def is_blank(self, line: int) -> bool:
+        """True when 1-based ``line`` holds only whitespace."""
+        return not self.data[self.line_start(line) : self.line_end(line)].strip()

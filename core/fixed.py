@@ -1,0 +1,94 @@
+"""The fixed-size baseline: windows of ``budget`` units with ``overlap``, blind to syntax.
+
+Line-aligned by default (a window ends at a line end); ``raw_cuts`` cuts anywhere, which is what
+naive text splitters do and what the app shows failing. A line longer than a window is cut inside
+the line either way (flagged ``split_line``).
+"""
+
+from __future__ import annotations
+
+from core.builder import ChunkMaker, Prepared, largest_fitting, split_long_line
+from core.chunk import Chunk
+from core.settings import ChunkSettings
+
+
+def chunk_fixed(prep: Prepared, settings: ChunkSettings, *, fallback: str | None = None) -> list[Chunk]:
+    """Cut ``prep``'s document into fixed windows by ``settings``."""
+    maker = ChunkMaker(prep, settings, "fixed", fallback=fallback)
+    doc = prep.doc
+    if not doc.data.strip():
+        return []
+    avail = max(settings.budget - maker.measure(maker.prefix("", "")), 1)
+    if settings.raw_cuts and settings.unit != "lines":
+        spans = _raw_windows(maker, avail, settings.overlap)
+    else:
+        spans = _line_windows(maker, avail, settings.overlap)
+    return [maker.make("window", "", a, b, flags=flags) for a, b, flags in spans]
+
+
+def _line_windows(maker: ChunkMaker, avail: int, overlap: int) -> list[tuple[int, int, tuple[str, ...]]]:
+    doc = maker.doc
+    last_line = doc.line_count
+    out: list[tuple[int, int, tuple[str, ...]]] = []
+    start = 1
+    while start <= last_line:
+        while start <= last_line and doc.is_blank(start):
+            start += 1
+        if start > last_line:
+            break
+        first = start
+        end = largest_fitting(first, last_line, lambda line: maker.lines_size(first, line) <= avail)
+        if end < first:
+            # One line alone is over the window: cut inside it.
+            out.extend(split_long_line(maker, doc.line_start(first), doc.line_end(first), avail))
+            start = first + 1
+            continue
+        while end > first and doc.is_blank(end):
+            end -= 1
+        out.append((doc.line_start(first), doc.line_end(end), ()))
+        if end >= last_line:
+            break
+        next_start = end + 1
+        if overlap:
+            # Earliest line such that the repeated tail fits in the overlap, always moving forward.
+            back = largest_fitting(1, end - first, lambda k: maker.lines_size(end - k + 1, end) <= overlap)
+            next_start = max(end - back + 1, first + 1) if back >= 1 else end + 1
+        start = next_start
+    return out
+
+
+def _raw_windows(maker: ChunkMaker, avail: int, overlap: int) -> list[tuple[int, int, tuple[str, ...]]]:
+    doc = maker.doc
+    total = len(doc.text)
+    out: list[tuple[int, int, tuple[str, ...]]] = []
+    pos = 0
+    while pos < total:
+        a = doc.byte_of_char(pos)
+        cut = largest_fitting(pos + 1, total, lambda c: maker.span_size(a, doc.byte_of_char(c)) <= avail)
+        flags: tuple[str, ...] = ()
+        if cut < pos + 1:
+            cut, flags = pos + 1, ("oversized",)
+        b = doc.byte_of_char(cut)
+        if doc.data[a:b].strip():
+            out.append((a, b, flags))
+        if cut >= total:
+            break
+        if overlap:
+            # Step back to the earliest position whose tail still fits the overlap.
+            pos = _earliest_fitting(maker, pos + 1, cut, b, overlap)
+        else:
+            pos = cut
+    return out
+
+
+def _earliest_fitting(maker: ChunkMaker, lo: int, hi: int, end_byte: int, overlap: int) -> int:
+    """Smallest char position ``s`` in ``[lo, hi]`` whose span up to ``end_byte`` fits ``overlap``."""
+    doc = maker.doc
+    best = hi
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if maker.span_size(doc.byte_of_char(mid), end_byte) <= overlap:
+            best, hi = mid, mid - 1
+        else:
+            lo = mid + 1
+    return best

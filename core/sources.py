@@ -1,0 +1,302 @@
+"""Loading sources safely: single files, uploads, folders and zipped repositories.
+
+Every refusal is an :class:`~core.errors.InputError` (for one file) or a :class:`Skipped` entry
+(inside a folder or archive) whose reason says what was wrong, so the UI and the CLI can show it.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from core.errors import InputError
+from core.languages import TABLE_LANGUAGES, detect_language
+
+# Folders that hold other people's code or build output: skipped when walking a repository.
+VENDORED = frozenset(
+    {
+        "node_modules",
+        "vendor",
+        "third_party",
+        "site-packages",
+        "dist",
+        "build",
+        "target",
+        "__pycache__",
+        "venv",
+        "env",
+        "bower_components",
+        "Pods",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds that keep a hostile or accidental input from exhausting the machine."""
+
+    max_file_bytes: int = 2_000_000  # a code or prose file
+    max_table_bytes: int = 1_000_000_000  # tables are streamed, so they may be far larger
+    max_files: int = 5_000  # files taken from one folder or archive
+    max_total_bytes: int = 200_000_000  # uncompressed bytes taken from one archive
+    max_ratio: int = 200  # compression ratio above which an archive member is a bomb
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One usable input: decoded ``text`` for code and prose; raw ``data`` or an on-disk
+    ``origin`` for tables (streamed by :mod:`core.tables`)."""
+
+    path: str
+    language: str
+    text: str | None = None
+    data: bytes | None = None
+    origin: Path | None = None
+    encoding: str = "utf-8"
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file left out, and why."""
+
+    path: str
+    reason: str
+
+
+@dataclass
+class Corpus:
+    """What a folder, archive or upload yielded."""
+
+    files: list[SourceFile] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+def is_binary(data: bytes) -> bool:
+    """A NUL byte, or mostly control bytes, in the first 8 KB means binary."""
+    head = data[:8192]
+    if b"\x00" in head:
+        return True
+    if not head:
+        return False
+    control = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13, 27))
+    return control / len(head) > 0.1
+
+
+def decode(data: bytes, name: str) -> tuple[str, str]:
+    """Text and encoding of ``data``: UTF-8 (a BOM tolerated), else a detected legacy encoding.
+
+    Raises :class:`InputError` for binary data or bytes no encoding explains.
+    """
+    if is_binary(data):
+        raise InputError(f"{name}: binary file (not text), skipped")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return _normalise(data.decode("utf-8")), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(data[:1_000_000]).best()
+    if best is None or best.encoding is None:
+        raise InputError(f"{name}: not valid UTF-8 and no text encoding fits; save it as UTF-8")
+    try:
+        return _normalise(data.decode(best.encoding)), best.encoding
+    except (UnicodeDecodeError, LookupError):
+        raise InputError(f"{name}: not valid UTF-8 (looks like {best.encoding} but does not decode)") from None
+
+
+def _normalise(text: str) -> str:
+    # One newline convention, so line and byte arithmetic agree everywhere.
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def load_bytes(name: str, data: bytes, *, language: str | None = None, limits: Limits = Limits()) -> SourceFile:
+    """One uploaded or read file, checked and decoded. ``language`` overrides detection."""
+    clean = _clean_name(name)
+    language = language or detect_language(clean)
+    if language is None:
+        raise InputError(f"{clean}: unknown file type; pick a language or rename the file")
+    if not data.strip():
+        raise InputError(f"{clean}: empty file")
+    if language in TABLE_LANGUAGES:
+        if len(data) > limits.max_table_bytes:
+            raise InputError(f"{clean}: {len(data):,} bytes is over the table limit of {limits.max_table_bytes:,}")
+        if language != "xlsx" and is_binary(data):
+            raise InputError(f"{clean}: binary data in a .{language} file, not a table")
+        return SourceFile(clean, language, data=data)
+    if len(data) > limits.max_file_bytes:
+        raise InputError(
+            f"{clean}: {len(data):,} bytes is over the limit of {limits.max_file_bytes:,} for one source file"
+        )
+    text, encoding = decode(data, clean)
+    return SourceFile(clean, language, text=text, encoding=encoding)
+
+
+def load_file(path: Path, *, display: str | None = None, language: str | None = None, limits: Limits = Limits()) -> SourceFile:
+    """One file from disk (tables are not read here but streamed later from ``origin``)."""
+    name = display or path.name
+    try:
+        info = path.stat()
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read ({exc.strerror})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(f"{name}: not a regular file")
+    lang = language or detect_language(name)
+    if lang in TABLE_LANGUAGES:
+        if info.st_size == 0:
+            raise InputError(f"{name}: empty file")
+        if info.st_size > limits.max_table_bytes:
+            raise InputError(f"{name}: {info.st_size:,} bytes is over the table limit of {limits.max_table_bytes:,}")
+        return SourceFile(_clean_name(name), lang, origin=path)
+    if info.st_size > limits.max_file_bytes:
+        raise InputError(
+            f"{name}: {info.st_size:,} bytes is over the limit of {limits.max_file_bytes:,} for one source file"
+        )
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read ({exc.strerror})") from None
+    return load_bytes(name, data, language=lang, limits=limits)
+
+
+def load_folder(root: Path, *, limits: Limits = Limits()) -> Corpus:
+    """Every usable file under ``root``: hidden and vendored folders, symlinks, binary and
+    oversized files are skipped and listed with the reason."""
+    corpus = Corpus()
+    root = root.resolve()
+    # os.walk without followlinks never enters a symlinked folder, so symlink loops cannot trap it.
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        rel_folder = Path(folder).relative_to(root)
+        kept = []
+        for d in sorted(dirs):
+            rel = (rel_folder / d).as_posix()
+            if d.startswith("."):
+                continue  # hidden folders (.git, .venv) are never sources
+            if d in VENDORED:
+                corpus.skipped.append(Skipped(rel + "/", "vendored or build folder"))
+                continue
+            if (Path(folder) / d).is_symlink():
+                corpus.skipped.append(Skipped(rel + "/", "symbolic link to a folder, not followed"))
+                continue
+            kept.append(d)
+        dirs[:] = kept
+        for name in sorted(files):
+            rel = (rel_folder / name).as_posix()
+            full = Path(folder) / name
+            if name.startswith("."):
+                continue
+            if full.is_symlink():
+                corpus.skipped.append(Skipped(rel, "symbolic link, not followed"))
+                continue
+            if len(corpus.files) >= limits.max_files:
+                corpus.skipped.append(Skipped(rel, f"over the limit of {limits.max_files} files"))
+                continue
+            if detect_language(name) is None:
+                corpus.skipped.append(Skipped(rel, "unknown file type"))
+                continue
+            try:
+                corpus.files.append(load_file(full, display=rel, limits=limits))
+            except InputError as exc:
+                corpus.skipped.append(Skipped(rel, _reason(exc, rel)))
+    return corpus
+
+
+def load_zip(data: bytes, *, name: str = "upload.zip", limits: Limits = Limits()) -> Corpus:
+    """The usable files of a zipped repository, read in memory and never extracted to disk.
+
+    Refuses unsafe members (absolute paths, ``..``), counts and bounds the uncompressed total
+    and the compression ratio (zip bombs), and skips hidden, vendored, binary and odd files.
+    """
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise InputError(f"{name}: not a valid zip archive") from None
+    corpus = Corpus()
+    total = 0
+    with archive:
+        members = [m for m in archive.infolist() if not m.is_dir()]
+        prefix = _common_root(m.filename for m in members)
+        for member in members:
+            raw = member.filename
+            rel = raw[len(prefix) :] if prefix else raw
+            parts = PurePosixPath(rel.replace("\\", "/")).parts
+            if raw.startswith(("/", "\\")) or ".." in parts or (parts and ":" in parts[0]):
+                corpus.skipped.append(Skipped(raw, "unsafe path in archive (absolute or '..'), refused"))
+                continue
+            if any(p.startswith(".") for p in parts):
+                continue
+            if any(p in VENDORED for p in parts[:-1]):
+                continue
+            if stat.S_ISLNK(member.external_attr >> 16):
+                corpus.skipped.append(Skipped(rel, "symbolic link in archive, not followed"))
+                continue
+            if detect_language(rel) is None:
+                corpus.skipped.append(Skipped(rel, "unknown file type"))
+                continue
+            if len(corpus.files) >= limits.max_files:
+                corpus.skipped.append(Skipped(rel, f"over the limit of {limits.max_files} files"))
+                continue
+            if member.compress_size and member.file_size / member.compress_size > limits.max_ratio:
+                corpus.skipped.append(Skipped(rel, "compression ratio too high (zip bomb?), refused"))
+                continue
+            if total + member.file_size > limits.max_total_bytes:
+                corpus.skipped.append(Skipped(rel, f"archive exceeds {limits.max_total_bytes:,} uncompressed bytes"))
+                continue
+            try:
+                content = _read_bounded(archive, member, limits.max_table_bytes)
+            except InputError as exc:
+                corpus.skipped.append(Skipped(rel, _reason(exc, rel)))
+                continue
+            total += len(content)
+            try:
+                corpus.files.append(load_bytes(rel, content, limits=limits))
+            except InputError as exc:
+                corpus.skipped.append(Skipped(rel, _reason(exc, rel)))
+    if not corpus.files and not corpus.skipped:
+        raise InputError(f"{name}: the archive holds no files")
+    return corpus
+
+
+def _read_bounded(archive: zipfile.ZipFile, member: zipfile.ZipInfo, cap: int) -> bytes:
+    # The declared size can lie: read in blocks and stop past the cap.
+    chunks = []
+    size = 0
+    try:
+        with archive.open(member) as handle:
+            while block := handle.read(1 << 20):
+                size += len(block)
+                if size > cap:
+                    raise InputError(f"{member.filename}: larger than declared or over {cap:,} bytes, refused")
+                chunks.append(block)
+    except (zipfile.BadZipFile, OSError, RuntimeError, EOFError, ValueError) as exc:
+        raise InputError(f"{member.filename}: corrupt archive member ({exc})") from None
+    return b"".join(chunks)
+
+
+def _common_root(names: object) -> str:
+    """``repo-main/`` when every member sits under one top folder (GitHub's zips), else ''."""
+    tops = set()
+    for name in names:  # type: ignore[attr-defined]
+        head, sep, _ = str(name).partition("/")
+        if not sep:
+            return ""
+        tops.add(head)
+        if len(tops) > 1:
+            return ""
+    return f"{tops.pop()}/" if len(tops) == 1 else ""
+
+
+def _clean_name(name: str) -> str:
+    """A display path: forward slashes, no leading slash or drive."""
+    cleaned = name.replace("\\", "/").lstrip("/")
+    return cleaned or "untitled"
+
+
+def _reason(exc: InputError, rel: str) -> str:
+    message = str(exc)
+    return message[len(rel) + 2 :] if message.startswith(rel + ": ") else message

@@ -1,0 +1,693 @@
+"""The syntax-aware chunker (cAST-style, on tree-sitter).
+
+The steps, applied level by level from the file's root:
+
+1. Read the level's children into *units*: a definition with its wrappers (decorators,
+   ``export``, ``template<>``) and attached comments, or a loose statement. Units that share a
+   line are fused, so every cut falls between lines.
+2. A definition that fits the budget becomes one chunk.
+3. A container that does not fit becomes a ``class_header`` chunk (signature, docstring, fields,
+   a summary of member signatures) and its members are chunked as a level of their own, with the
+   container's signature as their ``header`` and the header chunk as their parent.
+4. A function that does not fit is packed statement by statement into parts under the budget,
+   its signature repeated in the ``header`` of every part after the first (which holds it).
+5. Loose statements are packed into ``module``/``statements`` chunks; with ``merge_siblings``,
+   small definitions are packed together with their neighbours up to the budget.
+6. A unit too big for any chunk is split by its child nodes, then by lines, then inside a line.
+
+Sizes come from the document's span sizer (prefix sums over one tokenization), never from
+re-measuring a growing span. Nothing here recurses per tree level without a depth bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from core.builder import ChunkMaker, Prepared, split_long_line
+from core.chunk import Chunk
+from core.document import Document
+from core.fixed import chunk_fixed
+from core.languages import LANGUAGES, CodeSpec, comment_line, get_spec
+from core.parsing import Damage, find_damage
+from core.settings import ChunkSettings
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+# Share of a file's bytes in parse errors above which the file is chunked by fixed windows.
+ERROR_FALLBACK_RATIO = 0.5
+# Nesting depth past which definitions are packed as plain statements (500-deep code is legal).
+MAX_DEPTH = 48
+_DECLARATOR_TYPES = frozenset(
+    {
+        "function_declarator",
+        "pointer_declarator",
+        "reference_declarator",
+        "parenthesized_declarator",
+        "array_declarator",
+        "init_declarator",
+    }
+)
+_MAX_SIGNATURE_LINES = 6
+_MAX_NAME = 100
+
+
+@dataclass
+class Unit:
+    """Lines ``first..last`` of one level, owned by one or more sibling nodes."""
+
+    first: int
+    last: int
+    nodes: list[Node]
+    definition: Node | None = None
+    wrappers: list[Node] = field(default_factory=list)
+
+    @property
+    def named(self) -> bool:
+        """False for pure punctuation (a closing brace, a stray semicolon)."""
+        return any(node.is_named for node in self.nodes)
+
+
+@dataclass
+class Pending:
+    """A chunk decided but not yet built (its parent's id is known only once that is built)."""
+
+    kind: str
+    symbol: str
+    first: int
+    last: int
+    header: str = ""
+    parent: Pending | None = None
+    flags: tuple[str, ...] = ()
+    start_byte: int | None = None  # set for pieces of a split line
+    end_byte: int | None = None
+    part: int = 1
+    parts: int = 1
+    loose: bool = False  # only statements, no definition: may join the next definition's head
+    chunk: Chunk | None = None
+
+
+def chunk_syntax(prep: Prepared, settings: ChunkSettings) -> list[Chunk]:
+    """Chunk a code document along its syntax tree (see the module docstring)."""
+    doc = prep.doc
+    spec = get_spec(doc.language)
+    if not isinstance(spec, CodeSpec):
+        raise ValueError(f"{doc.language!r} is not a code language")
+    if not doc.data.strip():
+        return []
+    tree = prep.tree
+    assert tree is not None  # a CodeSpec always has a grammar
+    damage = find_damage(tree)
+    if damage.ratio > ERROR_FALLBACK_RATIO:
+        return chunk_fixed(prep, settings, fallback="parse_error")
+    run = _Run(ChunkMaker(prep, settings, "syntax"), spec, settings, damage)
+    run.level(list(tree.root_node.children), (), "", None, depth=0, in_container=False)
+    return run.finish()
+
+
+class _Run:
+    """One chunking pass over one document."""
+
+    def __init__(self, maker: ChunkMaker, spec: CodeSpec, settings: ChunkSettings, damage: Damage) -> None:
+        self.maker = maker
+        self.doc = maker.doc
+        self.spec = spec
+        self.settings = settings
+        self.damage = damage
+        self.out: list[Pending] = []
+
+    # ---- sizes -------------------------------------------------------------------------------
+
+    def fits(self, first: int, last: int, symbol: str, header: str) -> bool:
+        """Whether lines ``first..last`` under this breadcrumb and header fit the budget."""
+        size = self.maker.measure(self.maker.prefix(symbol, header)) + self.maker.lines_size(first, last)
+        return size <= self.settings.budget
+
+    def avail(self, symbol: str, header: str) -> int:
+        """Units left for the span once the prefix is paid for (at least 1)."""
+        return max(self.settings.budget - self.maker.measure(self.maker.prefix(symbol, header)), 1)
+
+    # ---- step 1: units -----------------------------------------------------------------------
+
+    def units(self, nodes: list[Node]) -> list[Unit]:
+        """Read sibling nodes into units (see step 1)."""
+        spec = self.spec
+        flat: list[Node] = []
+        stack = list(reversed(nodes))
+        while stack:
+            node = stack.pop()
+            if node.type in spec.transparent:
+                stack.extend(reversed(node.children))
+            elif node.end_byte > node.start_byte:
+                flat.append(node)
+        units: list[Unit] = []
+        attached: list[Node] = []
+        for node in flat:
+            first, last = _lines(node)
+            if node.type in spec.attached and not _is_trailing(node, units):
+                attached.append(node)
+                continue
+            definition, wrappers = self.find_definition(node)
+            unit = Unit(first, last, [node], definition, wrappers)
+            if definition is not None and attached and _lines(attached[-1])[1] + 1 >= first:
+                # Comments and attributes right above a definition belong to it.
+                while attached and _lines(attached[-1])[1] + 1 >= unit.first:
+                    comment = attached.pop()
+                    unit.nodes.insert(0, comment)
+                    unit.first = _lines(comment)[0]
+            units.extend(Unit(*_lines(c), [c]) for c in attached)
+            attached = []
+            units.append(unit)
+        units.extend(Unit(*_lines(c), [c]) for c in attached)
+        units.sort(key=lambda u: (u.first, u.nodes[0].start_byte))
+        return _fuse(units)
+
+    def find_definition(self, node: Node) -> tuple[Node | None, list[Node]]:
+        """The definition ``node`` is or wraps, and the wrappers on the way (outermost first)."""
+        spec = self.spec
+        wrappers: list[Node] = []
+        current: Node | None = node
+        for _ in range(4):
+            if current is None:
+                return None, []
+            if current.type in spec.definitions:
+                return current, wrappers
+            if current.type not in spec.wrappers:
+                return None, []
+            wrappers.append(current)
+            current = next(
+                (c for c in current.named_children if c.type in spec.definitions or c.type in spec.wrappers),
+                None,
+            )
+        return None, []
+
+    # ---- naming ------------------------------------------------------------------------------
+
+    def name(self, unit: Unit) -> str:
+        """The definition's name, qualified by its receiver type where the language has one."""
+        spec = self.spec
+        definition = unit.definition
+        assert definition is not None
+        name = None
+        for node in [definition, *reversed(unit.wrappers)]:
+            name = self._name_of(node)
+            if name:
+                break
+        if not name:
+            name = spec.anonymous_names.get(definition.type, f"<{definition.type}>")
+        if spec.receiver_field:
+            receiver = definition.child_by_field_name(spec.receiver_field)
+            if receiver is not None:
+                type_name = _first_of_type(receiver, frozenset({"type_identifier"}))
+                if type_name:
+                    name = f"{type_name}.{name}"
+        return name
+
+    def _name_of(self, node: Node) -> str | None:
+        spec = self.spec
+        for field_name in spec.name_fields:
+            child = node.child_by_field_name(field_name)
+            text = self._identifier(child) if child is not None else None
+            if text:
+                return text
+        for child in node.named_children:
+            if child.type in spec.name_types:
+                return _clean_name(child.text)
+        for child in node.named_children:  # Go's type_spec, JS's variable_declarator
+            inner = child.child_by_field_name("name")
+            if inner is not None:
+                return _clean_name(inner.text)
+        return None
+
+    def _identifier(self, node: Node) -> str | None:
+        for _ in range(8):
+            if node.type not in _DECLARATOR_TYPES:
+                return _clean_name(node.text)
+            inner = node.child_by_field_name("declarator")
+            if inner is None:
+                return None
+            node = inner
+        return None
+
+    def signature(self, definition: Node) -> str:
+        """The definition's text up to its body, at most a few lines (the repeated header)."""
+        body = self.body(definition)
+        end = body.start_byte if body is not None else definition.end_byte
+        text = self.doc.slice(definition.start_byte, end).rstrip()
+        lines = text.splitlines() or [""]
+        if body is None or len(lines) > _MAX_SIGNATURE_LINES:
+            lines = lines[:1] if body is None else lines[:_MAX_SIGNATURE_LINES]
+        return "\n".join(lines).rstrip()
+
+    def body(self, definition: Node) -> Node | None:
+        """The node holding the definition's statements or members."""
+        body = definition.child_by_field_name("body")
+        if body is not None:
+            return body
+        for child in reversed(definition.named_children):
+            if child.type in self.spec.body_types:
+                return child
+        return None
+
+    def kind(self, definition: Node, in_container: bool) -> str:
+        """The Chunk kind of a definition node."""
+        spec = self.spec
+        if definition.type in spec.kinds:
+            return spec.kinds[definition.type]
+        if definition.type in spec.containers:
+            return "class"
+        return "method" if in_container else "function"
+
+    # ---- steps 2-5: one level ----------------------------------------------------------------
+
+    def level(
+        self,
+        nodes: list[Node],
+        path: tuple[str, ...],
+        header: str,
+        parent: Pending | None,
+        *,
+        depth: int,
+        in_container: bool,
+        units: list[Unit] | None = None,
+    ) -> None:
+        """Chunk one level of siblings; definitions that do not fit recurse (depth-bounded)."""
+        if units is None:
+            units = self.units(nodes)
+        loose_kind = "module" if not path else "statements"
+        loose_symbol = ".".join(path) if path else "<module>"
+        run: list[tuple[Unit, str]] = []  # packable (unit, symbol) pairs awaiting packing
+
+        def flush() -> None:
+            if run:
+                self.pack(run, loose_kind, loose_symbol, header, parent, in_container)
+                run.clear()
+
+        for unit in units:
+            if unit.definition is None or depth >= MAX_DEPTH:
+                run.append((unit, ""))
+                continue
+            name = self.name(unit)
+            symbol = ".".join((*path, name))
+            if self.fits(unit.first, unit.last, symbol, header):
+                # Inside a split function, nested definitions stay chunks of their own.
+                if self.settings.merge_siblings and (in_container or not path):
+                    run.append((unit, symbol))
+                    continue
+                flush()
+                kind = self.kind(unit.definition, in_container)
+                self.out.append(Pending(kind, symbol, unit.first, unit.last, header, parent))
+                continue
+            flush()
+            self.split_definition(unit, (*path, name), header, parent, depth=depth, in_container=in_container)
+        flush()
+
+    def split_definition(
+        self,
+        unit: Unit,
+        path: tuple[str, ...],
+        outer_header: str,
+        parent: Pending | None,
+        *,
+        depth: int,
+        in_container: bool,
+    ) -> None:
+        """Steps 3 and 4: a definition over the budget."""
+        definition = unit.definition
+        assert definition is not None
+        body = self.body(definition)
+        symbol = ".".join(path)
+        if body is None:
+            self.explode(unit, self.kind(definition, in_container), symbol, outer_header, parent)
+            return
+        is_container = definition.type in self.spec.containers
+        signature = self.signature(definition)
+        head_last = _head_last(self.doc, unit, body)
+        members = self.units(list(body.children))
+        # Members that share a line with the signature belong to the head.
+        head = Unit(unit.first, head_last, list(unit.nodes))
+        while members and members[0].first <= head.last:
+            head.last = max(head.last, members[0].last)
+            members.pop(0)
+        if is_container:
+            summary = self.summary(members, symbol) if self.settings.class_summary else ""
+            first = self.head_chunk(head, members, "class_header", symbol, summary, parent)
+            self.level([], path, signature, first, depth=depth + 1, in_container=True, units=members)
+            return
+        kind = self.kind(definition, in_container)
+        first = self.head_chunk(head, members, kind, symbol, outer_header, parent)
+        start = len(self.out)
+        self.level([], path, signature, first, depth=depth + 1, in_container=False, units=members)
+        # The function's own statement groups are its parts; nested definitions are not.
+        own = [first] + [p for p in self.out[start:] if p.symbol == symbol and p.parent is first]
+        for index, pending in enumerate(own, start=1):
+            pending.kind, pending.part, pending.parts = kind, index, len(own)
+
+    def head_chunk(
+        self, head: Unit, members: list[Unit], kind: str, symbol: str, header: str, parent: Pending | None
+    ) -> Pending:
+        """The first chunk of a split definition: its head plus leading loose members that fit.
+
+        Consumes those members from ``members``.
+        """
+        if not self.fits(head.first, head.last, symbol, header):
+            # A head too big on its own (a huge signature or docstring): lines, then pieces.
+            pieces = self.line_pieces(head.first, head.last, kind, symbol, header, parent)
+            return pieces[0]
+        previous = self.out[-1] if self.out else None
+        if (
+            previous is not None
+            and previous.loose
+            and previous.parent is parent
+            and self.fits(previous.first, head.last, symbol, header)
+        ):
+            # A lone comment or statement right before a split definition joins its head
+            # instead of standing as a chunk of its own.
+            self.out.pop()
+            head.first = previous.first
+        last = head.last
+        while members and members[0].definition is None and self.fits(head.first, members[0].last, symbol, header):
+            last = members.pop(0).last
+        pending = Pending(kind, symbol, head.first, last, header, parent)
+        self.out.append(pending)
+        return pending
+
+    def summary(self, members: list[Unit], symbol: str) -> str:
+        """Comment lines listing member signatures, as many as the budget leaves room for."""
+        signatures = [
+            " ".join(self.signature(m.definition).split())[:160] for m in members if m.definition is not None
+        ]
+        if not signatures:
+            return ""
+        language = self.doc.language
+        lines = [comment_line(language, f"members of {symbol}:")]
+        room = self.settings.budget // 2
+        for index, sig in enumerate(signatures):
+            line = comment_line(language, f"  {sig}")
+            if self.maker.measure("\n".join([*lines, line])) > room:
+                lines.append(comment_line(language, f"  ... and {len(signatures) - index} more"))
+                break
+            lines.append(line)
+        return "\n".join(lines)
+
+    # ---- step 5: packing ---------------------------------------------------------------------
+
+    def pack(
+        self,
+        run: list[tuple[Unit, str]],
+        kind: str,
+        level_symbol: str,
+        header: str,
+        parent: Pending | None,
+        in_container: bool,
+    ) -> None:
+        """Greedily pack consecutive units into chunks under the budget.
+
+        ``run`` pairs each unit with its definition's symbol ("" for loose statements). A group
+        of one definition keeps its kind and symbol; a mixed group is named after its members.
+        """
+        group: list[tuple[Unit, str]] = []
+
+        def group_symbol(items: list[tuple[Unit, str]]) -> str:
+            names = [s for _, s in items if s]
+            if len(names) == len(items) and len(names) == 1:
+                return names[0]
+            if not names:
+                return level_symbol
+            if len(names) < len(items):
+                names = [level_symbol, *names]
+            return _join_symbols(names)
+
+        def emit() -> None:
+            if not group:
+                return
+            symbol = group_symbol(group)
+            unit_kind = kind
+            defs = [u.definition for u, s in group if s and u.definition is not None]
+            if len(defs) == len(group):
+                kinds = {self.kind(d, in_container) for d in defs}
+                unit_kind = kinds.pop() if len(kinds) == 1 else kind
+            pending = Pending(unit_kind, symbol, group[0][0].first, group[-1][0].last, header, parent)
+            pending.loose = not defs
+            self.out.append(pending)
+            group.clear()
+
+        for unit, sym in run:
+            if not unit.named and self.extend_last(unit, parent):
+                continue
+            candidate = [*group, (unit, sym)]
+            if self.fits(candidate[0][0].first, unit.last, group_symbol(candidate), header):
+                group.append((unit, sym))
+                continue
+            emit()
+            if self.fits(unit.first, unit.last, group_symbol([(unit, sym)]), header):
+                group.append((unit, sym))
+            else:
+                self.explode(unit, kind, group_symbol([(unit, sym)]), header, parent)
+        emit()
+
+    def extend_last(self, unit: Unit, parent: Pending | None) -> bool:
+        """Glue pure punctuation (a closing brace) to the chunk before it when that still fits."""
+        if not self.out:
+            return False
+        last = self.out[-1]
+        if last.start_byte is not None or last.last >= unit.first:
+            return False
+        if not self.fits(last.first, unit.last, last.symbol, last.header):
+            return False
+        last.last = unit.last
+        return True
+
+    # ---- step 6: what does not fit -----------------------------------------------------------
+
+    def explode(self, unit: Unit, kind: str, symbol: str, header: str, parent: Pending | None) -> None:
+        """Split an oversized unit by its child nodes, falling back to lines."""
+        stack: list[Unit] = [unit]
+        group_first: int | None = None
+        group_last = 0
+        # Iterative: expand oversized units into child units; collect fitting ones in order.
+        ordered: list[Unit] = []
+        while stack:
+            current = stack.pop()
+            if self.fits(current.first, current.last, symbol, header):
+                ordered.append(current)
+                continue
+            children = [c for node in current.nodes for c in node.children]
+            sub = _fuse(sorted((Unit(*_lines(c), [c]) for c in children if c.end_byte > c.start_byte),
+                               key=lambda u: (u.first, u.nodes[0].start_byte)))
+            if len(sub) <= 1:
+                ordered.append(Unit(current.first, current.last, []))  # lines only
+                continue
+            # Lines of ``current`` outside its children (rare) stay with the neighbouring child.
+            sub[0].first = current.first
+            sub[-1].last = current.last
+            stack.extend(reversed(sub))
+        for piece in ordered:
+            if not piece.nodes:
+                if group_first is not None:
+                    self.out.append(Pending(kind, symbol, group_first, group_last, header, parent))
+                    group_first = None
+                self.line_pieces(piece.first, piece.last, kind, symbol, header, parent)
+                continue
+            if group_first is not None and self.fits(group_first, piece.last, symbol, header):
+                group_last = piece.last
+                continue
+            if group_first is not None:
+                self.out.append(Pending(kind, symbol, group_first, group_last, header, parent))
+            group_first, group_last = piece.first, piece.last
+        if group_first is not None:
+            self.out.append(Pending(kind, symbol, group_first, group_last, header, parent))
+
+    def line_pieces(
+        self, first: int, last: int, kind: str, symbol: str, header: str, parent: Pending | None
+    ) -> list[Pending]:
+        """Last resort: pack whole lines; a single line over the budget is cut inside."""
+        doc = self.doc
+        made: list[Pending] = []
+        start: int | None = None
+        end = first
+        for line in range(first, last + 1):
+            if start is not None and self.fits(start, line, symbol, header):
+                end = line
+                continue
+            if start is not None:
+                made.append(Pending(kind, symbol, start, end, header, parent))
+                start = None
+            if self.fits(line, line, symbol, header):
+                start, end = line, line
+                continue
+            avail = self.avail(symbol, header)
+            for a, b, flags in split_long_line(self.maker, doc.line_start(line), doc.line_end(line), avail):
+                made.append(Pending(kind, symbol, line, line, header, parent, flags, a, b))
+        if start is not None:
+            made.append(Pending(kind, symbol, start, end, header, parent))
+        self.out.extend(made)
+        return made
+
+    # ---- building ----------------------------------------------------------------------------
+
+    def finish(self) -> list[Chunk]:
+        """Build the chunks in source order, parents first, and mark damaged regions."""
+        doc = self.doc
+        built: list[Chunk] = []
+        for pending in sorted(self.out, key=lambda p: (p.first, p.start_byte or 0)):
+            pending.first, pending.last = _trim_blank(doc, pending.first, pending.last)
+            flags = pending.flags
+            if self.damage.ranges and self.damage.overlaps(pending.first, pending.last):
+                flags = (*flags, "damaged")
+            if pending.start_byte is not None and pending.end_byte is not None:
+                start_byte, end_byte = pending.start_byte, pending.end_byte
+            else:
+                start_byte, end_byte = doc.lines_span(pending.first, pending.last)
+            parent_chunk = pending.parent.chunk if pending.parent is not None else None
+            pending.chunk = self.maker.make(
+                pending.kind,
+                pending.symbol,
+                start_byte,
+                end_byte,
+                header=pending.header,
+                parent_id=parent_chunk.id if parent_chunk is not None else None,
+                part=pending.part,
+                parts=pending.parts,
+                flags=flags,
+            )
+            built.append(pending.chunk)
+        return built
+
+
+# ---- helpers --------------------------------------------------------------------------------
+
+
+def _join_symbols(names: list[str]) -> str:
+    """``A.x, A.y`` as ``A.{x, y}``: one breadcrumb for several siblings, shared path once."""
+    heads = {name.rpartition(".")[0] for name in names}
+    if len(heads) == 1 and (head := heads.pop()):
+        return f"{head}.{{{', '.join(name.rpartition('.')[2] for name in names)}}}"
+    return ", ".join(names)
+
+
+def _lines(node: Node) -> tuple[int, int]:
+    """1-based first and last line of a node (a node ending at column 0 ends on the line before)."""
+    first = node.start_point.row + 1
+    last = node.end_point.row + (1 if node.end_point.column > 0 else 0)
+    return first, max(first, last)
+
+
+def _is_trailing(node: Node, units: list[Unit]) -> bool:
+    """A comment on the same line as the code before it belongs to that code."""
+    return bool(units) and units[-1].last >= node.start_point.row + 1
+
+
+def _fuse(units: list[Unit]) -> list[Unit]:
+    """Fuse units that share a line: cuts only ever fall between lines."""
+    fused: list[Unit] = []
+    for unit in units:
+        if fused and unit.first <= fused[-1].last:
+            prev = fused[-1]
+            if unit.definition is not None:
+                # Two definitions on one line, or code before a definition on its line: the
+                # fused unit is plain statements; comments and punctuation before it are not code.
+                only_trivia = prev.definition is None and not any(
+                    n.is_named and "comment" not in n.type for n in prev.nodes
+                )
+                prev.definition = unit.definition if only_trivia else None
+                prev.wrappers = unit.wrappers if only_trivia else []
+            prev.last = max(prev.last, unit.last)
+            prev.nodes.extend(unit.nodes)
+            continue
+        fused.append(unit)
+    return fused
+
+
+def _head_last(doc: Document, unit: Unit, body: Node) -> int:
+    """Last line of a definition's head: the line before its body, or the body's first line
+    when the body opens on it (``{`` at the end of a signature)."""
+    body_line = body.start_point.row + 1
+    line_start = doc.line_start(body_line)
+    opens_line = not doc.data[line_start : body.start_byte].strip()
+    last = body_line - 1 if opens_line else body_line
+    return max(unit.first, last)
+
+
+def _first_of_type(node: Node, types: frozenset[str]) -> str | None:
+    stack = [node]
+    while stack:
+        current = stack.pop(0)
+        if current.type in types:
+            return _clean_name(current.text)
+        stack.extend(current.named_children)
+    return None
+
+
+def _clean_name(raw: bytes | None) -> str | None:
+    if not raw:
+        return None
+    text = raw.decode("utf-8", "replace")
+    if "\n" in text or len(text) > _MAX_NAME:
+        return None
+    return " ".join(text.replace("::", ".").split())
+
+
+def _trim_blank(doc: Document, first: int, last: int) -> tuple[int, int]:
+    while first < last and doc.is_blank(first):
+        first += 1
+    while last > first and doc.is_blank(last):
+        last -= 1
+    return first, last
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A definition found in a file: its breadcrumb, kind and lines (decorators included)."""
+
+    symbol: str
+    kind: str
+    first: int
+    last: int
+    signature_last: int  # last line of the signature; body lines follow
+    is_function: bool
+    name_line: int  # line where the definition itself starts (after decorators and comments)
+
+
+def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> list[Definition]:
+    """Every definition in a code document, nested ones included, in source order.
+
+    Empty for languages without a grammar. Used by the damage metrics, the UI's cut markers
+    and the evaluation's symbol targets.
+    """
+    spec = LANGUAGES.get(prep.doc.language)
+    if not isinstance(spec, CodeSpec) or prep.tree is None:
+        return []
+    settings = settings or ChunkSettings(unit="lines", budget=10_000)
+    run = _Run(ChunkMaker(prep, settings, "syntax"), spec, settings, find_damage(prep.tree))
+    found: list[Definition] = []
+    stack: list[tuple[list[Node], tuple[str, ...], bool, int]] = [(list(prep.tree.root_node.children), (), False, 0)]
+    while stack:
+        nodes, path, in_container, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            continue
+        for unit in run.units(nodes):
+            definition = unit.definition
+            if definition is None:
+                continue
+            symbol_path = (*path, run.name(unit))
+            outer = unit.wrappers[0] if unit.wrappers else definition
+            first, last = _lines(outer)
+            body = run.body(definition)
+            signature_last = _head_last(run.doc, Unit(first, last, [outer]), body) if body is not None else first
+            found.append(
+                Definition(
+                    ".".join(symbol_path),
+                    run.kind(definition, in_container),
+                    first,
+                    last,
+                    signature_last,
+                    definition.type in spec.functions,
+                    definition.start_point.row + 1,
+                )
+            )
+            if body is not None:
+                stack.append((list(body.children), symbol_path, definition.type in spec.containers, depth + 1))
+    found.sort(key=lambda d: (d.first, -d.last))
+    return found
