@@ -193,7 +193,13 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             ),
             attached=_COMMENTS | {"attribute_item", "inner_attribute_item"},
             name_fields=("name", "type"),
-            kinds={"impl_item": "impl", "trait_item": "trait", "mod_item": "module", "enum_item": "enum"},
+            kinds={
+                "impl_item": "impl",
+                "trait_item": "trait",
+                "mod_item": "module",
+                "enum_item": "enum",
+                "struct_item": "struct",
+            },
         ),
         CodeSpec(
             name="c",
@@ -204,7 +210,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             wrappers=frozenset({"type_definition", "declaration"}),
             transparent=frozenset({"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif"}),
             name_fields=("name", "declarator"),
-            kinds={"enum_specifier": "enum"},
+            kinds={"enum_specifier": "enum", "struct_specifier": "struct", "union_specifier": "struct"},
         ),
         CodeSpec(
             name="cpp",
@@ -219,7 +225,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 {"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification"}
             ),
             name_fields=("name", "declarator"),
-            kinds={"namespace_definition": "namespace", "enum_specifier": "enum"},
+            kinds={"namespace_definition": "namespace", "enum_specifier": "enum", "struct_specifier": "struct"},
             anonymous_names={"namespace_definition": "<anonymous>"},
         ),
         CodeSpec(

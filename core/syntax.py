@@ -21,10 +21,11 @@ re-measuring a growing span. Nothing here recurses per tree level without a dept
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from core.builder import ChunkMaker, Prepared, split_long_line
+from core.builder import ChunkMaker, Prepared, largest_fitting, split_long_line
 from core.chunk import Chunk
 from core.document import Document
 from core.fixed import chunk_fixed
@@ -50,6 +51,9 @@ _DECLARATOR_TYPES = frozenset(
     }
 )
 _MAX_SIGNATURE_LINES = 6
+# Containers whose members are plain functions, not methods.
+NON_CLASS_KINDS = frozenset({"namespace", "module"})
+_GENERIC_ARGS = re.compile(r"<[^<>]*>")
 _MAX_NAME = 100
 
 
@@ -119,10 +123,11 @@ class _Run:
 
     # ---- sizes -------------------------------------------------------------------------------
 
-    def fits(self, first: int, last: int, symbol: str, header: str) -> bool:
-        """Whether lines ``first..last`` under this breadcrumb and header fit the budget."""
+    def fits(self, first: int, last: int, symbol: str, header: str, reserve: int = 0) -> bool:
+        """Whether lines ``first..last`` under this breadcrumb and header fit the budget
+        (less ``reserve`` units kept free for a header decided later)."""
         size = self.maker.measure(self.maker.prefix(symbol, header)) + self.maker.lines_size(first, last)
-        return size <= self.settings.budget
+        return size + reserve <= self.settings.budget
 
     def avail(self, symbol: str, header: str) -> int:
         """Units left for the span once the prefix is paid for (at least 1)."""
@@ -224,7 +229,10 @@ class _Run:
         for _ in range(8):
             if node.type not in _DECLARATOR_TYPES:
                 return _clean_name(node.text)
-            inner = node.child_by_field_name("declarator")
+            inner = node.child_by_field_name("declarator") or next(
+                (c for c in node.named_children if c.type in _DECLARATOR_TYPES or c.type.endswith(("identifier", "operator_name"))),
+                None,
+            )
             if inner is None:
                 return None
             node = inner
@@ -257,6 +265,10 @@ class _Run:
             return spec.kinds[definition.type]
         if definition.type in spec.containers:
             return "class"
+        if spec.receiver_field and definition.child_by_field_name(spec.receiver_field) is not None:
+            return "method"
+        if definition.type in spec.functions and "." in (self._name_of(definition) or ""):
+            return "method"  # ``void Matrix::multiply()`` defined outside its class
         return "method" if in_container else "function"
 
     # ---- steps 2-5: one level ----------------------------------------------------------------
@@ -324,16 +336,27 @@ class _Run:
         is_container = definition.type in self.spec.containers
         signature = self.signature(definition)
         head_last = _head_last(self.doc, unit, body)
-        members = self.units(list(body.children))
+        # Tokens after the body (Ruby's ``end``, a wrapper's ``;``) close the last chunk.
+        tail = [c for c in definition.children if c.start_byte >= body.end_byte]
+        tail += [c for w in unit.wrappers for c in w.children if c.start_byte >= definition.end_byte]
+        members = self.units(list(body.children) + tail)
         # Members that share a line with the signature belong to the head.
         head = Unit(unit.first, head_last, list(unit.nodes))
         while members and members[0].first <= head.last:
             head.last = max(head.last, members[0].last)
             members.pop(0)
         if is_container:
-            summary = self.summary(members, symbol) if self.settings.class_summary else ""
-            first = self.head_chunk(head, members, "class_header", symbol, summary, parent)
-            self.level([], path, signature, first, depth=depth + 1, in_container=True, units=members)
+            # Signature and docstring come first; the member summary gets the room left, but
+            # at least a quarter of the budget when it needs that much.
+            budget = self.settings.budget
+            summary = self.summary(members, symbol, budget) if self.settings.class_summary else ""
+            reserve = min(self.maker.measure(summary + "\n"), budget // 4) if summary else 0
+            first = self.head_chunk(head, members, "class_header", symbol, "", parent, reserve)
+            if summary and first.start_byte is None:
+                used = self.maker.measure(self.maker.prefix(symbol, "")) + self.maker.lines_size(first.first, first.last)
+                first.header = self.summary(members, symbol, budget - used)
+            classy = self.kind(definition, False) not in NON_CLASS_KINDS
+            self.level([], path, signature, first, depth=depth + 1, in_container=classy, units=members)
             return
         kind = self.kind(definition, in_container)
         first = self.head_chunk(head, members, kind, symbol, outer_header, parent)
@@ -345,13 +368,20 @@ class _Run:
             pending.kind, pending.part, pending.parts = kind, index, len(own)
 
     def head_chunk(
-        self, head: Unit, members: list[Unit], kind: str, symbol: str, header: str, parent: Pending | None
+        self,
+        head: Unit,
+        members: list[Unit],
+        kind: str,
+        symbol: str,
+        header: str,
+        parent: Pending | None,
+        reserve: int = 0,
     ) -> Pending:
         """The first chunk of a split definition: its head plus leading loose members that fit.
 
         Consumes those members from ``members``.
         """
-        if not self.fits(head.first, head.last, symbol, header):
+        if not self.fits(head.first, head.last, symbol, header, reserve):
             # A head too big on its own (a huge signature or docstring): lines, then pieces.
             pieces = self.line_pieces(head.first, head.last, kind, symbol, header, parent)
             return pieces[0]
@@ -360,36 +390,40 @@ class _Run:
             previous is not None
             and previous.loose
             and previous.parent is parent
-            and self.fits(previous.first, head.last, symbol, header)
+            and self.fits(previous.first, head.last, symbol, header, reserve)
         ):
             # A lone comment or statement right before a split definition joins its head
             # instead of standing as a chunk of its own.
             self.out.pop()
             head.first = previous.first
         last = head.last
-        while members and members[0].definition is None and self.fits(head.first, members[0].last, symbol, header):
+        while members and members[0].definition is None and self.fits(head.first, members[0].last, symbol, header, reserve):
             last = members.pop(0).last
         pending = Pending(kind, symbol, head.first, last, header, parent)
         self.out.append(pending)
         return pending
 
-    def summary(self, members: list[Unit], symbol: str) -> str:
-        """Comment lines listing member signatures, as many as the budget leaves room for."""
-        signatures = [
-            " ".join(self.signature(m.definition).split())[:160] for m in members if m.definition is not None
-        ]
-        if not signatures:
+    def summary(self, members: list[Unit], symbol: str, room: int) -> str:
+        """Comment lines listing the members, as much as fits in ``room`` units: one-line
+        signatures when all of them fit, else every member's name (then as many as fit)."""
+        defs = [m for m in members if m.definition is not None]
+        if not defs:
             return ""
         language = self.doc.language
-        lines = [comment_line(language, f"members of {symbol}:")]
-        room = self.settings.budget // 2
-        for index, sig in enumerate(signatures):
-            line = comment_line(language, f"  {sig}")
-            if self.maker.measure("\n".join([*lines, line])) > room:
-                lines.append(comment_line(language, f"  ... and {len(signatures) - index} more"))
-                break
-            lines.append(line)
-        return "\n".join(lines)
+        title = comment_line(language, f"members of {symbol}:")
+        signatures = [" ".join(self.signature(m.definition).split())[:160] for m in defs]
+        full = "\n".join([title, *(comment_line(language, f"  {sig}") for sig in signatures)])
+        if self.maker.measure(full + "\n") <= room:
+            return full
+        names = [self.name(m) for m in defs]
+
+        def listing(count: int) -> str:
+            rest = f", ... {len(names) - count} more" if count < len(names) else ""
+            return comment_line(language, f"members of {symbol}: {', '.join(names[:count])}{rest}")
+
+        # Binary search: a class with hundreds of members must not be measured hundreds of times.
+        count = largest_fitting(1, len(names), lambda n: self.maker.measure(listing(n) + "\n") <= room)
+        return listing(count) if count >= 1 else ""
 
     # ---- step 5: packing ---------------------------------------------------------------------
 
@@ -434,7 +468,7 @@ class _Run:
             group.clear()
 
         for unit, sym in run:
-            if not unit.named and self.extend_last(unit, parent):
+            if not group and not unit.named and self.extend_last(unit):
                 continue
             candidate = [*group, (unit, sym)]
             if self.fits(candidate[0][0].first, unit.last, group_symbol(candidate), header):
@@ -447,7 +481,7 @@ class _Run:
                 self.explode(unit, kind, group_symbol([(unit, sym)]), header, parent)
         emit()
 
-    def extend_last(self, unit: Unit, parent: Pending | None) -> bool:
+    def extend_last(self, unit: Unit) -> bool:
         """Glue pure punctuation (a closing brace) to the chunk before it when that still fits."""
         if not self.out:
             return False
@@ -626,7 +660,11 @@ def _clean_name(raw: bytes | None) -> str | None:
     text = raw.decode("utf-8", "replace")
     if "\n" in text or len(text) > _MAX_NAME:
         return None
-    return " ".join(text.replace("::", ".").split())
+    # ``WeightedLru<K, V>`` names the same thing as ``WeightedLru``; drop type arguments.
+    previous = None
+    while previous != text:
+        previous, text = text, _GENERIC_ARGS.sub("", text)
+    return " ".join(text.replace("::", ".").split()) or None
 
 
 def _trim_blank(doc: Document, first: int, last: int) -> tuple[int, int]:
@@ -688,6 +726,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                 )
             )
             if body is not None:
-                stack.append((list(body.children), symbol_path, definition.type in spec.containers, depth + 1))
+                classy = definition.type in spec.containers and run.kind(definition, False) not in NON_CLASS_KINDS
+                stack.append((list(body.children), symbol_path, classy, depth + 1))
     found.sort(key=lambda d: (d.first, -d.last))
     return found

@@ -1,0 +1,3 @@
+module example.com/systems-kit/go
+
+go 1.22

@@ -1,0 +1,67 @@
+"""Shared checks for the test-suite: the Chunk contract's invariants, stated once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.builder import Prepared
+from core.chunk import Chunk
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_repos"
+
+
+def assert_slices_true(prep: Prepared, chunks: list[Chunk]) -> None:
+    """Every chunk's text is the source's own bytes for its span, and its lines match."""
+    doc = prep.doc
+    for chunk in chunks:
+        assert chunk.text == doc.data[chunk.start_byte : chunk.end_byte].decode("utf-8"), chunk.id
+        assert chunk.start_line == doc.line_of_byte(chunk.start_byte)
+        assert chunk.end_line == doc.line_of_byte(max(chunk.start_byte, chunk.end_byte - 1))
+        assert chunk.embed_text.endswith(chunk.text)
+        if chunk.header:
+            assert chunk.header + "\n" + chunk.text in chunk.embed_text
+
+
+def assert_lossless(prep: Prepared, chunks: list[Chunk]) -> None:
+    """With overlap 0 every non-blank line is covered exactly once; lines cut inside (flagged
+    ``split_line``) are covered by pieces that concatenate back to the line."""
+    doc = prep.doc
+    whole: dict[int, int] = {}
+    pieces: dict[int, list[Chunk]] = {}
+    for chunk in chunks:
+        if "split_line" in chunk.flags:
+            pieces.setdefault(chunk.start_line, []).append(chunk)
+            continue
+        for line in range(chunk.start_line, chunk.end_line + 1):
+            whole[line] = whole.get(line, 0) + 1
+    for line in range(1, doc.line_count + 1):
+        if doc.is_blank(line):
+            continue
+        if line in pieces:
+            assert line not in whole, f"line {line} both whole and cut"
+            parts = sorted(pieces[line], key=lambda c: c.start_byte)
+            assert "".join(p.text for p in parts).strip() == doc.line_text(line).strip()
+            continue
+        assert whole.get(line) == 1, f"{doc.path}: line {line} covered {whole.get(line, 0)} times"
+
+
+def assert_budget(chunks: list[Chunk], budget: int) -> None:
+    """No chunk is over the budget unless it is flagged as unsplittable."""
+    for chunk in chunks:
+        if chunk.size > budget:
+            assert "oversized" in chunk.flags, (chunk.path, chunk.kind, chunk.symbol, chunk.size)
+
+
+def sample_code_files() -> list[Path]:
+    """Every non-table file of sample_repos/ with a known language."""
+    from core.languages import TABLE_LANGUAGES, detect_language
+
+    found = []
+    for path in sorted(SAMPLES.rglob("*")):
+        if not path.is_file() or "queries" in path.parts:
+            continue
+        language = detect_language(path.name)
+        if language is not None and language not in TABLE_LANGUAGES:
+            found.append(path)
+    return found

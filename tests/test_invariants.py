@@ -1,0 +1,90 @@
+"""The Chunk contract's invariants over every strategy, every unit and every sample file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.chunking import CHUNKERS, chunk_document, prepare
+from core.languages import detect_language
+from core.settings import DEFAULT_BUDGETS, ChunkSettings
+from tests.helpers import SAMPLES, assert_budget, assert_lossless, assert_slices_true, sample_code_files
+
+FILES = sample_code_files()
+UNITS = ("tokens", "chars", "nws", "lines")
+
+
+@pytest.fixture(scope="module")
+def prepared() -> dict[Path, object]:
+    cache = {}
+    for path in FILES:
+        cache[path] = prepare(path.relative_to(SAMPLES).as_posix(), detect_language(path.name), path.read_text("utf-8"))
+    return cache
+
+
+def test_samples_cover_many_languages() -> None:
+    languages = {detect_language(p.name) for p in FILES}
+    for expected in ("python", "javascript", "typescript", "tsx", "java", "go", "rust", "c", "cpp",
+                     "csharp", "ruby", "php", "kotlin", "markdown", "yaml", "toml", "json", "sql", "text"):
+        assert expected in languages, expected
+
+
+@pytest.mark.parametrize("strategy", list(CHUNKERS))
+@pytest.mark.parametrize("unit", UNITS)
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.relative_to(SAMPLES).as_posix())
+def test_contract(prepared, path: Path, unit: str, strategy: str) -> None:
+    prep = prepared[path]
+    budget = DEFAULT_BUDGETS[unit] // 2  # small enough that big definitions must be split
+    settings = ChunkSettings(budget=budget, unit=unit)
+    chunks = chunk_document(prep, settings, strategy)
+    assert chunks
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, budget)
+    assert all(c.unit == unit for c in chunks)
+    ids = [c.id for c in chunks]
+    assert len(set(ids)) == len(ids), "ids are unique"
+    again = chunk_document(prepare(prep.doc.path, prep.doc.language, prep.doc.text), settings, strategy)
+    assert [c.id for c in again] == ids, "ids are stable"
+    known = {c.id for c in chunks}
+    assert all(c.parent_id is None or c.parent_id in known for c in chunks)
+
+
+@pytest.mark.parametrize("path", [p for p in FILES if p.suffix not in {".md", ".txt", ".json", ".toml", ".yaml", ".sql"}],
+                         ids=lambda p: p.relative_to(SAMPLES).as_posix())
+def test_split_parts_repeat_the_signature(prepared, path: Path) -> None:
+    prep = prepared[path]
+    chunks = chunk_document(prep, ChunkSettings(budget=60, unit="tokens"), "syntax")
+    by_id = {c.id: c for c in chunks}
+    for chunk in chunks:
+        if chunk.parts > 1 and chunk.part > 1:
+            assert chunk.header, (chunk.symbol, chunk.part)
+            first_line = chunk.header.splitlines()[0].strip()
+            assert first_line, chunk.symbol
+            parent = by_id.get(chunk.parent_id or "")
+            assert parent is not None and parent.part == 1
+            # The repeated signature is the definition's own, found above this part.
+            before = prep.doc.slice(parent.start_byte, chunk.start_byte)
+            assert first_line in before, (first_line, before[:200])
+
+
+@pytest.mark.parametrize("overlap", [0, 10, 40])
+def test_fixed_overlap_is_bounded(prepared, overlap: int) -> None:
+    path = next(p for p in FILES if p.name == "ledger.py")
+    prep = prepared[path]
+    settings = ChunkSettings(budget=120, unit="tokens", overlap=overlap)
+    chunks = chunk_document(prep, settings, "fixed")
+    assert_slices_true(prep, chunks)
+    assert_budget(chunks, 120)
+    for a, b in zip(chunks, chunks[1:]):
+        assert b.start_line > a.start_line, "windows always move forward"
+        if overlap == 0:
+            assert b.start_line > a.end_line
+        else:
+            shared = a.end_line - b.start_line + 1
+            if shared > 0:
+                doc = prep.doc
+                tail = prep.spans(__import__("core.sizing", fromlist=["make_sizer"]).make_sizer("tokens")).span(
+                    *doc.lines_span(b.start_line, a.end_line))
+                assert tail <= overlap

@@ -1,0 +1,186 @@
+"""The syntax chunker on real tree-sitter grammars: per-language names, kinds and the seven rules."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from core.chunking import chunk_document, prepare
+from core.languages import CODE_LANGUAGES, detect_language
+from core.settings import ChunkSettings
+from core.syntax import list_definitions
+from tests.helpers import SAMPLES, assert_lossless, assert_slices_true
+
+
+def _prep(rel: str):
+    path = SAMPLES / rel
+    return prepare(rel, detect_language(path.name), path.read_text("utf-8"))
+
+
+# One case per language: a file and definitions (symbol, kind) its grammar must yield.
+LANGUAGE_CASES = {
+    "python": ("py_inventory/inventory/resilience.py",
+               [("retry", "function"), ("retry.decorator.wrapper", "function"), ("make_throughput_meter.record", "function")]),
+    "javascript": ("ts_storefront/src/api.js", [("StorefrontApi.request", "method"), ("createTtlCache.cached", "function")]),
+    "typescript": ("ts_storefront/src/cart.ts", [("ShoppingCart.applyCoupon", "method"), ("Product", "interface")]),
+    "tsx": ("ts_storefront/src/components/ProductCard.tsx",
+            [("ProductCard", "function"), ("ProductCard.handleAddToCart.scheduleReset", "function")]),
+    "java": ("jvm_billing/src/main/java/billing/InvoiceService.java",
+             [("InvoiceService.LineItem.total", "method"), ("InvoiceService.InvoiceStatus", "enum")]),
+    "go": ("systems_kit/go/ratelimit/limiter.go", [("TokenBucket.Allow", "method"), ("NewTokenBucket", "function")]),
+    "rust": ("systems_kit/rust/src/lib.rs",
+             [("WeightedLru.insert", "method"), ("tests.lru_evicts_oldest_first", "function"), ("Weigh", "trait")]),
+    "c": ("systems_kit/c/ringbuf.c", [("rb_push", "function"), ("rb_read_line", "function")]),
+    "cpp": ("systems_kit/cpp/matrix.cpp",
+            [("linalg.Matrix.transpose", "method"), ("linalg.Matrix.multiply", "method"), ("linalg", "namespace")]),
+    "csharp": ("polyglot_scripts/csharp/OrderQueue.cs",
+               [("Shop.Orders.OrderQueue.Enqueue", "method"), ("Shop.Orders.OrderQueue.Entry", "class")]),
+    "ruby": ("polyglot_scripts/ruby/report.rb", [("Reports.Summary.render", "method"), ("Reports.OrderLog", "class")]),
+    "php": ("polyglot_scripts/php/Cart.php", [("Cart.addItem", "method"), ("parse_price", "function")]),
+    "kotlin": ("jvm_billing/src/main/kotlin/billing/TaxRules.kt",
+               [("TaxCalculator.Companion.forGermanEntity", "method"), ("String.isEuCountry", "method")]),
+}
+
+
+def test_every_code_language_has_a_case() -> None:
+    assert set(LANGUAGE_CASES) == set(CODE_LANGUAGES)
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGE_CASES))
+def test_definitions_and_breadcrumbs(language: str) -> None:
+    rel, expected = LANGUAGE_CASES[language]
+    prep = _prep(rel)
+    assert prep.doc.language == language
+    found = {(d.symbol, d.kind) for d in list_definitions(prep)}
+    for item in expected:
+        assert item in found, (item, sorted(found)[:40])
+    # The same breadcrumbs reach the chunks, in the language's comment syntax.
+    chunks = chunk_document(prep, ChunkSettings(budget=80), "syntax")
+    symbols = " ".join(c.symbol for c in chunks)
+    leaf = expected[0][0].rpartition(".")[2]
+    assert leaf in symbols
+    comment = "#" if language in {"python", "ruby"} else "//"
+    assert all(c.embed_text.startswith(f"{comment} {rel} :: ") for c in chunks)
+
+
+def test_whole_definition_with_decorators_and_comments() -> None:
+    prep = _prep("py_inventory/inventory/resilience.py")
+    chunks = chunk_document(prep, ChunkSettings(merge_siblings=False), "syntax")
+    zone = next(c for c in chunks if c.symbol == "zone_for_aisle")
+    assert zone.text.startswith("@lru_cache(maxsize=512)")
+    assert zone.kind == "function" and zone.parts == 1
+
+
+def test_large_class_becomes_header_plus_members() -> None:
+    prep = _prep("py_inventory/inventory/ledger.py")
+    chunks = chunk_document(prep, ChunkSettings(), "syntax")
+    header = next(c for c in chunks if c.kind == "class_header" and c.symbol == "InventoryLedger")
+    assert header.text.startswith("class InventoryLedger")
+    assert '"""' in header.text, "the docstring stays with the class header"
+    assert "members of InventoryLedger" in header.header and "reserve" in header.header
+    members = [c for c in chunks if c.parent_id == header.id]
+    assert len(members) >= 5
+    assert all(c.header.startswith("class InventoryLedger") for c in members)
+    assert any(c.symbol.startswith("InventoryLedger.") for c in members)
+
+
+def test_long_function_is_packed_into_parts_with_its_signature() -> None:
+    prep = _prep("py_inventory/inventory/reconcile.py")
+    chunks = chunk_document(prep, ChunkSettings(), "syntax")
+    parts = [c for c in chunks if c.symbol == "reconcile_cycle_count"]
+    assert len(parts) >= 3
+    assert [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert all(c.parts == len(parts) for c in parts)
+    assert parts[0].text.lstrip().startswith("def reconcile_cycle_count(")
+    for part in parts[1:]:
+        assert part.header.startswith("def reconcile_cycle_count(")
+        assert part.parent_id == parts[0].id
+        assert part.size <= 254
+
+
+def test_nested_definitions_in_a_split_function_keep_full_breadcrumbs() -> None:
+    prep = _prep("py_inventory/inventory/resilience.py")
+    chunks = chunk_document(prep, ChunkSettings(budget=60, merge_siblings=False), "syntax")
+    assert any(c.symbol == "retry.decorator.wrapper" for c in chunks) or any(
+        c.symbol == "retry.decorator" for c in chunks
+    )
+
+
+def test_merge_siblings_packs_small_definitions() -> None:
+    prep = _prep("py_inventory/inventory/models.py")
+    merged = chunk_document(prep, ChunkSettings(merge_siblings=True), "syntax")
+    alone = chunk_document(prep, ChunkSettings(merge_siblings=False), "syntax")
+    assert len(merged) < len(alone)
+    assert any("{" in c.symbol for c in merged), "a merged chunk names its members"
+
+
+def test_non_ascii_offsets_are_bytes_and_text_is_exact() -> None:
+    prep = _prep("py_inventory/inventory/i18n_labels.py")
+    assert not prep.doc.is_ascii
+    chunks = chunk_document(prep, ChunkSettings(budget=60, merge_siblings=False), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    symbols = {c.symbol for c in chunks}
+    assert "größe_berechnen" in symbols and "在庫ラベル" in symbols
+
+
+def test_broken_code_is_chunked_around_damage() -> None:
+    prep = _prep("py_inventory/inventory/broken_import.py")
+    chunks = chunk_document(prep, ChunkSettings(budget=80), "syntax")
+    assert_lossless(prep, chunks)
+    assert any("damaged" in c.flags for c in chunks)
+    assert any(c.fallback is None and "damaged" not in c.flags for c in chunks), "intact code stays syntax-chunked"
+
+
+def test_garbage_falls_back_to_fixed_and_says_so() -> None:
+    text = "".join(f"def f{i}(:\n  ))) ((( [[[ \n" for i in range(40))
+    prep = prepare("junk.py", "python", text)
+    chunks = chunk_document(prep, ChunkSettings(budget=50), "syntax")
+    assert chunks and all(c.fallback == "parse_error" for c in chunks)
+    assert_lossless(prep, chunks)
+
+
+@pytest.mark.parametrize("language,opener,closer", [
+    ("python", "if x:\n", "pass\n"),
+    ("javascript", "{\n", "}\n"),
+    ("c", "{\n", "}\n"),
+])
+def test_deep_nesting_does_not_recurse_out(language: str, opener: str, closer: str) -> None:
+    depth = 500
+    if language == "python":
+        body = "".join("    " * i + opener for i in range(depth)) + "    " * depth + closer
+        text = "def deep(x):\n" + "".join("    " + line + "\n" for line in body.splitlines())
+    elif language == "javascript":
+        text = "function deep() {\n" + opener * depth + "x = 1;\n" + closer * depth + "}\n"
+    else:
+        text = "int deep(void) {\n" + opener * depth + "x = 1;\n" + closer * depth + "}\n"
+    limit = sys.getrecursionlimit()
+    prep = prepare(f"deep.{ {'python': 'py', 'javascript': 'js', 'c': 'c'}[language] }", language, text)
+    chunks = chunk_document(prep, ChunkSettings(budget=100), "syntax")
+    assert chunks
+    assert_lossless(prep, chunks)
+    assert sys.getrecursionlimit() == limit
+
+
+def test_unknown_language_falls_back_to_text_blocks() -> None:
+    prep = prepare("notes.weird", "unknownlang", "alpha beta\n\ngamma delta\n")
+    chunks = chunk_document(prep, ChunkSettings(), "syntax")
+    assert chunks and all(c.fallback == "unknown_language" and c.strategy == "text" for c in chunks)
+
+
+def test_empty_document_gives_no_chunks() -> None:
+    prep = prepare("empty.py", "python", "\n\n   \n")
+    assert chunk_document(prep, ChunkSettings(), "syntax") == []
+    assert chunk_document(prep, ChunkSettings(), "fixed") == []
+
+
+def test_one_huge_line_is_cut_and_flagged() -> None:
+    text = "x = [" + ", ".join(str(i) for i in range(3000)) + "]\n"
+    prep = prepare("big.py", "python", text)
+    for strategy in ("syntax", "fixed"):
+        chunks = chunk_document(prep, ChunkSettings(budget=100), strategy)
+        assert len(chunks) > 10
+        assert all("split_line" in c.flags for c in chunks)
+        assert "".join(c.text for c in chunks) == text.rstrip("\n")
+        assert all(c.size <= 100 for c in chunks)
