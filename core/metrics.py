@@ -7,6 +7,7 @@ from statistics import median
 
 from core.builder import Prepared
 from core.chunk import Chunk
+from core.document import Document
 from core.sizing import make_sizer, model_token_limit
 from core.syntax import Definition, list_definitions
 
@@ -61,15 +62,7 @@ def boundary_damage(
         d.symbol for d in cut if line_sizes.span(*doc.lines_span(d.first, d.last)) <= budget
     ]
     functions = [d for d in defs if d.is_function and d.last > d.signature_last]
-    without_signature = []
-    for chunk in chunks:
-        for d in functions:
-            holds_body = chunk.start_line <= d.last and chunk.end_line > d.signature_last
-            if not holds_body or chunk.start_line <= d.name_line:
-                continue
-            if doc.line_text(d.name_line).strip() not in chunk.header:
-                without_signature.append(chunk.id)
-                break
+    without_signature = [c.id for c in chunks if _lacks_signature(doc, c, functions)]
     token_sizer = make_sizer("tokens", model)
     limit = model_token_limit(model)
     over_limit = [
@@ -100,3 +93,27 @@ def cut_points(chunks: list[Chunk], definitions: list[Definition]) -> list[Cut]:
             found.append(Cut(line, innermost.symbol))
     return found
 
+
+
+def _lacks_signature(doc: Document, chunk: Chunk, functions: list[Definition]) -> bool:
+    """True when ``chunk`` holds body lines of a function whose signature it does not hold.
+
+    Only the innermost function of each line counts: a nested function held whole (its own
+    signature included) does not make its chunk "without signature" for the outer one.
+    """
+    for d in functions:
+        if chunk.start_line > d.last or chunk.end_line <= d.signature_last:
+            continue
+        if chunk.start_line <= d.name_line:
+            continue  # the span itself starts at or before the signature
+        if doc.line_text(d.name_line).strip() in chunk.header:
+            continue  # a split part repeats the signature in its header
+        nested = [n for n in functions if d.first < n.first and n.last <= d.last]
+        for line in range(max(chunk.start_line, d.signature_last + 1), min(chunk.end_line, d.last) + 1):
+            if doc.is_blank(line):
+                continue
+            # A line inside a nested function the chunk holds with its signature belongs to that one.
+            if any(n.first <= line <= n.last and chunk.start_line <= n.name_line for n in nested):
+                continue
+            return True
+    return False

@@ -219,13 +219,13 @@ def load_zip(data: bytes, *, name: str = "upload.zip", limits: Limits = Limits()
     corpus = Corpus()
     total = 0
     with archive:
-        members = [m for m in archive.infolist() if not m.is_dir()]
-        prefix = _common_root(m.filename for m in members)
+        members = sorted((m for m in archive.infolist() if not m.is_dir()), key=lambda m: m.filename)
+        prefix = _common_root(m.filename for m in members if _is_safe(m.filename))
         for member in members:
             raw = member.filename
             rel = raw[len(prefix) :] if prefix else raw
             parts = PurePosixPath(rel.replace("\\", "/")).parts
-            if raw.startswith(("/", "\\")) or ".." in parts or (parts and ":" in parts[0]):
+            if not _is_safe(raw):
                 corpus.skipped.append(Skipped(raw, "unsafe path in archive (absolute or '..'), refused"))
                 continue
             if any(p.startswith(".") for p in parts):
@@ -260,6 +260,12 @@ def load_zip(data: bytes, *, name: str = "upload.zip", limits: Limits = Limits()
     if not corpus.files and not corpus.skipped:
         raise InputError(f"{name}: the archive holds no files")
     return corpus
+
+
+def _is_safe(name: str) -> bool:
+    """No absolute paths, drive letters or ``..``: a member must stay inside the archive's root."""
+    parts = PurePosixPath(name.replace("\\", "/")).parts
+    return not name.startswith(("/", "\\")) and ".." not in parts and not (parts and ":" in parts[0])
 
 
 def _read_bounded(archive: zipfile.ZipFile, member: zipfile.ZipInfo, cap: int) -> bytes:

@@ -283,17 +283,20 @@ class _Run:
         depth: int,
         in_container: bool,
         units: list[Unit] | None = None,
+        function_body: bool = False,
     ) -> None:
         """Chunk one level of siblings; definitions that do not fit recurse (depth-bounded)."""
         if units is None:
             units = self.units(nodes)
         loose_kind = "module" if not path else "statements"
         loose_symbol = ".".join(path) if path else "<module>"
+        # In a split function's body every group is a part of that function, named after it.
+        owner = loose_symbol if function_body else None
         run: list[tuple[Unit, str]] = []  # packable (unit, symbol) pairs awaiting packing
 
         def flush() -> None:
             if run:
-                self.pack(run, loose_kind, loose_symbol, header, parent, in_container)
+                self.pack(run, loose_kind, loose_symbol, header, parent, in_container, owner)
                 run.clear()
 
         for unit in units:
@@ -303,8 +306,7 @@ class _Run:
             name = self.name(unit)
             symbol = ".".join((*path, name))
             if self.fits(unit.first, unit.last, symbol, header):
-                # Inside a split function, nested definitions stay chunks of their own.
-                if self.settings.merge_siblings and (in_container or not path):
+                if self.settings.merge_siblings:
                     run.append((unit, symbol))
                     continue
                 flush()
@@ -361,8 +363,10 @@ class _Run:
         kind = self.kind(definition, in_container)
         first = self.head_chunk(head, members, kind, symbol, outer_header, parent)
         start = len(self.out)
-        self.level([], path, signature, first, depth=depth + 1, in_container=False, units=members)
-        # The function's own statement groups are its parts; nested definitions are not.
+        self.level(
+            [], path, signature, first, depth=depth + 1, in_container=False, units=members, function_body=True
+        )
+        # The function's own groups are its parts; nested definitions split on their own are not.
         own = [first] + [p for p in self.out[start:] if p.symbol == symbol and p.parent is first]
         for index, pending in enumerate(own, start=1):
             pending.kind, pending.part, pending.parts = kind, index, len(own)
@@ -397,7 +401,12 @@ class _Run:
             self.out.pop()
             head.first = previous.first
         last = head.last
-        while members and members[0].definition is None and self.fits(head.first, members[0].last, symbol, header, reserve):
+        absorbs_definitions = self.settings.merge_siblings and kind != "class_header"
+        while (
+            members
+            and (members[0].definition is None or absorbs_definitions)
+            and self.fits(head.first, members[0].last, symbol, header, reserve)
+        ):
             last = members.pop(0).last
         pending = Pending(kind, symbol, head.first, last, header, parent)
         self.out.append(pending)
@@ -435,6 +444,7 @@ class _Run:
         header: str,
         parent: Pending | None,
         in_container: bool,
+        owner: str | None = None,
     ) -> None:
         """Greedily pack consecutive units into chunks under the budget.
 
@@ -444,6 +454,8 @@ class _Run:
         group: list[tuple[Unit, str]] = []
 
         def group_symbol(items: list[tuple[Unit, str]]) -> str:
+            if owner is not None:
+                return owner
             names = [s for _, s in items if s]
             if len(names) == len(items) and len(names) == 1:
                 return names[0]
@@ -459,11 +471,11 @@ class _Run:
             symbol = group_symbol(group)
             unit_kind = kind
             defs = [u.definition for u, s in group if s and u.definition is not None]
-            if len(defs) == len(group):
+            if len(defs) == len(group) and owner is None:
                 kinds = {self.kind(d, in_container) for d in defs}
                 unit_kind = kinds.pop() if len(kinds) == 1 else kind
             pending = Pending(unit_kind, symbol, group[0][0].first, group[-1][0].last, header, parent)
-            pending.loose = not defs
+            pending.loose = not defs and owner is None
             self.out.append(pending)
             group.clear()
 

@@ -1,0 +1,23 @@
+"""Chunk Explorer: entry point. Navigation over pages/ and the page config.
+
+Run with ``streamlit run app.py``. Pages stay thin; everything they compute comes from core/.
+Each page draws the shared settings sidebar itself (``common.sidebar_settings``): the widgets
+have the same keys on every page, so the settings carry across pages and into the URL.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from pages import common
+
+st.set_page_config(page_title="Chunk Explorer", page_icon=":material/content_cut:", layout="wide")
+
+PAGES = [
+    st.Page("pages/explore.py", title="Explore code", icon=":material/code:", url_path="explore", default=True),
+    st.Page("pages/tables.py", title="Tables", icon=":material/table_chart:", url_path="tables"),
+]
+for extra in common.optional_pages():
+    PAGES.append(extra)
+
+st.navigation(PAGES).run()

@@ -1,0 +1,221 @@
+"""Pure functions from (source, chunks) to HTML for the UI: no Streamlit here.
+
+The code view is one HTML table, a row per source line: a band column per strategy (chunk
+colours alternate; overlapping windows are striped; a retrieved chunk is painted with its rank),
+the line number, and the highlighted code. Boundaries that cut through a definition get a red
+rule with the definition's name; a split syntax part gets a row showing its repeated header.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from core.chunk import Chunk
+from core.metrics import Cut
+
+_PYGMENTS_NAMES = {
+    "python": "python",
+    "javascript": "javascript",
+    "typescript": "typescript",
+    "tsx": "tsx",
+    "java": "java",
+    "go": "go",
+    "rust": "rust",
+    "c": "c",
+    "cpp": "cpp",
+    "csharp": "csharp",
+    "ruby": "ruby",
+    "php": "php",
+    "kotlin": "kotlin",
+    "markdown": "markdown",
+    "yaml": "yaml",
+    "toml": "toml",
+    "json": "json",
+    "sql": "sql",
+    "csv": "text",
+    "tsv": "text",
+}
+
+PALETTES = {
+    "fixed": ("#fde4cc", "#f9c894"),
+    "syntax": ("#d6e6fb", "#a8c9f5"),
+    "table": ("#dcf2dc", "#b5e2b5"),
+    "text": ("#d6e6fb", "#a8c9f5"),
+}
+_HIT = "#46b96a"
+
+CSS = """
+<style>
+.ce-view{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px;
+  border-collapse:collapse;width:100%;table-layout:fixed}
+.ce-view td{padding:0 6px;vertical-align:top;white-space:pre;line-height:1.45;overflow:hidden;
+  text-overflow:ellipsis}
+.ce-view td.ce-band{width:11em;font-family:system-ui,sans-serif;font-size:11px;color:#223}
+.ce-view td.ce-no{width:3.5em;text-align:right;color:#99a;user-select:none}
+.ce-view td.ce-code{white-space:pre-wrap;word-break:break-all}
+.ce-view tr.ce-cut td{border-bottom:2px solid #d62728}
+.ce-view tr.ce-hdr td.ce-code{color:#667;font-style:italic;background:#f3f6fb}
+.ce-view .ce-cutlabel{color:#d62728;font-family:system-ui,sans-serif;font-size:11px;float:right}
+.ce-view .ce-rank{display:inline-block;background:#176d38;color:#fff;border-radius:3px;padding:0 4px;
+  margin-right:3px;font-weight:600}
+.ce-view .ce-ov{background-image:repeating-linear-gradient(45deg,rgba(0,0,0,.13) 0 3px,transparent 3px 7px)}
+.ce-legend span{display:inline-block;padding:1px 8px;margin-right:8px;border-radius:3px;font-size:12px}
+</style>
+"""
+
+
+@dataclass(frozen=True)
+class Band:
+    """One strategy's column in the view: its chunks and, optionally, retrieval marks."""
+
+    title: str
+    chunks: Sequence[Chunk]
+    palette: tuple[str, str]
+    marks: Mapping[str, str] | None = None  # chunk id -> label such as "#1"
+
+
+@lru_cache(maxsize=64)
+def highlight_lines(text: str, language: str) -> tuple[str, ...]:
+    """The source as one HTML string per line, with pygments token classes (no cross-line tags)."""
+    from pygments.lexers import get_lexer_by_name
+    from pygments.token import STANDARD_TYPES
+    from pygments.util import ClassNotFound
+
+    name = _PYGMENTS_NAMES.get(language, "text")
+    try:
+        lexer = get_lexer_by_name(name, startinline=True) if name == "php" else get_lexer_by_name(name)
+    except ClassNotFound:
+        lexer = get_lexer_by_name("text")
+    lexer.stripnl = False
+    lexer.ensurenl = False
+    lines: list[str] = []
+    current: list[str] = []
+    for token_type, value in lexer.get_tokens(text):
+        css = ""
+        ttype = token_type
+        while ttype is not None and not css:
+            css = STANDARD_TYPES.get(ttype, "")
+            ttype = ttype.parent
+        pieces = value.split("\n")
+        for index, piece in enumerate(pieces):
+            if index:
+                lines.append("".join(current))
+                current = []
+            if piece:
+                escaped = html.escape(piece)
+                current.append(f'<span class="{css}">{escaped}</span>' if css else escaped)
+    lines.append("".join(current))
+    return tuple(lines)
+
+
+def pygments_css() -> str:
+    """Token colours for :func:`highlight_lines`, scoped to the view."""
+    from pygments.formatters import HtmlFormatter
+
+    return "<style>" + HtmlFormatter(style="default").get_style_defs(".ce-code") + "</style>"
+
+
+def render_view(
+    text: str,
+    language: str,
+    bands: Sequence[Band],
+    *,
+    cuts: Sequence[Cut] = (),
+    first_line: int = 1,
+    last_line: int | None = None,
+    header_band: int | None = None,
+) -> str:
+    """The side-by-side view of ``text`` (lines ``first_line..last_line``) as HTML.
+
+    ``cuts`` mark boundaries inside definitions; ``header_band`` is the index of the band whose
+    split parts get a row showing their repeated header.
+    """
+    lines = highlight_lines(text, language)
+    last = min(last_line or len(lines), len(lines))
+    covers = [_line_map(band.chunks) for band in bands]
+    starts = [_start_map(band.chunks) for band in bands]
+    cut_after = {}
+    for cut in cuts:
+        cut_after.setdefault(cut.line, []).append(cut.symbol)
+    header_rows = _header_rows(bands[header_band].chunks) if header_band is not None else {}
+    out = [CSS, pygments_css(), '<table class="ce-view"><tbody>']
+    for line in range(first_line, last + 1):
+        if line in header_rows:
+            for chunk in header_rows[line]:
+                cells = "".join('<td class="ce-band"></td>' for _ in bands)
+                label = html.escape(f"↳ part {chunk.part}/{chunk.parts} repeats: {chunk.header.splitlines()[0]}")
+                out.append(f'<tr class="ce-hdr">{cells}<td class="ce-no"></td><td class="ce-code">{label}</td></tr>')
+        cls = ' class="ce-cut"' if line in cut_after else ""
+        cells = "".join(_band_cell(band, covers[i].get(line, ()), starts[i].get(line, ())) for i, band in enumerate(bands))
+        code = lines[line - 1] if line - 1 < len(lines) else ""
+        if line in cut_after:
+            names = ", ".join(dict.fromkeys(cut_after[line]))
+            code += f'<span class="ce-cutlabel">✂ cuts {html.escape(names)}</span>'
+        out.append(f'<tr{cls} data-line="{line}">{cells}<td class="ce-no">{line}</td><td class="ce-code">{code}</td></tr>')
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def legend(bands: Sequence[Band]) -> str:
+    """A one-line legend naming each band's colours."""
+    spans = []
+    for band in bands:
+        spans.append(
+            f'<span style="background:{band.palette[0]}">{html.escape(band.title)}</span>'
+            f'<span style="background:{band.palette[1]}">next chunk</span>'
+        )
+    spans.append('<span class="ce-ov" style="background-color:#eee">overlap</span>')
+    spans.append('<span style="border-bottom:2px solid #d62728">✂ boundary inside a definition</span>')
+    spans.append(f'<span style="background:{_HIT};color:#fff">retrieved (rank)</span>')
+    return CSS + '<div class="ce-legend">' + "".join(spans) + "</div>"
+
+
+def _line_map(chunks: Sequence[Chunk]) -> dict[int, tuple[int, ...]]:
+    covered: dict[int, list[int]] = {}
+    for index, chunk in enumerate(chunks):
+        for line in range(chunk.start_line, chunk.end_line + 1):
+            covered.setdefault(line, []).append(index)
+    return {line: tuple(found) for line, found in covered.items()}
+
+
+def _start_map(chunks: Sequence[Chunk]) -> dict[int, tuple[int, ...]]:
+    started: dict[int, list[int]] = {}
+    for index, chunk in enumerate(chunks):
+        started.setdefault(chunk.start_line, []).append(index)
+    return {line: tuple(found) for line, found in started.items()}
+
+
+def _header_rows(chunks: Sequence[Chunk]) -> dict[int, list[Chunk]]:
+    rows: dict[int, list[Chunk]] = {}
+    for chunk in chunks:
+        if chunk.part > 1 and chunk.header:
+            rows.setdefault(chunk.start_line, []).append(chunk)
+    return rows
+
+
+def _band_cell(band: Band, covering: tuple[int, ...], starting: tuple[int, ...]) -> str:
+    if not covering:
+        return '<td class="ce-band"></td>'
+    chunks = band.chunks
+    marks = band.marks or {}
+    hits = [marks[chunks[i].id] for i in covering if chunks[i].id in marks]
+    colour = _HIT if hits else band.palette[covering[-1] % 2]
+    classes = "ce-band ce-ov" if len(covering) > 1 else "ce-band"
+    label = ""
+    for index in starting:
+        chunk = chunks[index]
+        rank = marks.get(chunk.id)
+        badge = f'<span class="ce-rank">{html.escape(rank)}</span>' if rank else ""
+        part = f" {chunk.part}/{chunk.parts}" if chunk.parts > 1 else ""
+        name = f" {chunk.symbol}" if chunk.symbol else ""
+        label += f"{badge}#{index + 1}{part}{html.escape(name)} "
+    if not label and hits:
+        label = "".join(f'<span class="ce-rank">{html.escape(h)}</span>' for h in dict.fromkeys(hits))
+    title = html.escape(
+        "; ".join(f"#{i + 1} {chunks[i].kind} {chunks[i].symbol} ({chunks[i].size} {chunks[i].unit})" for i in covering)
+    )
+    text_colour = "#fff" if hits else "#223"
+    return f'<td class="{classes}" style="background-color:{colour};color:{text_colour}" title="{title}">{label}</td>'

@@ -1,0 +1,1 @@
+"""The app's pages (thin UI over core/) and their shared helpers in ``common``."""

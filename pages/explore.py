@@ -1,0 +1,149 @@
+"""Page "Explore code": fixed windows and syntax-aware chunks side by side over the source."""
+
+from __future__ import annotations
+
+from statistics import median
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from core.render import PALETTES, Band, legend, render_view
+from core.sizing import make_sizer
+from pages import common
+
+DEFAULT_PROJECT = "py_inventory"
+DEFAULT_FILE = "inventory/resilience.py"
+
+common.sidebar_settings()
+common.intro(
+    "Fixed-size windows (orange band, left) end wherever the budget runs out: a **red rule marks each "
+    "place a window cuts a function or class in two**, and the piece after it has lost its signature. "
+    "Syntax-aware chunks (blue band) follow the parse tree: whole definitions, big classes split into "
+    "a header plus members, long functions split into parts that repeat their signature. Move the "
+    "budget in the sidebar and watch both redraw."
+)
+
+settings = common.current_settings()
+picked = common.pick_code_source(DEFAULT_PROJECT)
+common.show_problems(picked.problems)
+if not picked.files:
+    st.info("Choose a sample, upload files or a zipped repository, or paste code to start.")
+    st.stop()
+
+key = settings.key()
+
+
+def file_figures(files: list) -> pd.DataFrame:
+    """Per-file figures so the worst files of a repository can be found at once."""
+    rows = []
+    for source in files:
+        fixed = common.damage_for(source.path, source.language, source.text, key, "fixed")
+        syntax = common.damage_for(source.path, source.language, source.text, key, "syntax")
+        rows.append(
+            {
+                "file": source.path,
+                "language": source.language,
+                "lines": source.text.count("\n") + 1,
+                "fixed chunks": fixed.chunks,
+                "definitions cut (fixed)": len(fixed.cut),
+                "no signature (fixed)": len(fixed.without_signature),
+                "syntax chunks": syntax.chunks,
+                "definitions cut (syntax)": len(syntax.cut),
+            }
+        )
+    frame = pd.DataFrame(rows)
+    return frame.sort_values(["definitions cut (fixed)", "file"], ascending=[False, True], ignore_index=True)
+
+
+paths = [f.path for f in picked.files]
+if len(picked.files) > 1:
+    with st.expander(f"Files in {picked.label or 'this source'} ({len(paths)}), worst first", expanded=False):
+        st.dataframe(file_figures(picked.files), hide_index=True, width="stretch")
+    common.seed_state({"file": DEFAULT_FILE if DEFAULT_FILE in paths else paths[0]}, {"file": paths})
+    chosen = st.selectbox("File", paths, key="file")
+else:
+    chosen = paths[0]
+source = next(f for f in picked.files if f.path == chosen)
+text, language, path = source.text, source.language, source.path
+
+chunks = {s: common.chunks_for(path, language, text, key, s) for s in common.STRATEGIES}
+reports = {s: common.damage_for(path, language, text, key, s) for s in common.STRATEGIES}
+limit = common.token_limit(settings.model)
+
+# ---- figures -----------------------------------------------------------------------------------
+unit = common.UNIT_LABELS[settings.unit]
+st.caption(f"**{path}** · {language} · budget {settings.budget} {unit} · model limit {limit} tokens")
+for strategy, title in (("fixed", "Fixed windows"), ("syntax", "Syntax-aware")):
+    report = reports[strategy]
+    columns = st.columns(6)
+    columns[0].markdown(f"**{title}**")
+    columns[1].metric("Chunks", report.chunks)
+    columns[2].metric(f"Median size ({settings.unit})", f"{report.median_size:g}")
+    columns[3].metric("Definitions cut", len(report.cut), help=", ".join(report.cut) or "none")
+    columns[4].metric("Chunks without signature", len(report.without_signature))
+    columns[5].metric("Over the model's limit", len(report.over_model_limit),
+                      help=f"embed_text longer than {limit} tokens is silently truncated by the model")
+if chunks["syntax"] and chunks["syntax"][0].fallback:
+    st.warning(f"The syntax chunker fell back for this file: {chunks['syntax'][0].fallback}.")
+
+sizes = pd.DataFrame(
+    [{"strategy": s, "size": c.size} for s in common.STRATEGIES for c in chunks[s]]
+)
+if not sizes.empty:
+    bars = (
+        alt.Chart(sizes)
+        .mark_bar(opacity=0.75)
+        .encode(
+            x=alt.X("size:Q", bin=alt.Bin(maxbins=30), title=f"chunk size ({unit})"),
+            y=alt.Y("count():Q", title="chunks"),
+            color=alt.Color("strategy:N", scale=alt.Scale(domain=["fixed", "syntax"], range=["#f28e2b", "#4e79a7"])),
+            xOffset="strategy:N",
+        )
+    )
+    rule = alt.Chart(pd.DataFrame({"budget": [settings.budget]})).mark_rule(color="#d62728", strokeDash=[4, 3]).encode(x="budget:Q")
+    st.altair_chart((bars + rule).properties(height=160), width="stretch")
+
+# ---- the view ----------------------------------------------------------------------------------
+bands = [
+    Band("fixed windows", chunks["fixed"], PALETTES["fixed"]),
+    Band("syntax-aware chunks", chunks["syntax"], PALETTES[chunks["syntax"][0].strategy if chunks["syntax"] else "syntax"]),
+]
+st.html(legend(bands))
+view = render_view(text, language, bands, cuts=reports["fixed"].cuts, header_band=1)
+with st.container(height=720, key="code_view"):
+    st.html(view)
+
+# ---- inspect one chunk ---------------------------------------------------------------------------
+st.subheader("Inspect a chunk")
+options = [(s, i) for s in common.STRATEGIES for i in range(len(chunks[s]))]
+
+
+def describe(option: tuple[str, int]) -> str:
+    strategy, index = option
+    chunk = chunks[strategy][index]
+    part = f" part {chunk.part}/{chunk.parts}" if chunk.parts > 1 else ""
+    return (f"{strategy} #{index + 1} · {chunk.kind}{part} · {chunk.symbol or '-'} · "
+            f"lines {chunk.start_line}-{chunk.end_line} · {chunk.size} {chunk.unit}")
+
+
+if options:
+    default = next((i for i, o in enumerate(options) if o[0] == "syntax"), 0)
+    choice = st.selectbox("Chunk", options, index=default, format_func=describe, key="inspect")
+    chunk = chunks[choice[0]][choice[1]]
+    left, right = st.columns([1, 2])
+    meta = {k: v for k, v in chunk.to_dict().items() if k not in {"text", "embed_text", "header"}}
+    left.json(meta, expanded=True)
+    embed_tokens = chunk.size if chunk.unit == "tokens" else make_sizer("tokens", settings.model).measure(chunk.embed_text)
+    right.markdown(f"**What the embedder sees** · {embed_tokens} of {limit} tokens")
+    right.progress(min(embed_tokens / limit, 1.0))
+    if embed_tokens > limit:
+        right.error(f"{embed_tokens - limit} tokens past the model's limit would be silently cut off.")
+    right.code(chunk.embed_text, language=language if language in {"python", "javascript", "java", "go", "rust", "c", "cpp"} else None)
+
+common.export_panel(chunks, settings, path if not picked.shareable else f"sample_repos/{picked.label}/{path}", path.rsplit("/", 1)[-1])
+if not picked.shareable:
+    st.caption("Links to this page keep the settings; uploads and pasted code stay in your session only.")
+
+common.write_url({**common.SETTING_DEFAULTS, "source": common.CODE_SOURCES[0], "project": DEFAULT_PROJECT,
+                  "file": DEFAULT_FILE})

@@ -1,0 +1,140 @@
+"""The Explore page driven through real Streamlit (AppTest): widgets in, figures and view out."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.helpers import ROOT
+
+APP = str(ROOT / "app.py")
+
+
+def metrics(at: AppTest) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for metric in at.metric:
+        found.setdefault(metric.label, []).append(str(metric.value))
+    return found
+
+
+def view_html(at: AppTest) -> str:
+    return "".join(str(getattr(h, "proto", h)) for h in at.get("html"))
+
+
+@pytest.fixture
+def app() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_opens_on_a_sample_that_shows_the_failure(app: AppTest) -> None:
+    figures = metrics(app)
+    fixed_cut, syntax_cut = (int(v) for v in figures["Definitions cut"])
+    assert fixed_cut > syntax_cut
+    html = view_html(app)
+    assert "✂ cuts" in html and "retry" in html
+    assert app.expander[0].label == "What am I looking at?"
+
+
+def test_budget_change_redraws_figures_and_view(app: AppTest) -> None:
+    before = metrics(app)["Chunks"]
+    app.slider(key="budget_tokens").set_value(100).run()
+    assert not app.exception
+    after = metrics(app)["Chunks"]
+    assert int(after[0]) > int(before[0]) and int(after[1]) > int(before[1])
+    assert "part 2/" in view_html(app) or "repeats:" in view_html(app)
+
+
+def test_unit_switch_and_options(app: AppTest) -> None:
+    app.selectbox(key="unit").set_value("lines").run()
+    assert not app.exception
+    assert "Median size (lines)" in metrics(app)
+    app.slider(key="overlap_pct").set_value(20).run()
+    app.toggle(key="raw").set_value(True).run()
+    app.toggle(key="crumb").set_value(False).run()
+    assert not app.exception
+    assert any("--no-breadcrumb" in c.value for c in app.code)
+
+
+def test_choose_another_file_of_a_project(app: AppTest) -> None:
+    app.selectbox(key="project").set_value("systems_kit").run()
+    app.selectbox(key="file").set_value("rust/src/lib.rs").run()
+    assert not app.exception
+    assert "WeightedLru" in view_html(app)
+
+
+def test_pasted_code_with_a_language(app: AppTest) -> None:
+    app.segmented_control(key="source").set_value("Paste code").run()
+    app.selectbox(key="paste_lang").set_value("go").run()
+    app.text_area(key="paste_text").input("package m\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n").run()
+    assert not app.exception
+    assert "Add" in view_html(app)
+
+
+def test_inspect_shows_embed_text_against_the_model_limit(app: AppTest) -> None:
+    assert any("of 254 tokens" in m.value for m in app.markdown)
+    assert app.code, "the embed_text is shown"
+
+
+def test_shared_link_reproduces_the_view() -> None:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["unit"] = "chars"
+    at.query_params["budget_chars"] = "400"
+    at.query_params["project"] = "ts_storefront"
+    at.query_params["file"] = "src/cart.ts"
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="unit").value == "chars"
+    assert at.slider(key="budget_chars").value == 400
+    assert "ShoppingCart" in view_html(at)
+
+
+def _zip(entries: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_upload_files_good_and_bad(app: AppTest) -> None:
+    app.segmented_control(key="source").set_value("Upload files").run()
+    uploader = app.file_uploader(key="upload_files")
+    uploader.upload("calc.rb", b"class Calc\n  def add(a, b)\n    a + b\n  end\nend\n")
+    uploader.upload("logo.py", b"\x89PNG\x00\x00\x01binary")
+    uploader.upload("empty.js", b"")
+    app.run()
+    assert not app.exception
+    text = " ".join(m.value for m in app.markdown)
+    assert "logo.py: binary" in text and "empty.js: empty file" in text
+    assert "Calc" in view_html(app)
+
+
+def test_upload_a_zipped_repository_with_hostile_entries(app: AppTest) -> None:
+    data = _zip({
+        "repo-main/src/util.go": b"package util\n\nfunc Twice(x int) int {\n\treturn 2 * x\n}\n",
+        "repo-main/src/app.py": b"def main():\n    return 0\n",
+        "../../etc/evil.py": b"x = 1\n",
+        "repo-main/bin/blob.c": b"\x00\x01\x02" * 50,
+    })
+    app.segmented_control(key="source").set_value("Upload zip").run()
+    app.file_uploader(key="upload_zip").upload("repo.zip", data, "application/zip").run()
+    assert not app.exception
+    text = " ".join(m.value for m in app.markdown)
+    assert "unsafe path" in text and "binary" in text
+    assert app.selectbox(key="file").options == ["src/app.py", "src/util.go"]
+    assert any(e.label.startswith("Files in repo.zip (2)") for e in app.expander)
+
+
+def test_a_bad_zip_shows_an_error_and_the_page_keeps_working(app: AppTest) -> None:
+    app.segmented_control(key="source").set_value("Upload zip").run()
+    app.file_uploader(key="upload_zip").upload("broken.zip", b"PK\x03\x04 not really", "application/zip").run()
+    assert not app.exception
+    assert any("not a valid zip" in m.value for m in app.markdown)
+    app.segmented_control(key="source").set_value("Sample").run()
+    assert not app.exception and app.metric

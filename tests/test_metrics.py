@@ -1,0 +1,48 @@
+"""Boundary-damage metrics on hand-made cases with known answers."""
+
+from __future__ import annotations
+
+from core.chunking import chunk_document, prepare
+from core.metrics import boundary_damage
+from core.settings import ChunkSettings
+from tests.helpers import SAMPLES
+
+CODE = "\n".join(
+    [f"def f{i}(x):\n" + "".join(f"    y{j} = x * {j} + {i}\n" for j in range(8)) + "    return x\n" for i in range(6)]
+)
+
+
+def test_fixed_windows_cut_definitions_and_syntax_does_not() -> None:
+    prep = prepare("m.py", "python", CODE)
+    settings = ChunkSettings(budget=15, unit="lines")
+    fixed = chunk_document(prep, settings, "fixed")
+    syntax = chunk_document(prep, settings, "syntax")
+    damage_fixed = boundary_damage(prep, fixed, budget=15, model=settings.model)
+    damage_syntax = boundary_damage(prep, syntax, budget=15, model=settings.model)
+    # 10-line functions, 15-line windows: every window boundary but the last falls inside a function.
+    assert len(damage_fixed.cut) >= 4
+    assert set(damage_fixed.cut) <= {f"f{i}" for i in range(6)}
+    assert damage_fixed.cut == damage_fixed.cut_avoidable
+    assert damage_fixed.without_signature
+    assert all(cut.symbol.startswith("f") for cut in damage_fixed.cuts)
+    assert damage_syntax.cut == () and damage_syntax.without_signature == ()
+    assert damage_syntax.over_budget == ()
+
+
+def test_split_parts_are_cut_but_keep_their_signature() -> None:
+    prep = prepare("m.py", "python", CODE)
+    chunks = chunk_document(prep, ChunkSettings(budget=5, unit="lines"), "syntax")
+    damage = boundary_damage(prep, chunks, budget=5, model="all-MiniLM-L6-v2")
+    assert set(damage.cut) == {f"f{i}" for i in range(6)}
+    assert damage.cut_avoidable == ()
+    assert damage.without_signature == (), "every part repeats the signature in its header"
+
+
+def test_over_model_limit_is_reported_in_any_unit() -> None:
+    text = (SAMPLES / "py_inventory/inventory/reconcile.py").read_text("utf-8")
+    prep = prepare("reconcile.py", "python", text)
+    chunks = chunk_document(prep, ChunkSettings(budget=4000, unit="chars"), "fixed")
+    damage = boundary_damage(prep, chunks, budget=4000, model="all-MiniLM-L6-v2")
+    assert damage.over_model_limit, "4,000-char windows exceed MiniLM's 256 tokens"
+    small = chunk_document(prep, ChunkSettings(), "syntax")
+    assert boundary_damage(prep, small, budget=254, model="all-MiniLM-L6-v2").over_model_limit == ()
