@@ -1,0 +1,62 @@
+"""The key flow in a real browser: open, change the budget, see the redraw, upload, share a link."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.helpers import ROOT
+
+pytestmark = pytest.mark.browser
+DOCS = ROOT / "docs"
+
+
+def wait_for_view(page) -> None:  # type: ignore[no-untyped-def]
+    page.wait_for_selector("table.ce-view tr[data-line]")
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')")
+
+
+def chunk_counts(page) -> list[str]:  # type: ignore[no-untyped-def]
+    return page.locator('[data-testid="stMetric"]:has-text("Chunks") [data-testid="stMetricValue"]').all_inner_texts()
+
+
+def test_open_change_budget_and_see_redraw(page, server) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{server}/")
+    wait_for_view(page)
+    assert page.locator("text=✂ cuts").count() > 0
+    before = chunk_counts(page)
+    DOCS.mkdir(exist_ok=True)
+    page.screenshot(path=str(DOCS / "explore.png"), full_page=False)
+    slider = page.locator('[data-testid="stSidebar"] input[type="range"]').first
+    slider.focus()
+    for _ in range(20):
+        slider.press("ArrowLeft")  # 20 steps of 2 tokens: 254 -> 214
+    page.wait_for_function(
+        "(before) => { const v = [...document.querySelectorAll('[data-testid=\"stMetric\"]')]"
+        ".filter(m => m.innerText.startsWith('Chunks')).map(m => m.querySelector('[data-testid=\"stMetricValue\"]').innerText);"
+        " return v.length && v.join() !== before.join(); }",
+        arg=before,
+    )
+    page.wait_for_url(re.compile(r"budget_tokens=214"))
+    wait_for_view(page)
+
+
+def test_upload_a_file(page, server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    source = tmp_path / "shapes.kt"
+    source.write_text("class Circle(val r: Double) {\n    fun area(): Double = 3.14159 * r * r\n}\n")
+    page.goto(f"{server}/")
+    wait_for_view(page)
+    page.get_by_role("radio", name="Upload files").click()
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(source))
+    page.wait_for_selector("table.ce-view >> text=Circle")
+    assert page.locator("table.ce-view >> text=area").count() > 0
+
+
+def test_shared_link_reproduces_the_view(page, server) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{server}/?unit=lines&budget_lines=15&project=systems_kit&file=go/ratelimit/limiter.go")
+    wait_for_view(page)
+    assert page.locator("table.ce-view >> text=TokenBucket").count() > 0
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    assert re.search(r"Budget \(lines\)", sidebar.inner_text())
+    assert page.locator('[data-testid="stSidebar"] input[type="range"]').first.input_value() == "15"
