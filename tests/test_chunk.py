@@ -1,0 +1,49 @@
+"""The Chunk type, its JSON form and the settings object."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.chunk import Chunk, dumps_jsonl
+from core.chunking import chunk_document, prepare
+from core.errors import SettingsError
+from core.settings import ChunkSettings
+
+
+def test_json_round_trip() -> None:
+    prep = prepare("a.py", "python", "def f():\n    return 1\n\n\nclass C:\n    x = 1\n")
+    chunks = chunk_document(prep, ChunkSettings(merge_siblings=False), "syntax")
+    lines = dumps_jsonl(chunks).splitlines()
+    assert [Chunk.from_dict(json.loads(line)) for line in lines] == chunks
+    assert "row_start" not in json.loads(lines[0])
+
+
+def test_invalid_spans_are_rejected() -> None:
+    with pytest.raises(ValueError):
+        Chunk(id="x", path="a", language="python", strategy="syntax", kind="function", symbol="f", parent_id=None,
+              start_line=3, end_line=2, start_byte=0, end_byte=1, part=1, parts=1, header="", text="",
+              embed_text="", size=0, unit="chars")
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"budget": 0}, "budget"),
+    ({"unit": "words"}, "unknown unit"),
+    ({"overlap": 300, "budget": 100}, "overlap"),
+    ({"table_format": "xml"}, "table format"),
+    ({"table_rows": 0}, "rows"),
+])
+def test_settings_validate_on_construction(kwargs: dict, message: str) -> None:
+    with pytest.raises(SettingsError, match=message):
+        ChunkSettings(**kwargs)
+
+
+def test_settings_round_trip_and_cli_command() -> None:
+    settings = ChunkSettings(budget=300, unit="chars", overlap=20, merge_siblings=False, breadcrumb=False)
+    assert ChunkSettings.from_dict(json.loads(settings.to_json())) == settings
+    command = settings.cli_command("repo/", "syntax")
+    assert command.startswith("python -m core chunk repo/ --strategy syntax --budget 300 --unit chars")
+    assert "--overlap 20" in command and "--no-merge" in command and "--no-breadcrumb" in command
+    with pytest.raises(SettingsError, match="unknown setting"):
+        ChunkSettings.from_dict({"budgte": 3})

@@ -1,0 +1,73 @@
+"""Size units: the span sizers agree with measuring the text itself."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from core.chunking import prepare
+from core.errors import ModelError, SettingsError
+from core.sizing import load_tokenizer, make_sizer, model_max_seq_length, model_token_limit, resolve_model_path
+from tests.helpers import SAMPLES
+
+TEXT = "def größe(x):\n    return x * 2  # naïve 日本語\n\n\tclass Foo:\n  pass\n"
+
+
+@pytest.mark.parametrize("unit", ["chars", "nws", "lines", "tokens"])
+def test_spans_agree_with_measure_on_line_spans(unit: str) -> None:
+    prep = prepare("a.py", "python", TEXT)
+    sizer = make_sizer(unit)
+    spans = prep.spans(sizer)
+    doc = prep.doc
+    for first in range(1, doc.line_count + 1):
+        for last in range(first, doc.line_count + 1):
+            a, b = doc.lines_span(first, last)
+            assert spans.span(a, b) == sizer.measure(doc.slice(a, b)), (unit, first, last)
+
+
+def test_units_count_what_they_say() -> None:
+    assert make_sizer("chars").measure("héllo") == 5
+    assert make_sizer("nws").measure(" a b\tc\n") == 3
+    assert make_sizer("lines").measure("a\nb\n") == 2
+    assert make_sizer("lines").measure("a\nb") == 2
+    assert make_sizer("tokens").measure("hello world") == 2
+
+
+def test_tokenizer_has_no_truncation_or_padding() -> None:
+    tokenizer = load_tokenizer()
+    long_text = "word " * 1000
+    assert len(tokenizer.encode(long_text, add_special_tokens=False).ids) == 1000
+    assert tokenizer.padding is None and tokenizer.truncation is None
+
+
+def test_model_limits_come_from_the_bundled_model() -> None:
+    assert model_max_seq_length() == 256
+    assert model_token_limit() == 254
+
+
+def test_tokens_unit_never_imports_torch() -> None:
+    make_sizer("tokens").measure("x")
+    assert "torch" not in sys.modules or "sentence_transformers" in sys.modules
+
+
+def test_unknown_model_offline_says_how_to_fix() -> None:
+    with pytest.raises(ModelError, match="local copy|copy the folder|not bundled"):
+        resolve_model_path("no-such-org/no-such-model-xyz")
+
+
+def test_unknown_unit_is_rejected() -> None:
+    with pytest.raises(SettingsError, match="unknown unit"):
+        make_sizer("words")
+
+
+def test_token_spans_are_linear_not_quadratic() -> None:
+    # The span sizer tokenizes once: asking for many spans costs no extra tokenization.
+    text = (SAMPLES / "py_inventory/inventory/ledger.py").read_text("utf-8")
+    prep = prepare("ledger.py", "python", text)
+    sizer = make_sizer("tokens")
+    spans = prep.spans(sizer)
+    assert prep.spans(sizer) is spans
+    doc = prep.doc
+    total = spans.span(0, len(doc.data))
+    assert total == sizer.measure(text)

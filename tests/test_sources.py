@@ -1,0 +1,124 @@
+"""Loading sources: every kind of bad input gets a clear error or a named skip."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from core.errors import InputError
+from core.sources import Limits, decode, load_bytes, load_file, load_folder, load_zip
+
+
+def test_utf8_bom_and_crlf_are_normalised() -> None:
+    source = load_bytes("a.py", b"\xef\xbb\xbfx = 1\r\ny = 2\r\n")
+    assert source.text == "x = 1\ny = 2\n" and source.language == "python"
+
+
+def test_latin1_is_detected_and_decoded() -> None:
+    data = "# Grüße aus Köln, café crème\nname = 'Müller'\n".encode("latin-1") * 5
+    text, encoding = decode(data, "legacy.py")
+    assert "Grüße" in text and encoding.lower() != "utf-8"
+
+
+def test_invalid_utf8_gets_a_clear_error_or_a_detected_encoding() -> None:
+    data = b"x = '\xff\xfe\xfd\xfc'\n" * 3
+    try:
+        text, _ = decode(data, "bad.py")
+    except InputError as exc:
+        assert "bad.py" in str(exc) and "UTF-8" in str(exc)
+    else:
+        assert text.startswith("x = ")
+
+
+def test_binary_file_is_refused_by_name() -> None:
+    with pytest.raises(InputError, match=r"logo\.py: binary"):
+        load_bytes("logo.py", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+
+
+def test_empty_file_is_refused() -> None:
+    with pytest.raises(InputError, match="empty"):
+        load_bytes("empty.py", b"")
+    with pytest.raises(InputError, match="empty"):
+        load_bytes("blank.py", b"  \n\n")
+
+
+def test_unknown_extension_is_refused_unless_a_language_is_given() -> None:
+    with pytest.raises(InputError, match="unknown file type"):
+        load_bytes("data.xyz", b"hello")
+    assert load_bytes("data.xyz", b"def f(): pass\n", language="python").language == "python"
+
+
+def test_file_over_the_limit_is_refused(tmp_path: Path) -> None:
+    big = tmp_path / "big.py"
+    big.write_bytes(b"x = 1\n" * (5_000_000 // 6))  # 5 MB
+    with pytest.raises(InputError, match="over the limit"):
+        load_file(big)
+    assert load_file(big, limits=Limits(max_file_bytes=10_000_000)).text
+
+
+def test_folder_walk_skips_hidden_vendored_binary_and_symlink_loops(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "ok.py").write_text("def f():\n    return 1\n")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config.py").write_text("x = 1\n")
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "dep.js").write_text("var x = 1;\n")
+    (tmp_path / "src" / "blob.py").write_bytes(b"\x00\x01\x02" * 100)
+    (tmp_path / "src" / "loop").symlink_to(tmp_path / "src", target_is_directory=True)
+    (tmp_path / "src" / "link.py").symlink_to(tmp_path / "src" / "ok.py")
+    (tmp_path / "image.png").write_bytes(b"\x89PNG")
+    corpus = load_folder(tmp_path)
+    assert [f.path for f in corpus.files] == ["src/ok.py"]
+    reasons = {s.path: s.reason for s in corpus.skipped}
+    assert "binary" in reasons["src/blob.py"]
+    assert "symbolic link" in reasons["src/loop/"]
+    assert "symbolic link" in reasons["src/link.py"]
+    assert "vendored" in reasons["node_modules/"]
+    assert "unknown file type" in reasons["image.png"]
+
+
+def _zip(entries: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression) as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_zip_of_a_repository_strips_its_top_folder() -> None:
+    corpus = load_zip(_zip({"repo-main/a.py": b"x = 1\n", "repo-main/docs/b.md": b"# T\n"}))
+    assert sorted(f.path for f in corpus.files) == ["a.py", "docs/b.md"]
+
+
+def test_zip_path_traversal_is_refused() -> None:
+    corpus = load_zip(_zip({"../evil.py": b"x = 1\n", "/abs.py": b"x = 1\n", "ok.py": b"x = 1\n"}))
+    assert [f.path for f in corpus.files] == ["ok.py"]
+    assert all("unsafe path" in s.reason for s in corpus.skipped)
+
+
+def test_zip_bomb_is_refused() -> None:
+    bomb = _zip({"bomb.py": b"a" * 20_000_000})
+    corpus = load_zip(bomb)
+    assert not corpus.files
+    assert "zip bomb" in corpus.skipped[0].reason
+
+
+def test_zip_total_size_and_file_count_are_bounded() -> None:
+    entries = {f"f{i}.py": (f"x{i} = {i}\n" * 10).encode() for i in range(30)}
+    corpus = load_zip(_zip(entries), limits=Limits(max_files=10))
+    assert len(corpus.files) == 10 and len(corpus.skipped) == 20
+    corpus = load_zip(_zip(entries), limits=Limits(max_total_bytes=500))
+    assert 0 < len(corpus.files) < 30
+
+
+def test_not_a_zip_is_a_clear_error() -> None:
+    with pytest.raises(InputError, match="not a valid zip"):
+        load_zip(b"PK\x03\x04 definitely not a zip")
+
+
+def test_empty_zip_is_a_clear_error() -> None:
+    with pytest.raises(InputError, match="no files"):
+        load_zip(_zip({}))

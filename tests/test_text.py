@@ -1,0 +1,46 @@
+"""Prose and config: sections at headings or keys, never mid-line."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.chunking import chunk_document, prepare
+from core.languages import detect_language
+from core.settings import ChunkSettings
+from tests.helpers import SAMPLES, assert_lossless, assert_slices_true
+
+FILES = ["py_inventory/README.md", "py_inventory/config.yaml", "polyglot_scripts/settings.toml",
+         "polyglot_scripts/data.json", "polyglot_scripts/schema.sql", "polyglot_scripts/notes.txt"]
+
+
+@pytest.mark.parametrize("rel", FILES)
+@pytest.mark.parametrize("budget", [40, 120, 400])
+def test_sections_are_whole_lines(rel: str, budget: int) -> None:
+    path = SAMPLES / rel
+    prep = prepare(rel, detect_language(path.name), path.read_text("utf-8"))
+    chunks = chunk_document(prep, ChunkSettings(budget=budget, merge_siblings=False), "syntax")
+    assert chunks and all(c.strategy == "text" and c.kind == "section" for c in chunks)
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    for c in chunks:
+        if "split_line" not in c.flags:
+            assert c.start_byte == prep.doc.line_start(c.start_line)
+
+
+def test_markdown_sections_carry_their_heading_path() -> None:
+    text = "# Guide\nintro\n\n## Install\nrun it\n\n```\n# not a heading\n```\n\n## Use\nmore\n"
+    prep = prepare("README.md", "markdown", text)
+    chunks = chunk_document(prep, ChunkSettings(budget=12, merge_siblings=False), "syntax")
+    symbols = [c.symbol for c in chunks]
+    assert "Guide > Install" in symbols and "Guide > Use" in symbols
+    assert not any("not a heading" in s for s in symbols)
+    assert chunks[0].embed_text.startswith("<!-- README.md :: Guide -->")
+
+
+def test_yaml_top_level_keys_and_sql_statements() -> None:
+    yaml = "server:\n  port: 8080\n  host: x\n\ndatabase:\n  url: y\n"
+    chunks = chunk_document(prepare("c.yaml", "yaml", yaml), ChunkSettings(budget=30, merge_siblings=False), "syntax")
+    assert [c.symbol for c in chunks] == ["server", "database"]
+    sql = "CREATE TABLE a (\n  id int\n);\n\nSELECT *\nFROM a;\n"
+    chunks = chunk_document(prepare("s.sql", "sql", sql), ChunkSettings(budget=30, merge_siblings=False), "syntax")
+    assert [c.symbol for c in chunks] == ["CREATE TABLE a", "SELECT"]
