@@ -61,8 +61,8 @@ def boundary_damage(
     avoidable = [
         d.symbol for d in cut if line_sizes.span(*doc.lines_span(d.first, d.last)) <= budget
     ]
-    functions = [d for d in defs if d.is_function and d.last > d.signature_last]
-    without_signature = [c.id for c in chunks if _lacks_signature(doc, c, functions)]
+    owner = _innermost([d for d in defs if d.is_function], doc.line_count)
+    without_signature = [c.id for c in chunks if _lacks_signature(doc, c, owner)]
     token_sizer = make_sizer("tokens", model)
     limit = model_token_limit(model)
     over_limit = [
@@ -95,25 +95,31 @@ def cut_points(chunks: list[Chunk], definitions: list[Definition]) -> list[Cut]:
 
 
 
-def _lacks_signature(doc: Document, chunk: Chunk, functions: list[Definition]) -> bool:
-    """True when ``chunk`` holds body lines of a function whose signature it does not hold.
+def _innermost(definitions: list[Definition], line_count: int) -> list[Definition | None]:
+    """For each line (index = line number), the innermost function whose span holds it."""
+    owner: list[Definition | None] = [None] * (line_count + 2)
+    # Outer spans first, inner ones overwrite: definitions are sorted by (first, -last).
+    for d in sorted(definitions, key=lambda d: (d.first, -d.last)):
+        for line in range(d.first, min(d.last, line_count) + 1):
+            owner[line] = d
+    return owner
 
-    Only the innermost function of each line counts: a nested function held whole (its own
-    signature included) does not make its chunk "without signature" for the outer one.
+
+def _lacks_signature(doc: Document, chunk: Chunk, owner: list[Definition | None]) -> bool:
+    """True when ``chunk`` holds a body line of a function without that function's signature.
+
+    Each line is judged by the innermost function holding it, so a nested function held whole
+    does not count against the function around it. A signature counts as held when the span
+    starts at or before it or the chunk's header repeats it.
     """
-    for d in functions:
-        if chunk.start_line > d.last or chunk.end_line <= d.signature_last:
+    for line in range(chunk.start_line, min(chunk.end_line, len(owner) - 2) + 1):
+        d = owner[line]
+        if d is None or line <= d.signature_last or doc.is_blank(line):
             continue
         if chunk.start_line <= d.name_line:
-            continue  # the span itself starts at or before the signature
-        if doc.line_text(d.name_line).strip() in chunk.header:
-            continue  # a split part repeats the signature in its header
-        nested = [n for n in functions if d.first < n.first and n.last <= d.last]
-        for line in range(max(chunk.start_line, d.signature_last + 1), min(chunk.end_line, d.last) + 1):
-            if doc.is_blank(line):
-                continue
-            # A line inside a nested function the chunk holds with its signature belongs to that one.
-            if any(n.first <= line <= n.last and chunk.start_line <= n.name_line for n in nested):
-                continue
-            return True
+            continue
+        first_line = d.signature.splitlines()[0].strip() if d.signature else doc.line_text(d.name_line).strip()
+        if first_line and first_line in chunk.header:
+            continue
+        return True
     return False

@@ -305,6 +305,15 @@ class _Run:
                 continue
             name = self.name(unit)
             symbol = ".".join((*path, name))
+            if header and not self.fits(unit.first, unit.last, symbol, header) and self.fits(
+                unit.first, unit.last, symbol, ""
+            ):
+                # A whole member beats its class's signature above it (the breadcrumb still
+                # names the class): this one goes out without the header.
+                flush()
+                kind = self.kind(unit.definition, in_container)
+                self.out.append(Pending(kind, symbol, unit.first, unit.last, "", parent))
+                continue
             if self.fits(unit.first, unit.last, symbol, header):
                 if self.settings.merge_siblings:
                     run.append((unit, symbol))
@@ -698,6 +707,7 @@ class Definition:
     signature_last: int  # last line of the signature; body lines follow
     is_function: bool
     name_line: int  # line where the definition itself starts (after decorators and comments)
+    signature: str = ""  # what split parts repeat in their header
 
 
 def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> list[Definition]:
@@ -735,6 +745,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                     signature_last,
                     definition.type in spec.functions,
                     definition.start_point.row + 1,
+                    run.signature(definition),
                 )
             )
             if body is not None:
