@@ -195,6 +195,8 @@ class Sizer:
         self.unit = unit
         self.model = model
         self._tokenizer = load_tokenizer(model) if unit == "tokens" else None
+        # Breadcrumbs and headers recur across re-chunkings: remember their token counts.
+        self._memo: dict[str, int] = {}
 
     def measure(self, text: str) -> int:
         """Size of free ``text`` in this unit."""
@@ -207,7 +209,14 @@ class Sizer:
         if self.unit == "lines":
             return text.count("\n") + (0 if text.endswith("\n") else 1)
         assert self._tokenizer is not None  # set in __init__ for the tokens unit
-        return len(self._tokenizer.encode(text, add_special_tokens=False).ids)
+        if len(text) > 2_000:
+            return len(self._tokenizer.encode(text, add_special_tokens=False).ids)
+        found = self._memo.get(text)
+        if found is None:
+            if len(self._memo) > 200_000:
+                self._memo.clear()  # bounded: a long-running server must not grow without limit
+            found = self._memo[text] = len(self._tokenizer.encode(text, add_special_tokens=False).ids)
+        return found
 
     def spans(self, doc: Document) -> SpanSizer:
         """A span sizer over ``doc`` (its prefix data is computed here, once)."""
