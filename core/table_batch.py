@@ -1,0 +1,166 @@
+"""What every table reader hands to the chunker: an open table and its rows in batches.
+
+A :class:`RowBatch` holds consecutive data rows as one Arrow string array per column, with each
+row's source span (bytes and lines) in NumPy arrays, so the chunker never touches a row in
+Python. The header helpers (detection, naming) are shared by the CSV and Excel readers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from core.table_values import NA_MARKERS
+
+
+@dataclass
+class RowBatch:
+    """Consecutive data rows of one table.
+
+    ``start_byte``/``end_byte`` index the source file (the end excludes the line break) and
+    ``raw`` holds the file's bytes from ``raw_base`` up to where the next batch starts, so
+    batches tile the file and the source text of any run of rows is a slice. Excel rows have no
+    source bytes: ``raw`` is empty and the spans are 0.
+    """
+
+    columns: list[pa.Array]
+    first_row: int  # 1-based data row number of the batch's first row
+    start_byte: np.ndarray
+    end_byte: np.ndarray
+    start_line: np.ndarray
+    end_line: np.ndarray
+    ragged: np.ndarray  # True where a short row was padded with empty cells
+    raw: bytes = b""
+    raw_base: int = 0
+    # True when every row's source text is exactly its cells written as CSV (comma-separated,
+    # nothing quoted, no blank lines between): the CSV serialisation is then the source slice.
+    canonical_csv: bool = False
+
+    def __len__(self) -> int:
+        return len(self.start_byte)
+
+    def tail(self, start: int) -> RowBatch:
+        """Rows ``start..`` as a batch of their own (their source bytes trimmed to match)."""
+        cut = int(self.start_byte[start]) - self.raw_base if self.raw else 0
+        return RowBatch(
+            columns=[col.slice(start) for col in self.columns],
+            first_row=self.first_row + start,
+            start_byte=self.start_byte[start:],
+            end_byte=self.end_byte[start:],
+            start_line=self.start_line[start:],
+            end_line=self.end_line[start:],
+            ragged=self.ragged[start:],
+            raw=self.raw[cut:] if self.raw else b"",
+            raw_base=self.raw_base + cut,
+            canonical_csv=self.canonical_csv,
+        )
+
+    def then(self, other: RowBatch) -> RowBatch:
+        """This batch followed by ``other`` (the next rows of the same table)."""
+        return RowBatch(
+            columns=[pa.concat_arrays([a, b]) for a, b in zip(self.columns, other.columns)],
+            first_row=self.first_row,
+            start_byte=np.concatenate([self.start_byte, other.start_byte]),
+            end_byte=np.concatenate([self.end_byte, other.end_byte]),
+            start_line=np.concatenate([self.start_line, other.start_line]),
+            end_line=np.concatenate([self.end_line, other.end_line]),
+            ragged=np.concatenate([self.ragged, other.ragged]),
+            raw=self.raw + other.raw,
+            raw_base=self.raw_base if self.raw else other.raw_base,
+            # The rows are adjacent, so the joint source has blank lines only if a part has.
+            canonical_csv=self.canonical_csv and other.canonical_csv,
+        )
+
+    def source_text(self, i: int, j: int, encoding: str) -> str:
+        """The file's own text of rows ``i..j-1`` (first row's start to last row's end)."""
+        a = int(self.start_byte[i]) - self.raw_base
+        b = int(self.end_byte[j - 1]) - self.raw_base
+        return self.raw[a:b].decode(encoding)
+
+
+def make_batch(
+    columns: list[pa.Array],
+    first_row: int,
+    spans: tuple[Sequence[int], Sequence[int], Sequence[int], Sequence[int]],
+    ragged: Sequence[int],
+    raw: bytes = b"",
+    raw_base: int = 0,
+) -> RowBatch:
+    """A batch from Python lists of spans (start_byte, end_byte, start_line, end_line) and the
+    indexes of padded rows."""
+    start_byte, end_byte, start_line, end_line = (np.asarray(s, dtype=np.int64) for s in spans)
+    flags = np.zeros(len(start_byte), dtype=bool)
+    if len(ragged):
+        flags[np.asarray(ragged, dtype=np.int64)] = True
+    return RowBatch(columns, first_row, start_byte, end_byte, start_line, end_line, flags, raw, raw_base)
+
+
+@dataclass
+class OpenTable:
+    """One table being read: its name, columns and where it starts, and its rows (read lazily,
+    once; consume ``batches`` before asking the reader for the next table)."""
+
+    name: str
+    columns: tuple[str, ...]
+    generated_header: bool
+    start_byte: int  # the header row's (or first row's) start
+    start_line: int
+    header_line: int | None  # line (sheet row) of the header, None when generated
+    encoding: str
+    has_source_text: bool  # False for Excel: chunk text is then the rows written as CSV
+    batches: Iterator[RowBatch]
+    text_start: int = 0  # bytes before the text proper (a UTF-8 byte order mark)
+
+
+# --- header detection and naming -------------------------------------------------------------
+
+_NUMBER = re.compile(r"^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?%?\s*$")
+_DATE = re.compile(r"^\s*\d{4}-\d{2}-\d{2}([T ][\d:.]+)?\s*$|^\s*\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\s*$")
+_MISSING = frozenset(NA_MARKERS)
+
+
+def looks_like_value(cell: str) -> bool:
+    """True for a number or a date: something a header cell is not."""
+    return bool(_NUMBER.match(cell) or _DATE.match(cell))
+
+
+def detect_header(rows: Sequence[Sequence[str]]) -> bool:
+    """Guess whether the first of ``rows`` (a sample from the top of a table) is a header.
+
+    It is not when one of its cells is a number or a date. It is when some column below it
+    holds numbers or dates only. For all-text tables it is when none of its cells recurs in its
+    column below; a table of names with no header is indistinguishable from one with a header,
+    which is why callers can force the answer (``has_header``).
+    """
+    first = list(rows[0])
+    rest = rows[1:]
+    present = [c for c in first if c.strip()]
+    if not present or any(looks_like_value(c) for c in present):
+        return False
+    for j in range(len(first)):
+        below = [r[j] for r in rest if j < len(r) and r[j].strip() and r[j] not in _MISSING]
+        if below and all(looks_like_value(v) for v in below):
+            return True
+    return not any(j < len(r) and r[j] == name for r in rest for j, name in enumerate(first) if name.strip())
+
+
+def column_names(header: Sequence[str] | None, width: int) -> tuple[str, ...]:
+    """Usable, unique column names: a header's cells (blank ones and repeats renamed), or
+    ``column_1..column_N`` when there is no header."""
+    if header is None:
+        return tuple(f"column_{j + 1}" for j in range(width))
+    names: list[str] = []
+    seen: set[str] = set()
+    for j in range(width):
+        name = " ".join(header[j].split()) if j < len(header) else ""
+        name = name or f"column_{j + 1}"
+        unique, k = name, 2
+        while unique in seen:
+            unique, k = f"{name}_{k}", k + 1
+        seen.add(unique)
+        names.append(unique)
+    return tuple(names)

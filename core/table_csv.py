@@ -1,0 +1,387 @@
+"""Reading a CSV or TSV file as a stream of row batches with exact byte and line spans.
+
+Steps:
+
+1. Look at the first megabyte: refuse binary data and UTF-16/32; take UTF-8 (a BOM is skipped),
+   else the encoding charset-normalizer finds (it must be ASCII-compatible, so that line breaks,
+   quotes and delimiters are single bytes).
+2. Pick the delimiter (``,`` ``;`` tab ``|``: the one that gives the most consistent row width)
+   and the quote character (``"``, or ``'`` when :class:`csv.Sniffer` finds it and no ``"``
+   appears), then decide whether the first record is a header.
+3. Stream the rest in blocks of about :data:`BLOCK_BYTES`, each cut at a record boundary, so
+   memory stays bounded whatever the file's size. A UTF-8 block is first offered to the
+   vectorised paths of :mod:`core.table_csv_fast` (Arrow's parser, spans from lengths or from a
+   newline/quote scan, every row's length checked); when they decline (ragged rows, stray
+   quotes, whitespace-only lines, bare CRs) or the file is in another encoding, the *exact path*
+   reads it: Python's ``csv`` module fed line by line, which knows how many physical lines each
+   record took. Both give the same rows.
+
+Documented handling of odd input: blank and whitespace-only lines are not rows; a row shorter
+than the header is padded with empty cells (flagged ``ragged``); a row longer than the header is
+refused unless the extra cells are empty (trailing delimiters); a file using bare CR line ends
+is refused; an unclosed quote runs to the end of the file (as in Python's csv module); a cell
+may hold up to :data:`MAX_CELL_CHARS` characters (the csv module's process-wide field size limit
+is raised to that) and a record up to :data:`MAX_RECORD_BYTES` bytes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import accumulate, islice
+from typing import BinaryIO
+
+import pyarrow as pa
+
+from core.errors import InputError
+from core.sources import is_binary
+from core.table_batch import OpenTable, RowBatch, column_names, detect_header, make_batch
+from core.table_csv_fast import parse_fast
+
+BLOCK_BYTES = 2 << 20
+SAMPLE_BYTES = 1 << 20
+MAX_RECORD_BYTES = 64 << 20
+MAX_CELL_CHARS = 16 << 20
+_SNIFF_CHARS = 64 << 10
+_HEADER_SAMPLE_ROWS = 50
+_BOMS = {
+    b"\xef\xbb\xbf": None,
+    b"\xff\xfe\x00\x00": "UTF-32",
+    b"\x00\x00\xfe\xff": "UTF-32",
+    b"\xff\xfe": "UTF-16",
+    b"\xfe\xff": "UTF-16",
+}
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How the file is written: delimiter and quote character (quotes inside are doubled)."""
+
+    delimiter: str = ","
+    quotechar: str = '"'
+
+    def reader_options(self) -> dict[str, object]:
+        """Keyword arguments for :func:`csv.reader`."""
+        return {"delimiter": self.delimiter, "quotechar": self.quotechar, "doublequote": True, "strict": False}
+
+
+@dataclass
+class _Records:
+    """Records parsed by the exact path, with absolute spans; ``consumed`` bytes of the buffer
+    are done (the rest starts with a record that may continue in the next block)."""
+
+    rows: list[list[str]]
+    start_byte: list[int]
+    end_byte: list[int]
+    start_line: list[int]
+    end_line: list[int]
+    consumed: int
+
+
+def read_csv_table(
+    stream: BinaryIO, *, path: str, name: str, language: str, has_header: bool | None = None
+) -> OpenTable:
+    """Open a CSV/TSV stream as one table (its rows stream from ``stream`` as they are read).
+
+    Raises :class:`InputError` for binary data, undecodable text, an empty file or a file with
+    a header and no data rows.
+    """
+    csv.field_size_limit(max(csv.field_size_limit(), MAX_CELL_CHARS))
+    head = _read_at_least(stream, b"", SAMPLE_BYTES)
+    eof = len(head) < SAMPLE_BYTES
+    if not head.strip():
+        raise InputError(f"{path}: empty file")
+    bom = _check_bom(head, path)
+    if is_binary(head[bom : bom + 8192]):
+        raise InputError(f"{path}: binary data in a .{language} file, not a table")
+    encoding = _detect_encoding(head[bom:], eof, path)
+    sample_end = len(head) if eof else head.rfind(b"\n") + 1
+    sample_text = head[bom : max(sample_end, bom)].decode(encoding, errors="replace")
+    dialect = _sniff_dialect(sample_text[:_SNIFF_CHARS], language)
+
+    # Parse the top of the file to find the header and the first data row; grow the sample
+    # while not even one record is complete (huge first cells).
+    look = _SNIFF_CHARS
+    while True:
+        final = eof and look >= len(head)
+        top = head[bom:look]
+        recs = _parse_exact(top, base=bom, base_line=1, final=final, encoding=encoding, dialect=dialect, path=path)
+        if recs.rows or final:
+            break
+        if look > MAX_RECORD_BYTES:
+            raise InputError(f"{path}: the first record is over {MAX_RECORD_BYTES:,} bytes (an unclosed quote?)")
+        look *= 2
+        if look > len(head) and not eof:
+            more = stream.read(look - len(head))
+            eof = not more
+            head += more
+    if not recs.rows:
+        raise InputError(f"{path}: empty table (only blank lines)")
+    sample = recs.rows[:_HEADER_SAMPLE_ROWS]
+    header = detect_header(sample) if has_header is None else has_header
+    if header and len(recs.rows) == 1 and final:
+        raise InputError(f"{path}: only a header row, no data rows")
+    # With a header, it sets the width (wider rows are an error below, unless the extra cells
+    # are empty); without one, the widest of the top rows does.
+    width = len(sample[0]) if header else max(len(r) for r in sample)
+    columns = column_names(sample[0] if header else None, width)
+    data_start = recs.end_byte[0] if header else recs.start_byte[0]
+    data_line = recs.end_line[0] + 1 if header else recs.start_line[0]
+    if header:
+        # Past the header's line break (CRLF or LF), where the data rows begin.
+        data_start = head.index(b"\n", data_start) + 1 if b"\n" in head[data_start:] else len(head)
+    batches = _stream_batches(
+        stream,
+        head[data_start:],
+        eof=eof,
+        base=data_start,
+        base_line=data_line,
+        encoding=encoding,
+        dialect=dialect,
+        width=width,
+        columns=columns,
+        path=path,
+        has_header=header,
+    )
+    return OpenTable(
+        name=name,
+        columns=columns,
+        generated_header=not header,
+        start_byte=recs.start_byte[0],
+        start_line=recs.start_line[0],
+        header_line=recs.start_line[0] if header else None,
+        encoding=encoding,
+        has_source_text=True,
+        batches=batches,
+        text_start=bom,
+    )
+
+
+def _read_at_least(stream: BinaryIO, buf: bytes, size: int) -> bytes:
+    while len(buf) < size:
+        more = stream.read(size - len(buf))
+        if not more:
+            break
+        buf += more
+    return buf
+
+
+def _check_bom(head: bytes, path: str) -> int:
+    for mark, wide in _BOMS.items():
+        if head.startswith(mark):
+            if wide is not None:
+                raise InputError(f"{path}: {wide} text; save the table as UTF-8 CSV")
+            return len(mark)
+    return 0
+
+
+def _detect_encoding(head: bytes, eof: bool, path: str) -> str:
+    text_part = head if eof else head[: head.rfind(b"\n") + 1] or head
+    try:
+        text_part.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError as exc:
+        if not eof and exc.start >= len(text_part) - 4 and exc.reason == "unexpected end of data":
+            return "utf-8"  # a character cut by the sample's end
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(head).best()
+    if best is None or best.encoding is None:
+        raise InputError(f"{path}: not valid UTF-8 and no text encoding fits; save it as UTF-8")
+    probe = 'a,;\t|"\n\r'
+    try:
+        ascii_safe = probe.encode(best.encoding) == probe.encode("ascii")
+    except (LookupError, UnicodeEncodeError):
+        ascii_safe = False
+    if not ascii_safe:
+        raise InputError(f"{path}: {best.encoding} text is not supported; save the table as UTF-8")
+    return best.encoding
+
+
+def _sniff_dialect(sample: str, language: str) -> Dialect:
+    """The delimiter giving the most consistent row width (ties: tab first for TSV, comma
+    first otherwise); quote character and spaces after delimiters from :class:`csv.Sniffer`."""
+    candidates = ("\t", ",", ";", "|") if language == "tsv" else (",", "\t", ";", "|")
+    best: tuple[tuple[float, int], str] | None = None
+    for delimiter in candidates:
+        try:
+            rows = [r for r in islice(csv.reader(io.StringIO(sample, newline="\n"), delimiter=delimiter), 100) if r]
+        except csv.Error:
+            continue
+        complete = rows[:-1] if len(rows) > 1 else rows  # the sample may cut the last row
+        if not complete:
+            continue
+        width, agree = Counter(len(r) for r in complete).most_common(1)[0]
+        if width < 2:
+            continue
+        score = (agree / len(complete), width)
+        if best is None or score > best[0]:
+            best = (score, delimiter)
+    delimiter = best[1] if best else candidates[0]
+    quotechar = '"'
+    try:
+        sniffed = csv.Sniffer().sniff(sample, delimiters=delimiter)
+        if sniffed.quotechar == "'" and '"' not in sample:
+            quotechar = "'"
+    except csv.Error:
+        pass  # nothing to learn beyond the delimiter: keep the double quote
+    # Spaces after a delimiter are kept as cell text (as pandas and the csv module do by
+    # default): the sniffer's guess at "skip initial space" misreads cells that are a space.
+    return Dialect(delimiter, quotechar)
+
+
+# --- the stream of batches ------------------------------------------------------------------
+
+
+def _stream_batches(
+    stream: BinaryIO,
+    buf: bytes,
+    *,
+    eof: bool,
+    base: int,
+    base_line: int,
+    encoding: str,
+    dialect: Dialect,
+    width: int,
+    columns: tuple[str, ...],
+    path: str,
+    has_header: bool,
+) -> Iterator[RowBatch]:
+    row = 1
+    want = BLOCK_BYTES
+    while True:
+        if not eof and len(buf) < want:
+            grown = _read_at_least(stream, buf, want)
+            eof = len(grown) < want
+            buf = grown
+        if not buf:
+            break
+        batch, consumed = _parse_block(
+            buf, base=base, base_line=base_line, final=eof, encoding=encoding,
+            dialect=dialect, width=width, columns=columns, first_row=row, path=path,
+        )  # fmt: skip
+        if consumed == 0 and not eof:
+            # One record is longer than the buffer: read more before parsing again.
+            if len(buf) > MAX_RECORD_BYTES:
+                raise InputError(
+                    f"{path}: line {base_line}: a record over {MAX_RECORD_BYTES:,} bytes (an unclosed quote?)"
+                )
+            want = len(buf) * 2
+            continue
+        want = BLOCK_BYTES
+        if len(batch):
+            row += len(batch)
+            yield batch
+        base_line += buf.count(b"\n", 0, consumed)
+        base += consumed
+        buf = buf[consumed:]
+        if eof and not buf:
+            break
+    if row == 1:
+        what = "only a header row, no data rows" if has_header else "no data rows"
+        raise InputError(f"{path}: {what}")
+
+
+def _parse_block(
+    buf: bytes, *, base: int, base_line: int, final: bool, encoding: str, dialect: Dialect,
+    width: int, columns: tuple[str, ...], first_row: int, path: str,
+) -> tuple[RowBatch, int]:  # fmt: skip
+    """Rows of ``buf`` up to its last complete record, and how many bytes that took."""
+    if encoding == "utf-8":
+        fast = parse_fast(
+            buf, base=base, base_line=base_line, final=final, delimiter=dialect.delimiter,
+            quotechar=dialect.quotechar, width=width, first_row=first_row,
+        )  # fmt: skip
+        if fast is not None:
+            return fast
+    recs = _parse_exact(buf, base=base, base_line=base_line, final=final, encoding=encoding, dialect=dialect, path=path)
+    cols, ragged = _to_columns(recs, width, columns, path)
+    spans = (recs.start_byte, recs.end_byte, recs.start_line, recs.end_line)
+    return make_batch(cols, first_row, spans, ragged, buf[: recs.consumed], base), recs.consumed
+
+
+def _parse_exact(
+    buf: bytes, *, base: int, base_line: int, final: bool, encoding: str, dialect: Dialect, path: str
+) -> _Records:
+    """Records of ``buf`` by Python's csv module; unless ``final``, the last record is held back
+    (it may continue past the buffer)."""
+    work = buf if final else buf[: buf.rfind(b"\n") + 1]
+    try:
+        text = work.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = base_line + work.count(b"\n", 0, exc.start)
+        raise InputError(
+            f"{path}: line {line}: bytes that are not valid {encoding} ({exc.reason}); save the file as UTF-8"
+        ) from None
+    # Start of every physical line, relative to the buffer (csv.reader counts lines for us).
+    offsets = [0, *accumulate(len(piece) + 1 for piece in work.split(b"\n"))]
+    reader = csv.reader(io.StringIO(text, newline="\n"), **dialect.reader_options())  # type: ignore[arg-type]
+    rows: list[list[str]] = []
+    first: list[int] = []
+    last: list[int] = []
+    prev = 0
+    try:
+        for row in reader:
+            num = reader.line_num
+            if not row or _whitespace_line(row, work, offsets[prev], offsets[num] - 1, num - prev):
+                prev = num  # a blank or whitespace-only line is no row
+                continue
+            rows.append(row)
+            first.append(prev)
+            last.append(num)
+            prev = num
+    except csv.Error as exc:
+        line = base_line + reader.line_num
+        if "new-line character" in str(exc):
+            raise InputError(f"{path}: line {line}: bare CR line ends; save the file with LF or CRLF line ends") from None
+        if "field larger" in str(exc):
+            raise InputError(f"{path}: line {line}: a cell over {MAX_CELL_CHARS:,} characters") from None
+        raise InputError(f"{path}: line {line}: {exc}") from None
+    consumed = len(work)
+    if not final and rows:
+        consumed = offsets[first[-1]]
+        rows.pop()
+        first.pop()
+        last.pop()
+    starts = [base + offsets[k] for k in first]
+    ends = []
+    for s, k in zip(first, last):
+        end = offsets[k] - 1
+        if end > offsets[s] and work[end - 1 : end] == b"\r":
+            end -= 1
+        ends.append(base + min(end, len(work)))
+    return _Records(
+        rows, starts, ends, [base_line + k for k in first], [base_line + k - 1 for k in last], consumed
+    )
+
+
+def _whitespace_line(row: list[str], work: bytes, start: int, stop: int, lines: int) -> bool:
+    """A one-cell record of one physical line holding only whitespace (no quotes either: a
+    quoted empty cell is a row)."""
+    return len(row) == 1 and lines == 1 and not row[0].strip() and not work[start:stop].strip()
+
+
+def _to_columns(
+    recs: _Records, width: int, columns: tuple[str, ...], path: str
+) -> tuple[list[pa.Array], list[int]]:
+    ragged = []
+    rows = recs.rows
+    for k, row in enumerate(rows):
+        if len(row) == width:
+            continue
+        if len(row) > width:
+            if any(cell.strip() for cell in row[width:]):
+                raise InputError(
+                    f"{path}: line {recs.start_line[k]}: {len(row)} cells in a table of {width} columns "
+                    f"({', '.join(columns[:5])}{', ...' if width > 5 else ''})"
+                )
+            rows[k] = row[:width]  # trailing empty cells (a delimiter at the line end)
+        else:
+            rows[k] = row + [""] * (width - len(row))
+        ragged.append(k)
+    if not rows:
+        return [pa.array([], type=pa.string()) for _ in range(width)], ragged
+    return [pa.array(col, type=pa.string()) for col in zip(*rows)], ragged

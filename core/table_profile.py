@@ -1,0 +1,333 @@
+"""A table's profile, aggregated while its rows stream past: shape, column types and per-column
+figures, so that aggregate questions ("total Q2 revenue") have a chunk that can answer them.
+
+Each column keeps a few running numbers, never its values, so a profile of a 200 MB file needs a
+few megabytes:
+
+- missing: a cell that is empty or one of pandas' own missing markers (``NA``, ``N/A``, ``null``,
+  ``NaN``, ``None``, ...), so counts agree with ``pandas.read_csv``;
+- numbers (every present value parses as an integer or a decimal): count, min, max, sum, mean;
+- dates (every present value is an ISO 8601 date or date-time): earliest and latest;
+- text: distinct values, counted exactly up to :data:`DISTINCT_CAP` (beyond it the profile says
+  "more than"), and the most common values, exact while a column has at most :data:`TOP_KEEP`
+  different values and approximate (counts are lower bounds, marked ``~``) beyond. Columns
+  whose first batch is mostly distinct values (ids, free text) get no most-common list.
+
+Text figures are tallied for text columns only: a column that looks like numbers (or dates) in
+its first batches and turns to text later has distinct and most-common counts that cover the
+rows from there on (shown with ``~``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from core.table_values import NA_MARKERS, cell_lengths, int_values
+
+_NA_SET = pa.array(NA_MARKERS, type=pa.string())
+# Every non-empty marker holds an "N" or an "n": a column without either (numbers, dates) can
+# only miss values by empty cells, which a fast byte search tells before any hashing.
+_NA_LETTERS = (b"N", b"n")
+DISTINCT_CAP = 100_000
+TOP_KEEP = 1_000
+TOP_SHOWN = 5
+_ISO_DATE = r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$"
+
+
+@dataclass
+class ColumnProfile:
+    """Running figures of one column; read them after the last :meth:`TableProfiler.add`."""
+
+    name: str
+    count: int = 0
+    missing: int = 0
+    numeric: bool = True
+    integer: bool = True
+    min: float | int | None = None
+    max: float | int | None = None
+    _int_sum: int = 0
+    _float_sums: list[float] = field(default_factory=list)
+    dated: bool = True
+    first_date: str | None = None
+    last_date: str | None = None
+    top: Counter[str] = field(default_factory=Counter)
+    top_exact: bool = True
+    _distinct: pa.Array | None = None  # the distinct values merged so far
+    _unmerged: list[pa.Array] = field(default_factory=list)  # each later batch's distinct values
+    _unmerged_size: int = 0
+    distinct_capped: bool = False
+    distinct_partial: bool = False  # the column turned to text late: counts cover later rows
+    top_tracked: bool = True  # False once the values proved mostly distinct
+    _text_seen: bool = False
+
+    @property
+    def kind(self) -> str:
+        """``integer``, ``decimal``, ``date``, ``text``, or ``empty`` (no value present)."""
+        if self.count == 0:
+            return "empty"
+        if self.numeric:
+            return "integer" if self.integer else "decimal"
+        return "date" if self.dated else "text"
+
+    @property
+    def sum(self) -> float | int | None:
+        """Sum of a numeric column (an exact int for integers), else None."""
+        if not self.numeric or self.count == 0:
+            return None
+        if self.integer:
+            return self._int_sum
+        return math.fsum([*self._float_sums, float(self._int_sum)])
+
+    @property
+    def mean(self) -> float | None:
+        """Mean of a numeric column, else None."""
+        total = self.sum
+        return None if total is None else total / self.count
+
+    @property
+    def distinct(self) -> int:
+        """Different present values (a lower bound when ``distinct_capped``)."""
+        self._merge_distinct()
+        if self.distinct_capped:
+            return DISTINCT_CAP
+        return 0 if self._distinct is None else len(self._distinct)
+
+    def most_common(self, n: int = TOP_SHOWN) -> list[tuple[str, int]]:
+        """The ``n`` most frequent present values with their counts, ties by value."""
+        return sorted(self.top.items(), key=lambda item: (-item[1], item[0]))[:n]
+
+    def add(self, col: pa.Array) -> None:
+        """Fold one batch of this column's cells (a string array) into the figures."""
+        values, n_missing = _present(col)
+        self.missing += n_missing
+        seen_before = self.count
+        self.count += len(values)
+        if not len(values):
+            return
+        if self.numeric:
+            self._add_numbers(values)
+        if self.dated and not self.numeric:
+            self._add_dates(values)
+        if self.numeric or self.dated:
+            return  # text figures are not needed for numbers and dates
+        if seen_before and not self._text_seen:
+            # Earlier batches looked like numbers or dates; their values were not tallied.
+            self.top_exact = False
+            self.distinct_partial = True
+        self._text_seen = True
+        self._add_text(values)
+
+    def _add_numbers(self, values: pa.Array) -> None:
+        numbers = _as_numbers(values, try_int=self.integer)
+        if numbers is None:
+            self.numeric = False
+            if self.min is not None:
+                self.dated = False  # earlier values were numbers, so this is no date column
+            return
+        low, high = pc.min_max(numbers).values()
+        low, high = low.as_py(), high.as_py()
+        self.min = low if self.min is None else min(self.min, low)
+        self.max = high if self.max is None else max(self.max, high)
+        if pa.types.is_integer(numbers.type):
+            if max(abs(low), abs(high)) * len(numbers) < 2**62:
+                self._int_sum += pc.sum(numbers).as_py()
+            else:  # int64 could overflow: add exactly in Python (rare: huge values)
+                self._int_sum += sum(numbers.to_pylist())
+        else:
+            self.integer = False
+            self._float_sums.append(pc.sum(numbers).as_py())
+
+    def _add_dates(self, values: pa.Array) -> None:
+        stamps = _try_cast(values, pa.timestamp("us"))
+        if stamps is None or not pc.all(pc.match_substring_regex(values.slice(0, 32), _ISO_DATE)).as_py():
+            self.dated = False  # not ISO 8601 dates (or shaped like one but impossible: 2024-02-30)
+            return
+        low, high = (s.as_py() for s in pc.min_max(stamps).values())
+        first, last = _iso(low), _iso(high)
+        if self.first_date is None or low < _parse_iso(self.first_date):
+            self.first_date = first
+        if self.last_date is None or high > _parse_iso(self.last_date):
+            self.last_date = last
+
+    def _add_text(self, values: pa.Array) -> None:
+        if self.top_tracked:
+            counts = pc.value_counts(values)
+            if not self.top and len(counts) > len(values) // 2 and len(values) >= 1000:
+                # Mostly distinct values (ids, free text): a most-common list would say nothing.
+                self.top_tracked = False
+            else:
+                self._tally(counts)
+        if self.distinct_capped:
+            return
+        unique = pc.unique(values)
+        self._unmerged.append(unique)
+        self._unmerged_size += len(unique)
+        # Merging re-hashes everything kept, so merge only once the new values outnumber the
+        # kept ones: each value is re-hashed a bounded number of times.
+        if self._unmerged_size > max(len(self._distinct or ()), 1 << 16):
+            self._merge_distinct()
+
+    def _merge_distinct(self) -> None:
+        if not self._unmerged or self.distinct_capped:
+            return
+        parts = ([self._distinct] if self._distinct is not None else []) + self._unmerged
+        merged = pc.unique(pa.concat_arrays(parts)) if len(parts) > 1 else parts[0]
+        self._unmerged, self._unmerged_size = [], 0
+        if len(merged) > DISTINCT_CAP:
+            self.distinct_capped, self._distinct = True, None
+        else:
+            self._distinct = merged
+
+    def _tally(self, counts: pa.StructArray) -> None:
+        if len(counts) > TOP_KEEP:
+            # Keep the batch's most frequent values only; totals become lower bounds.
+            tally = int_values(counts.field("counts"))
+            counts = counts.take(pa.array(np.argpartition(-tally, TOP_KEEP)[:TOP_KEEP]))
+            self.top_exact = False
+        self.top.update(dict(zip(counts.field("values").to_pylist(), counts.field("counts").to_pylist())))
+        if len(self.top) > 2 * TOP_KEEP:
+            self.top = Counter(dict(self.top.most_common(TOP_KEEP)))
+            self.top_exact = False
+
+
+def _present(col: pa.Array) -> tuple[pa.Array, int]:
+    """The cells of ``col`` that are not missing, and how many were."""
+    data = col.buffers()[-1]
+    raw = data.to_pybytes() if data is not None else b""
+    if any(letter in raw for letter in _NA_LETTERS):
+        missing = pc.is_in(col, value_set=_NA_SET)
+    else:
+        # No marker text anywhere in the column: only empty cells can be missing, and their
+        # lengths say so without hashing every value.
+        empty = cell_lengths(col) == 0
+        if not empty.any():
+            return col, 0
+        missing = pa.array(empty)
+    n_missing = pc.sum(missing).as_py() or 0
+    return (col.filter(pc.invert(missing)) if n_missing else col), n_missing
+
+
+def _try_cast(values: pa.Array, target: pa.DataType) -> pa.Array | None:
+    # A cast that fails on its first values costs as much as a full pass: try a few first.
+    try:
+        pc.cast(values.slice(0, 32), target)
+        return pc.cast(values, target)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+
+
+def _as_numbers(values: pa.Array, *, try_int: bool = True) -> pa.Array | None:
+    """Integers, else decimals, else None when some value is not a number."""
+    if try_int:
+        numbers = _try_cast(values, pa.int64())
+        if numbers is not None:
+            return numbers
+    numbers = _try_cast(values, pa.float64())
+    if numbers is None:
+        # pandas reads " 12" and "+3" as numbers too.
+        numbers = _try_cast(pc.utf8_trim_whitespace(values), pa.float64())
+    return numbers
+
+
+def _iso(stamp: object) -> str:
+    text = stamp.isoformat(sep=" ")  # type: ignore[attr-defined]
+    return text[:10] if text.endswith(" 00:00:00") else text
+
+
+def _parse_iso(text: str) -> object:
+    from datetime import datetime
+
+    return datetime.fromisoformat(text)
+
+
+@dataclass
+class TableProfile:
+    """Shape, columns and per-column figures of one table."""
+
+    name: str
+    columns: list[ColumnProfile]
+    generated_header: bool = False
+    rows: int = 0
+
+    def heading(self) -> str:
+        """The table's shape (and a note when the column names were generated)."""
+        width = len(self.columns)
+        line = f"table {self.name}: {self.rows} rows x {width} columns"
+        if self.generated_header:
+            line += f"\nno header row in the source; columns named column_1 to column_{width}"
+        return line
+
+    def body_lines(self) -> list[str]:
+        """The column list (ten names a line, so a wide table's list can be split), then one
+        line of figures per column."""
+        named = [f"{c.name} ({c.kind})" for c in self.columns]
+        listing = [
+            ("columns: " if k == 0 else "more columns: ") + ", ".join(named[k : k + 10])
+            for k in range(0, len(named), 10)
+        ]
+        return [*listing, *(_render_column(c) for c in self.columns)]
+
+    def render(self) -> str:
+        """The whole profile as plain text."""
+        return "\n".join([self.heading(), *self.body_lines()])
+
+
+def _render_column(col: ColumnProfile) -> str:
+    head = f"- {col.name} ({col.kind}): {col.count} values, {col.missing} missing"
+    kind = col.kind
+    if kind in ("integer", "decimal"):
+        return (
+            f"{head}; min {_number(col.min)}, max {_number(col.max)}, "
+            f"total (sum) {_number(col.sum)}, mean {_number(col.mean, 4)}"
+        )
+    if kind == "date":
+        return f"{head}; from {col.first_date} to {col.last_date}"
+    if kind == "empty":
+        return head
+    distinct = f"more than {DISTINCT_CAP}" if col.distinct_capped else str(col.distinct)
+    if col.distinct_partial:
+        distinct = f"~{distinct}"
+    common = col.most_common()
+    if not col.top_tracked:
+        return f"{head}; {distinct} distinct (mostly different values)"
+    if common and common[0][1] > 1:
+        mark = "" if col.top_exact else "~"
+        shown = ", ".join(f"{_short(value)} ({mark}{count})" for value, count in common)
+        return f"{head}; {distinct} distinct; most common: {shown}"
+    return f"{head}; {distinct} distinct (every value different)"
+
+
+def _number(value: float | int | None, digits: int = 6) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, int):
+        return str(value)
+    if math.isnan(value) or math.isinf(value):
+        return str(value)
+    text = repr(round(value, digits))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _short(value: str, limit: int = 40) -> str:
+    flat = " ".join(value.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+class TableProfiler:
+    """Folds row batches (one string array per column) into a :class:`TableProfile`."""
+
+    def __init__(self, name: str, columns: list[str], *, generated_header: bool = False) -> None:
+        self.profile = TableProfile(name, [ColumnProfile(c) for c in columns], generated_header)
+
+    def add(self, columns: list[pa.Array]) -> None:
+        """Fold one batch; every array holds the same rows."""
+        if columns:
+            self.profile.rows += len(columns[0])
+        for stats, col in zip(self.profile.columns, columns):
+            stats.add(col)

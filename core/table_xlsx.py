@@ -1,0 +1,199 @@
+"""Reading an Excel workbook (.xlsx): every non-empty sheet is one table, named ``book.xlsx#Sheet``.
+
+Sheets are streamed with openpyxl's read-only mode (rows are parsed from the XML as they are
+needed), using the values Excel last calculated for formulas. Cells become text the way Excel
+shows them: integers as digits, other numbers with up to 15 significant digits, dates as ISO
+8601 (``2024-03-31``, or ``2024-03-31 14:05:00`` with a time), booleans as ``TRUE``/``FALSE``.
+
+A workbook has no source text, so its chunks use sheet coordinates: ``start_line``/``end_line``
+are sheet row numbers, the byte span is 0/0, and ``text`` is the rows written as CSV. Empty rows
+are skipped (they are not data rows); the table starts at the first non-empty row and at the
+leftmost column used there.
+"""
+
+from __future__ import annotations
+
+import warnings
+import zipfile
+from collections.abc import Iterator
+from datetime import date, datetime, time, timedelta
+from typing import Any, BinaryIO
+
+import pyarrow as pa
+
+from core.errors import InputError
+from core.table_batch import OpenTable, RowBatch, column_names, detect_header, make_batch
+
+BATCH_ROWS = 20_000
+MAX_UNCOMPRESSED = 2_000_000_000  # bytes of XML a workbook may expand to
+_HEADER_SAMPLE_ROWS = 50
+# What openpyxl raises for a damaged workbook: missing parts, bad zip members, malformed XML
+# (ElementTree's and lxml's parse errors are both SyntaxErrors).
+_BROKEN = (KeyError, OSError, ValueError, TypeError, EOFError, SyntaxError, zipfile.BadZipFile)
+
+
+def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool | None = None) -> Iterator[OpenTable]:
+    """One :class:`OpenTable` per non-empty sheet, in workbook order.
+
+    Consume each table's ``batches`` before advancing. Raises :class:`InputError` when the
+    file is not an .xlsx workbook (another zip, an old .xls, an encrypted file, ...) or when no
+    sheet holds data.
+    """
+    _check_archive(stream, path)
+    import openpyxl
+
+    with warnings.catch_warnings():
+        # openpyxl warns about styles and extensions it ignores; none of that matters here.
+        warnings.simplefilter("ignore")
+        try:
+            book = openpyxl.load_workbook(stream, read_only=True, data_only=True)
+        except _BROKEN as exc:
+            raise InputError(f"{path}: not a readable .xlsx workbook ({_brief(exc)})") from None
+    try:
+        found = False
+        for sheet in book.worksheets:
+            table = _open_sheet(sheet, path=path, name=f"{name}#{sheet.title}", has_header=has_header)
+            if table is not None:
+                found = True
+                yield table
+        if not found:
+            raise InputError(f"{path}: no sheet holds data rows")
+    finally:
+        book.close()
+
+
+def _check_archive(stream: BinaryIO, path: str) -> None:
+    try:
+        with zipfile.ZipFile(stream) as archive:
+            names = set(archive.namelist())
+            total = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise InputError(f"{path}: not an .xlsx workbook (not a zip archive; an old .xls or an encrypted file?)") from None
+    finally:
+        stream.seek(0)
+    if "xl/workbook.xml" not in names and "[Content_Types].xml" not in names:
+        raise InputError(f"{path}: a zip archive but not an .xlsx workbook (no xl/workbook.xml)")
+    if total > MAX_UNCOMPRESSED:
+        raise InputError(f"{path}: the workbook expands to {total:,} bytes, over {MAX_UNCOMPRESSED:,}")
+
+
+def _brief(exc: BaseException) -> str:
+    text = str(exc).strip("'\"") or type(exc).__name__
+    return text[:120]
+
+
+def cell_text(value: Any) -> str:
+    """A cell value as Excel displays it (see the module docstring)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e15:
+            return str(int(value))
+        return format(value, ".15g")
+    if isinstance(value, datetime):
+        return value.date().isoformat() if value.time() == time(0) else value.isoformat(sep=" ")
+    if isinstance(value, (date, time)):
+        return value.isoformat()
+    if isinstance(value, timedelta):
+        return str(value)
+    return str(value)
+
+
+def _open_sheet(sheet: Any, *, path: str, name: str, has_header: bool | None) -> OpenTable | None:
+    rows = _sheet_rows(sheet, path)
+    sample: list[tuple[int, list[str]]] = []
+    for item in rows:
+        sample.append(item)
+        if len(sample) >= _HEADER_SAMPLE_ROWS:
+            break
+    if not sample:
+        return None
+    # The table's left edge: the leftmost column any of the top rows uses.
+    left = min(next(j for j, c in enumerate(cells) if c.strip()) for _, cells in sample)
+    cells_only = [cells[left:] for _, cells in sample]
+    header = detect_header(cells_only) if has_header is None else has_header
+    if header and len(sample) == 1:
+        return None  # a header with no data rows: nothing to chunk in this sheet
+    width = max(len(_trimmed(c)) for c in cells_only)
+    columns = column_names(cells_only[0] if header else None, width)
+    first_row = sample[0][0]
+    data = sample[1:] if header else sample
+    return OpenTable(
+        name=name,
+        columns=columns,
+        generated_header=not header,
+        start_byte=0,
+        start_line=first_row,
+        header_line=first_row if header else None,
+        encoding="utf-8",
+        has_source_text=False,
+        batches=_batches(_chain(data, rows), left=left, width=width, columns=columns, path=path, name=name, start=1),
+    )
+
+
+def _chain(first: list[tuple[int, list[str]]], rest: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, list[str]]]:
+    yield from first
+    yield from rest
+
+
+def _sheet_rows(sheet: Any, path: str) -> Iterator[tuple[int, list[str]]]:
+    """(sheet row number, cells as text) of every non-empty row, trailing empty cells dropped."""
+    rows = enumerate(sheet.iter_rows(min_row=1, values_only=True), start=1)
+    while True:
+        try:
+            number, values = next(rows)
+        except StopIteration:
+            return
+        except _BROKEN as exc:  # the sheet's XML is parsed lazily, row by row
+            raise InputError(f"{path}: sheet {sheet.title!r} is damaged ({_brief(exc)})") from None
+        cells = _trimmed([cell_text(v) for v in values])
+        if any(c.strip() for c in cells):
+            yield number, cells
+
+
+def _trimmed(cells: list[str]) -> list[str]:
+    end = len(cells)
+    while end and not cells[end - 1]:
+        end -= 1
+    return cells[:end]
+
+
+def _batches(
+    rows: Iterator[tuple[int, list[str]]], *, left: int, width: int, columns: tuple[str, ...],
+    path: str, name: str, start: int,
+) -> Iterator[RowBatch]:  # fmt: skip
+    first_row = start
+    block: list[list[str]] = []
+    lines: list[int] = []
+
+    def flush() -> RowBatch:
+        cols = [pa.array(col, type=pa.string()) for col in zip(*block)]
+        zeros = [0] * len(block)
+        return make_batch(cols, first_row, (zeros, zeros, lines, lines), [])
+
+    for number, cells in rows:
+        if any(c.strip() for c in cells[:left]):
+            raise InputError(f"{path}: sheet {name.rsplit('#', 1)[-1]!r} row {number}: cells left of the table's first column")
+        cells = cells[left:]
+        if len(cells) != width:
+            if len(cells) > width:
+                raise InputError(
+                    f"{path}: sheet {name.rsplit('#', 1)[-1]!r} row {number}: {len(cells)} cells in a table "
+                    f"of {width} columns ({', '.join(columns[:5])}{', ...' if width > 5 else ''})"
+                )
+            # Trailing empty cells are not stored in a sheet: a short row is not ragged here.
+            cells = cells + [""] * (width - len(cells))
+        block.append(cells)
+        lines.append(number)
+        if len(block) >= BATCH_ROWS:
+            yield flush()
+            first_row += len(block)
+            block, lines = [], []
+    if block:
+        yield flush()

@@ -1,0 +1,482 @@
+"""Table chunking: CSV, TSV and Excel files cut into batches of rows with the header in every chunk.
+
+Prose chunking breaks tables: the column names sit once at the top and every later window loses
+them. Here (strategy ``syntax``, chunks marked ``table``):
+
+1. Rows stream from the file in batches (:mod:`core.table_csv`, :mod:`core.table_xlsx`); memory
+   stays bounded by the batch size, whatever the file's size.
+2. Data rows are cut into chunks of ``settings.table_rows`` rows, or packed greedily under
+   ``settings.budget`` in ``settings.unit``; a row is never split. A row that alone is over the
+   budget is a chunk of its own, flagged ``oversized`` (with ``table_rows``, any chunk over the
+   budget is flagged too).
+3. Each chunk (kind ``table_rows``) carries ``row_start``/``row_end`` (1-based data rows) and
+   ``columns``. ``header`` is the header in ``settings.table_format``; ``embed_text`` is the
+   breadcrumb line (``# path :: table``, or ``table: name`` without breadcrumbs), the header,
+   then the rows in that format (:mod:`core.table_format`); ``size`` is ``embed_text``'s size.
+4. After a table's rows, its ``table_profile`` (:mod:`core.table_profile`): shape, columns and
+   types, per-column aggregates. One chunk, or, when that would be over the budget (wide tables),
+   parts (``part``/``parts``) packed under it, each repeating the table's shape as ``header``, so
+   the model never truncates a column's figures away.
+
+Spans and text:
+
+- CSV/TSV: ``start_byte``/``end_byte`` index the file's bytes and ``text`` is exactly
+  ``file_bytes[start_byte:end_byte].decode(encoding)`` (multi-line cells included, CRLF kept);
+  ``start_line``/``end_line`` are the physical lines.
+- XLSX has no source text: ``text`` is the rows written as CSV, the byte span is 0/0 and the
+  lines are sheet row numbers. Tables are named ``book.xlsx#Sheet``; CSV tables by file name.
+- A profile chunk spans the whole table (header to last row), so aggregate questions about the
+  table land on it; its ``text`` is the profile itself, not the source (which would repeat the
+  entire table). It is the one kind of chunk whose ``text`` is not a source slice.
+
+Flags: ``oversized``; ``ragged`` (a short row was padded with empty cells); ``generated_header``
+(no header row: columns are named ``column_1``...). Strategy ``fixed`` is the naive baseline in
+:mod:`core.table_fixed`.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, BinaryIO
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from core.chunk import Chunk, chunk_id
+from core.errors import InputError, SettingsError
+from core.languages import TABLE_LANGUAGES, comment_line
+from core.settings import ChunkSettings
+from core.sizing import load_tokenizer, make_sizer
+from core.sources import SourceFile
+from core.table_batch import OpenTable, RowBatch
+from core.table_format import JoinedRows, serialise_header, serialise_rows
+from core.table_metrics import TableMetrics, table_metrics
+from core.table_profile import TableProfile, TableProfiler
+from core.table_values import NA_MARKERS, int_values
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "TableMetrics",
+    "chunk_table_source",
+    "iter_table_chunks",
+    "open_tables",
+    "profile_tables",
+    "read_table_preview",
+    "table_metrics",
+]
+
+TABLE_STRATEGIES = ("syntax", "table", "fixed")
+
+
+@contextmanager
+def _open_stream(source: SourceFile) -> Iterator[BinaryIO]:
+    if source.data is not None:
+        yield io.BytesIO(source.data)
+    elif source.origin is not None:
+        try:
+            handle = open(source.origin, "rb")  # noqa: SIM115 - closed by the with below
+        except OSError as exc:
+            raise InputError(f"{source.path}: cannot read ({exc.strerror})") from None
+        with handle:
+            yield handle
+    elif source.text is not None:
+        yield io.BytesIO(source.text.encode("utf-8"))
+    else:
+        raise InputError(f"{source.path}: nothing to read")
+
+
+@contextmanager
+def open_tables(source: SourceFile, *, has_header: bool | None = None) -> Iterator[Iterator[OpenTable]]:
+    """The tables of ``source`` (one for CSV/TSV, one per non-empty sheet for XLSX), read lazily
+    while the ``with`` block is open::
+
+        with open_tables(source) as tables:
+            for table in tables:
+                for batch in table.batches: ...
+
+    ``has_header`` forces (True/False) or leaves to detection (None) whether the first row
+    names the columns. Consume each table's ``batches`` before taking the next table.
+    """
+    if source.language not in TABLE_LANGUAGES:
+        raise InputError(f"{source.path}: {source.language} is not a table format")
+    name = PurePosixPath(source.path).name
+    with _open_stream(source) as stream:
+        if source.language == "xlsx":
+            from core.table_xlsx import read_xlsx_tables
+
+            yield read_xlsx_tables(stream, path=source.path, name=name, has_header=has_header)
+        else:
+            from core.table_csv import read_csv_table
+
+            def one() -> Iterator[OpenTable]:
+                yield read_csv_table(stream, path=source.path, name=name, language=source.language, has_header=has_header)
+
+            yield one()
+
+
+def chunk_table_source(
+    source: SourceFile, settings: ChunkSettings, strategy: str, *, has_header: bool | None = None
+) -> list[Chunk]:
+    """All chunks of one table file: ``syntax`` (or ``table``) gives row chunks plus a profile
+    per table, ``fixed`` the naive windows over the raw text (see :mod:`core.table_fixed`)."""
+    return list(iter_table_chunks(source, settings, strategy, has_header=has_header))
+
+
+def iter_table_chunks(
+    source: SourceFile, settings: ChunkSettings, strategy: str, *, has_header: bool | None = None
+) -> Iterator[Chunk]:
+    """Like :func:`chunk_table_source`, one chunk at a time (memory stays bounded for huge files)."""
+    if strategy not in TABLE_STRATEGIES:
+        raise SettingsError(f"unknown strategy {strategy!r} for tables; expected one of: {', '.join(TABLE_STRATEGIES)}")
+    if strategy == "fixed":
+        from core.table_fixed import iter_fixed_table_chunks
+
+        yield from iter_fixed_table_chunks(source, settings, has_header=has_header)
+        return
+    with open_tables(source, has_header=has_header) as tables:
+        for table in tables:
+            yield from _TableChunker(table, source, settings).run()
+
+
+def profile_tables(source: SourceFile, *, has_header: bool | None = None) -> list[TableProfile]:
+    """The profile of every table in ``source`` (one streaming pass)."""
+    profiles = []
+    with open_tables(source, has_header=has_header) as tables:
+        for table in tables:
+            profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header)
+            for batch in table.batches:
+                profiler.add(batch.columns)
+            profiles.append(profiler.profile)
+    return profiles
+
+
+def read_table_preview(
+    source: SourceFile, *, max_rows: int = 1000, has_header: bool | None = None
+) -> dict[str, pd.DataFrame]:
+    """The first ``max_rows`` data rows of every table, by table name, as DataFrames.
+
+    Columns carry the names the chunks use; number and date columns (judged on these rows) are
+    converted, text stays text. The index is the 1-based data row number (``row_start`` of a
+    chunk finds its rows). Only the rows shown are read.
+    """
+    import pandas as pd
+
+    if max_rows < 1:
+        raise SettingsError(f"max_rows must be at least 1, got {max_rows}")
+    previews: dict[str, pd.DataFrame] = {}
+    with open_tables(source, has_header=has_header) as tables:
+        for table in tables:
+            previews[table.name] = _preview_frame(table, max_rows)
+    return previews
+
+
+def _preview_frame(table: OpenTable, max_rows: int) -> pd.DataFrame:
+    import pandas as pd
+
+    parts: list[list[pa.Array]] = []
+    taken = 0
+    for batch in table.batches:
+        take = min(len(batch), max_rows - taken)
+        parts.append([col.slice(0, take) for col in batch.columns])
+        taken += take
+        if taken >= max_rows:
+            break
+    columns = [pa.concat_arrays([p[j] for p in parts]) for j in range(len(table.columns))]
+    profiler = TableProfiler(table.name, list(table.columns))
+    profiler.add(columns)
+    frame = pa.table(columns, names=list(table.columns)).to_pandas()
+    for stats in profiler.profile.columns:
+        values = frame[stats.name]
+        if stats.kind in ("integer", "decimal"):
+            frame[stats.name] = pd.to_numeric(values.where(~values.isin(NA_MARKERS)), errors="coerce")
+        elif stats.kind == "date":
+            frame[stats.name] = pd.to_datetime(values.where(~values.isin(NA_MARKERS)), format="ISO8601", errors="coerce")
+    frame.index = pd.RangeIndex(1, taken + 1, name="row")
+    return frame
+
+
+@dataclass
+class _Serialised:
+    """One batch's rows written out: ``serial(i, j)`` is rows ``i..j-1`` in the chunk format,
+    ``source(i, j)`` their ``text``; ``same`` when the two are equal. ``rows`` holds each row's
+    serialisation (None when taken from the source) and ``lengths`` their UTF-8 lengths when
+    all are ASCII."""
+
+    serial: Callable[[int, int], str]
+    source: Callable[[int, int], str]
+    same: bool
+    rows: pa.Array | None
+    lengths: np.ndarray | None
+
+
+class _TableChunker:
+    """Cuts one table's batches into ``table_rows`` chunks, then adds its profile chunk(s)."""
+
+    def __init__(self, table: OpenTable, source: SourceFile, settings: ChunkSettings) -> None:
+        self.table = table
+        self.source = source
+        self.settings = settings
+        self.sizer = make_sizer(settings.unit, settings.model)
+        self.header = serialise_header(table.columns, settings.table_format)
+        if settings.breadcrumb:
+            self.crumb = comment_line(source.language, f"{source.path} :: {table.name}") + "\n"
+        else:
+            self.crumb = f"table: {table.name}\n"  # the table's name is context the rows need
+        self.prefix = self.crumb + self.header + "\n"
+        self.prefix_size = self.sizer.measure(self.prefix)
+        self.profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header)
+        self.last_end: tuple[int, int] | None = None  # (end_byte, end_line) of the last row
+
+    def run(self) -> Iterator[Chunk]:
+        """Row chunks in order, then the profile chunk(s).
+
+        A worker thread folds each batch into the profile while this one cuts the batch into
+        chunks: the profile's work is in Arrow kernels that release the GIL, so the two overlap
+        (measured: a quarter off the wall time on two cores, for ~15 MB more memory; reading
+        ahead in a second worker gained little more and cost more memory).
+        """
+        pending: RowBatch | None = None
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-profile") as worker:
+            folding: Future[None] | None = None
+            for batch in self.table.batches:
+                if folding is not None:
+                    folding.result()  # at most one batch waits for the profile
+                folding = worker.submit(self.profiler.add, batch.columns)
+                if len(batch):
+                    self.last_end = (int(batch.end_byte[-1]), int(batch.end_line[-1]))
+                work = batch if pending is None else pending.then(batch)
+                chunks, rest = self._cut(work, final=False)
+                yield from chunks
+                pending = work.tail(rest) if rest < len(work) else None
+            if folding is not None:
+                folding.result()
+        if pending is not None and len(pending):
+            yield from self._cut(pending, final=True)[0]
+        yield from self._profile_chunks()
+
+    # --- cutting rows into chunks ---------------------------------------------------------
+
+    def _serialise(self, work: RowBatch) -> _Serialised:
+        """``work``'s rows in the chunk format (and as ``text``), by the cheapest valid route."""
+        table, fmt = self.table, self.settings.table_format
+        enc = table.encoding
+
+        def source(i: int, j: int) -> str:
+            return work.source_text(i, j, enc)
+
+        sizes_needed = self.settings.table_rows is None
+        if fmt == "csv" and work.canonical_csv and (
+            not sizes_needed or (self.settings.unit in ("chars", "lines") and work.raw.isascii())
+        ):
+            # The rows' own text already is their CSV: nothing to write.
+            return _Serialised(source, source, True, None, work.end_byte - work.start_byte)
+        rows = serialise_rows(work.columns, table.columns, fmt)
+        joined = JoinedRows(rows)
+        if table.has_source_text:
+            return _Serialised(joined.text, source, False, rows, None if not joined.is_ascii else joined.byte_lengths())
+        if fmt == "csv":
+            return _Serialised(joined.text, joined.text, True, rows, joined.byte_lengths() if joined.is_ascii else None)
+        plain = JoinedRows(serialise_rows(work.columns, table.columns, "csv"))
+        return _Serialised(joined.text, plain.text, False, rows, joined.byte_lengths() if joined.is_ascii else None)
+
+    def _cut(self, work: RowBatch, *, final: bool) -> tuple[list[Chunk], int]:
+        """Chunks of ``work``'s rows, and the index of the first row held back for the next
+        batch (the last, possibly incomplete, group)."""
+        n = len(work)
+        if not n:
+            return [], 0
+        ser = self._serialise(work)
+        per = self.settings.table_rows
+        if per is not None:
+            stop = n if final else n // per * per
+            spans = [(i, min(i + per, stop)) for i in range(0, stop, per)]
+            return self._chunks(work, ser, spans), stop
+        return self._pack(work, ser, final)
+
+    def _chunks(self, work: RowBatch, ser: _Serialised, spans: list[tuple[int, int]]) -> list[Chunk]:
+        if not spans:
+            return []
+        serials = [ser.serial(i, j) for i, j in spans]
+        embeds = [self.prefix + text for text in serials]
+        sizes = self._measure_many(embeds)
+        # Every span's numbers in one vectorised step (NumPy scalars are slow one at a time).
+        first = np.fromiter((i for i, _ in spans), dtype=np.int64, count=len(spans))
+        last = np.fromiter((j - 1 for _, j in spans), dtype=np.int64, count=len(spans))
+        ragged = (
+            np.logical_or.reduceat(work.ragged[: int(last[-1]) + 1], first).tolist() if work.ragged.any() else [False] * len(spans)
+        )
+        places = zip(
+            (first + work.first_row).tolist(),
+            (last + work.first_row).tolist(),
+            work.start_byte[first].tolist(),
+            work.end_byte[last].tolist(),
+            work.start_line[first].tolist(),
+            work.end_line[last].tolist(),
+            ragged,
+        )
+        return [
+            self._chunk(place, serial if ser.same else ser.source(i, j), embed, size)
+            for (i, j), serial, embed, size, place in zip(spans, serials, embeds, sizes, places)
+        ]
+
+    def _pack(self, work: RowBatch, ser: _Serialised, final: bool) -> tuple[list[Chunk], int]:
+        """Greedy packing under the budget, from estimated row sizes; every chunk is then
+        measured whole and, where the estimate was short, shrunk a row at a time."""
+        budget = self.settings.budget
+        sep = 1 if self.settings.unit == "chars" else 0  # the newline between two rows
+        reach = np.concatenate([[0], np.cumsum(self._row_sizes(ser) + sep)])
+        avail = budget - self.prefix_size + sep
+        n = len(work)
+        out: list[Chunk] = []
+        start = 0
+        while True:
+            spans: list[tuple[int, int]] = []
+            i = start
+            while i < n:
+                j = int(np.searchsorted(reach, reach[i] + avail, side="right")) - 1
+                j = min(max(j, i + 1), n)
+                if j == n and not final:
+                    break  # the rows of the next batch may still fit in this chunk
+                spans.append((i, j))
+                i = j
+            chunks = self._chunks(work, ser, spans)
+            bad = next((k for k, c in enumerate(chunks) if c.size > budget and c.row_end != c.row_start), None)
+            if bad is None:
+                return out + chunks, i
+            out.extend(chunks[:bad])
+            a, b = spans[bad]
+            while True:
+                b -= 1
+                chunk = self._chunks(work, ser, [(a, b)])[0]
+                if chunk.size <= budget or b - a == 1:
+                    break
+            out.append(chunk)
+            start = b
+
+    def _row_sizes(self, ser: _Serialised) -> np.ndarray:
+        """Each serialised row's size in the unit (an estimate only for tokens and nws)."""
+        unit = self.settings.unit
+        if unit == "chars" and ser.lengths is not None:
+            return ser.lengths  # ASCII: bytes are characters
+        if ser.rows is None:  # taken from the source: one line each, ASCII (see _serialise)
+            return np.ones(len(ser.lengths), dtype=np.int64) if unit == "lines" else ser.lengths
+        rows = ser.rows
+        if unit == "chars":
+            return int_values(pc.utf8_length(rows))
+        if unit == "lines":
+            return 1 + int_values(pc.count_substring(rows, "\n"))
+        if unit == "nws":
+            return int_values(pc.utf8_length(rows)) - int_values(pc.count_substring_regex(rows, r"\s"))
+        return np.asarray(self._measure_many(rows.to_pylist()), dtype=np.int64)
+
+    def _measure_many(self, texts: Sequence[str]) -> list[int]:
+        unit = self.settings.unit
+        if unit == "chars":
+            return [len(t) for t in texts]
+        if unit == "tokens":
+            tokenizer = load_tokenizer(self.settings.model)
+            # The batch call tokenizes in parallel; the "fast" variant skips offsets we do not use.
+            encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
+            return [len(e.ids) for e in encode(list(texts), add_special_tokens=False)]
+        return [self.sizer.measure(t) for t in texts]
+
+    def _chunk(self, place: tuple[int, int, int, int, int, int, bool], text: str, embed: str, size: int) -> Chunk:
+        """One ``table_rows`` chunk; ``place`` is (row_start, row_end, start_byte, end_byte,
+        start_line, end_line, ragged)."""
+        table = self.table
+        row_start, row_end, start_byte, end_byte, start_line, end_line, ragged = place
+        flags = []
+        if size > self.settings.budget:
+            flags.append("oversized")
+        if ragged:
+            flags.append("ragged")
+        if table.generated_header:
+            flags.append("generated_header")
+        return Chunk(
+            # (The span as one part: chunk_id hashes each part separately, 20k times a file.)
+            id=chunk_id(self.source.path, "table_rows", table.name, f"{row_start}-{row_end}@{start_byte}-{end_byte}", embed),
+            path=self.source.path,
+            language=self.source.language,
+            strategy="table",
+            kind="table_rows",
+            symbol=table.name,
+            parent_id=None,
+            start_line=start_line,
+            end_line=end_line,
+            start_byte=start_byte,
+            end_byte=end_byte,
+            part=1,
+            parts=1,
+            header=self.header,
+            text=text,
+            embed_text=embed,
+            size=size,
+            unit=self.settings.unit,
+            row_start=row_start,
+            row_end=row_end,
+            columns=table.columns,
+            flags=tuple(sorted(flags)),
+        )
+
+    def _profile_chunks(self) -> list[Chunk]:
+        """The profile: one chunk, or parts under the budget when it is longer (each part
+        repeats the table's shape as its header). Every part spans the whole table."""
+        table = self.table
+        profile = self.profiler.profile
+        header = profile.heading()
+        above = self.crumb + header + "\n"
+        lines = profile.body_lines()
+        sep = 1 if self.settings.unit == "chars" else 0
+        room = self.settings.budget - self._measure_many([above])[0]
+        groups: list[list[str]] = [[]]
+        used = 0
+        for line, size in zip(lines, self._measure_many(lines)):
+            if groups[-1] and used + sep + size > room:
+                groups.append([])
+                used = 0
+            used += size + (sep if len(groups[-1]) else 0)
+            groups[-1].append(line)
+        texts = ["\n".join(group) for group in groups]
+        embeds = [above + text for text in texts]
+        sizes = self._measure_many(embeds)
+        end_byte, end_line = self.last_end if self.last_end is not None else (table.start_byte, table.start_line)
+        chunks = []
+        for part, (text, embed, size) in enumerate(zip(texts, embeds, sizes), start=1):
+            flags = ["oversized"] if size > self.settings.budget else []
+            if table.generated_header:
+                flags.append("generated_header")
+            chunks.append(
+                Chunk(
+                    id=chunk_id(self.source.path, "table", "table_profile", table.name, part, len(texts), embed),
+                    path=self.source.path,
+                    language=self.source.language,
+                    strategy="table",
+                    kind="table_profile",
+                    symbol=table.name,
+                    parent_id=None,
+                    start_line=table.start_line,
+                    end_line=max(end_line, table.start_line),
+                    start_byte=table.start_byte if table.has_source_text else 0,
+                    end_byte=end_byte if table.has_source_text else 0,
+                    part=part,
+                    parts=len(texts),
+                    header=header,
+                    text=text,
+                    embed_text=embed,
+                    size=size,
+                    unit=self.settings.unit,
+                    row_start=1,
+                    row_end=profile.rows,
+                    columns=table.columns,
+                    flags=tuple(sorted(flags)),
+                )
+            )
+        return chunks

@@ -1,0 +1,685 @@
+"""Table chunking: the header in every chunk, whole rows, true spans, a profile that agrees with
+pandas, formats that read back, budgets, the naive baseline, bad input, the CLI."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import openpyxl
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+
+import core.table_csv
+import core.table_fixed
+from core.chunk import Chunk
+from core.errors import InputError
+from core.settings import DEFAULT_MODEL, ChunkSettings
+from core.sizing import make_sizer, model_token_limit
+from core.sources import SourceFile, load_bytes, load_file
+from core.table_format import parse_rows, serialise_header, serialise_rows, serialise_rows_py
+from core.tables import chunk_table_source, open_tables, profile_tables, read_table_preview, table_metrics
+from tests.helpers import ROOT, SAMPLES
+
+TABLES = SAMPLES / "tables"
+SAMPLE_FILES = ["sales.csv", "inventory.csv", "weather_stations.csv", "support_tickets.csv", "employees.tsv", "budget.xlsx"]
+FORMATS = ["csv", "markdown", "records"]
+
+
+def sample(name: str) -> SourceFile:
+    return load_file(TABLES / name, display=f"tables/{name}")
+
+
+def on_disk(tmp_path: Path, name: str, data: bytes | str) -> SourceFile:
+    path = tmp_path / name
+    path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+    return load_file(path)
+
+
+def row_chunks(chunks: list[Chunk]) -> list[Chunk]:
+    return [c for c in chunks if c.kind == "table_rows"]
+
+
+def reference_rows(name: str) -> dict[str, list[list[str]]]:
+    """Every data row of a sample, read independently of core: csv module / openpyxl."""
+    path = TABLES / name
+    if name.endswith(".xlsx"):
+        from core.table_xlsx import cell_text
+
+        book = openpyxl.load_workbook(path, data_only=True)
+        return {
+            f"{name}#{sheet.title}": [[cell_text(v) for v in row] for row in sheet.iter_rows(min_row=2, values_only=True)]
+            for sheet in book.worksheets
+        }
+    delimiter = "\t" if name.endswith(".tsv") else ","
+    with path.open(newline="", encoding="utf-8") as handle:
+        rows = [r for r in csv.reader(handle, delimiter=delimiter) if r]
+    return {name: rows[1:]}
+
+
+# --- the header, whole rows, every row once ---------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("name", SAMPLE_FILES)
+def test_every_row_chunk_repeats_the_header(name: str, fmt: str) -> None:
+    chunks = chunk_table_source(sample(name), ChunkSettings(table_format=fmt), "syntax")
+    rows = row_chunks(chunks)
+    assert len(rows) > 1
+    for chunk in rows:
+        assert chunk.strategy == "table" and chunk.columns
+        assert chunk.header == serialise_header(chunk.columns, fmt)
+        crumb = f"# tables/{name} :: {chunk.symbol}\n"
+        assert chunk.embed_text.startswith(crumb + chunk.header + "\n")
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        ChunkSettings(),
+        ChunkSettings(budget=120, unit="tokens", table_format="markdown"),
+        ChunkSettings(budget=300, unit="chars", table_format="records"),
+        ChunkSettings(budget=150, unit="nws"),
+        ChunkSettings(budget=6, unit="lines", table_format="markdown"),
+        ChunkSettings(table_rows=3, table_format="records"),
+    ],
+    ids=["default", "tokens-md", "chars-records", "nws", "lines-md", "rows3"],
+)
+@pytest.mark.parametrize("name", SAMPLE_FILES)
+def test_rows_are_whole_and_each_appears_once(name: str, settings: ChunkSettings) -> None:
+    chunks = chunk_table_source(sample(name), settings, "syntax")
+    expected = reference_rows(name)
+    for table, rows in expected.items():
+        mine = [c for c in row_chunks(chunks) if c.symbol == table]
+        # Consecutive, non-overlapping row ranges from 1 to the last row.
+        assert mine[0].row_start == 1
+        for a, b in zip(mine, mine[1:]):
+            assert b.row_start == a.row_end + 1
+        assert mine[-1].row_end == len(rows)
+        # The serialised rows read back to exactly the source's cells, in order.
+        cells = []
+        for chunk in mine:
+            body = chunk.embed_text[chunk.embed_text.index(chunk.header) + len(chunk.header) + 1 :]
+            parsed = parse_rows(body, chunk.columns, settings.table_format)
+            assert len(parsed) == chunk.row_end - chunk.row_start + 1
+            cells.extend(parsed)
+        width = len(mine[0].columns)
+        assert cells == [row + [""] * (width - len(row)) for row in rows]
+        if settings.table_rows:
+            assert all(c.row_end - c.row_start + 1 <= settings.table_rows for c in mine)
+
+
+@pytest.mark.parametrize("name", [n for n in SAMPLE_FILES if not n.endswith(".xlsx")])
+def test_text_is_the_files_own_bytes_and_lines(name: str) -> None:
+    data = (TABLES / name).read_bytes()
+    for chunk in row_chunks(chunk_table_source(sample(name), ChunkSettings(budget=100), "syntax")):
+        assert chunk.text == data[chunk.start_byte : chunk.end_byte].decode("utf-8")
+        assert chunk.start_line == data.count(b"\n", 0, chunk.start_byte) + 1
+        assert chunk.end_line == data.count(b"\n", 0, chunk.end_byte) + 1
+
+
+def test_multiline_cells_stay_in_one_chunk_with_their_physical_lines() -> None:
+    chunks = row_chunks(chunk_table_source(sample("support_tickets.csv"), ChunkSettings(table_rows=1), "syntax"))
+    t4102 = next(c for c in chunks if c.text.startswith("T-4102"))
+    assert (t4102.start_line, t4102.end_line) == (4, 8)
+    assert t4102.text.count("\n") == 4 and t4102.text.endswith(",open,high,Jonas")
+    t4113 = next(c for c in chunks if c.text.startswith("T-4113"))
+    assert "\n\nSuggested fix" in t4113.text  # a blank line inside a quoted cell is no row break
+
+
+def test_xlsx_chunks_use_sheet_rows_and_csv_text() -> None:
+    chunks = chunk_table_source(sample("budget.xlsx"), ChunkSettings(table_rows=4), "syntax")
+    assert {c.symbol for c in chunks} == {"budget.xlsx#Q1", "budget.xlsx#Q2"}
+    first = row_chunks(chunks)[0]
+    assert (first.start_line, first.end_line, first.start_byte, first.end_byte) == (2, 5, 0, 0)
+    assert first.text.splitlines()[0] == "Engineering,CC-100,Johan Nyström,820000,846300,41,2024-04-12,Cloud costs above plan after the load-test week"
+    q2 = [c for c in row_chunks(chunks) if c.symbol.endswith("#Q2")]
+    assert "Facilities,CC-500,Peter Lund,230000,,3,2024-07-12,Actuals not booked yet" in q2[-1].text
+
+
+def test_ids_are_stable_and_unique() -> None:
+    settings = ChunkSettings(budget=100)
+    for name in SAMPLE_FILES:
+        first = chunk_table_source(sample(name), settings, "syntax")
+        again = chunk_table_source(sample(name), settings, "syntax")
+        ids = [c.id for c in first]
+        assert ids == [c.id for c in again] and len(set(ids)) == len(ids)
+        other = chunk_table_source(sample(name), settings.with_(table_format="markdown"), "syntax")
+        assert not {c.id for c in row_chunks(first)} & {c.id for c in row_chunks(other)}
+
+
+# --- budgets ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("unit,budget", [("tokens", 90), ("chars", 260), ("nws", 200), ("lines", 4)])
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_sizes_are_true_and_budgets_respected_or_flagged(unit: str, budget: int, fmt: str) -> None:
+    sizer = make_sizer(unit, DEFAULT_MODEL)
+    settings = ChunkSettings(budget=budget, unit=unit, table_format=fmt)
+    for name in ("sales.csv", "inventory.csv", "support_tickets.csv", "weather_stations.csv"):
+        for chunk in chunk_table_source(sample(name), settings, "syntax"):
+            assert chunk.size == sizer.measure(chunk.embed_text) and chunk.unit == unit
+            if chunk.size > budget:
+                assert "oversized" in chunk.flags
+                if chunk.kind == "table_rows":
+                    assert chunk.row_start == chunk.row_end, "only a single row may be over the budget"
+            else:
+                assert "oversized" not in chunk.flags
+
+
+def test_budget_packing_is_greedy() -> None:
+    settings = ChunkSettings(budget=400, unit="chars")
+    sizer = make_sizer("chars")
+    chunks = row_chunks(chunk_table_source(sample("sales.csv"), settings, "syntax"))
+    rows = reference_rows("sales.csv")["sales.csv"]
+    columns = chunks[0].columns
+    for chunk in chunks[:-1]:
+        # One more row would not have fitted.
+        bigger = chunk.embed_text + "\n" + serialise_rows_py([rows[chunk.row_end]], columns, "csv")[0]
+        assert sizer.measure(bigger) > 400
+
+
+def test_row_count_batches_flag_chunks_over_the_budget() -> None:
+    chunks = row_chunks(chunk_table_source(sample("weather_stations.csv"), ChunkSettings(table_rows=5), "syntax"))
+    assert [c.row_end - c.row_start + 1 for c in chunks] == [5, 5, 5, 5]
+    assert all("oversized" in c.flags for c in chunks)
+
+
+# --- the profile ------------------------------------------------------------------------------
+
+
+def pandas_frames(name: str) -> dict[str, pd.DataFrame]:
+    path = TABLES / name
+    if name.endswith(".xlsx"):
+        return {f"{name}#{k}": v for k, v in pd.read_excel(path, sheet_name=None).items()}
+    return {name: pd.read_csv(path, sep="\t" if name.endswith(".tsv") else ",")}
+
+
+@pytest.mark.parametrize("name", SAMPLE_FILES)
+def test_profile_agrees_with_pandas(name: str) -> None:
+    frames = pandas_frames(name)
+    profiles = {p.name: p for p in profile_tables(sample(name))}
+    assert set(profiles) == set(frames)
+    for table, frame in frames.items():
+        profile = profiles[table]
+        assert profile.rows == len(frame)
+        assert [c.name for c in profile.columns] == list(frame.columns)
+        for col in profile.columns:
+            series = frame[col.name]
+            assert col.count == int(series.notna().sum()), col.name
+            assert col.missing == int(series.isna().sum()), col.name
+            if col.kind in ("integer", "decimal"):
+                assert pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series), col.name
+                assert col.min == pytest.approx(series.min()) and col.max == pytest.approx(series.max())
+                assert col.sum == pytest.approx(series.sum(), rel=1e-12)
+                assert col.mean == pytest.approx(series.mean(), rel=1e-12)
+            elif col.kind == "date":
+                stamps = pd.to_datetime(series)
+                assert col.first_date == str(stamps.min().date()) and col.last_date == str(stamps.max().date())
+            else:
+                assert not pd.api.types.is_numeric_dtype(series), col.name
+                counts = series.value_counts()
+                assert col.distinct == series.nunique(), col.name
+                top_value, top_count = col.most_common(1)[0]
+                assert top_count == counts.iloc[0] and counts[top_value] == top_count
+
+
+def test_profile_chunk_answers_aggregates_and_spans_the_table() -> None:
+    chunks = chunk_table_source(sample("sales.csv"), ChunkSettings(), "syntax")
+    profile = [c for c in chunks if c.kind == "table_profile"]
+    assert profile and all(p.size <= 254 for p in profile)
+    assert [p.part for p in profile] == list(range(1, len(profile) + 1))
+    assert all((p.start_line, p.end_line, p.row_start, p.row_end) == (1, 49, 1, 48) for p in profile)
+    total_q2 = round(pd.read_csv(TABLES / "sales.csv")["q2_revenue"].sum(), 2)
+    text = "\n".join(p.text for p in profile)
+    assert "q2_revenue (decimal): 48 values, 0 missing" in text
+    assert f"total (sum) {total_q2:.0f}," in text and total_q2 == int(total_q2)  # the sample's sums are whole
+    assert "region (text): 48 values, 0 missing; 4 distinct; most common: East (12)" in text
+    assert all(p.header.startswith("table sales.csv: 48 rows x 10 columns") for p in profile)
+
+
+def test_profile_streams_large_columns_in_bounded_state(tmp_path: Path) -> None:
+    lines = ["id,city,amount"] + [f"{i},City {i % 7},{i * 0.5}" for i in range(200_000)]
+    source = on_disk(tmp_path, "big.csv", "\n".join(lines) + "\n")
+    (profile,) = profile_tables(source)
+    ids, city, amount = profile.columns
+    assert profile.rows == 200_000 and ids.kind == "integer" and ids.sum == sum(range(200_000))
+    assert city.distinct == 7 and city.most_common(1)[0][1] == 200_000 // 7 + 1
+    assert amount.sum == pytest.approx(sum(i * 0.5 for i in range(200_000)))
+
+
+# --- serialisations ---------------------------------------------------------------------------
+
+CELL = st.text(alphabet=st.sampled_from(list('ab ,;:|\\"\'\n\r\tüé<br>x')), max_size=12)
+
+
+@hsettings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=st.lists(st.lists(CELL, min_size=3, max_size=3), min_size=1, max_size=6), fmt=st.sampled_from(FORMATS))
+def test_every_format_reads_back_to_the_same_cells(rows: list[list[str]], fmt: str) -> None:
+    import pyarrow as pa
+
+    columns = ("name", "a:b;c", "x|y")
+    arrow = serialise_rows([pa.array(col, type=pa.string()) for col in zip(*rows)], columns, fmt).to_pylist()
+    assert arrow == serialise_rows_py(rows, columns, fmt)
+    assert parse_rows("\n".join(arrow), columns, fmt) == rows
+    assert "\n" not in "".join(arrow) or fmt == "csv"  # markdown and records: one line per row
+
+
+def test_single_empty_cell_rows_survive_csv() -> None:
+    import pyarrow as pa
+
+    serial = serialise_rows([pa.array(["", "a", ""])], ("only",), "csv").to_pylist()
+    assert serial == ['""', "a", '""'] and parse_rows("\n".join(serial), ("only",), "csv") == [[""], ["a"], [""]]
+
+
+# --- the CSV reader: fast path and exact path agree ------------------------------------------
+
+FIELD = st.text(alphabet=st.sampled_from(list('ab1 ,"\n\ré')), max_size=6)
+
+
+@hsettings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    rows=st.lists(st.lists(FIELD, min_size=3, max_size=3), min_size=1, max_size=30),
+    crlf=st.booleans(),
+    blank_every=st.integers(min_value=0, max_value=5),
+)
+def test_reader_matches_python_csv_across_blocks(monkeypatch, tmp_path_factory, rows, crlf, blank_every) -> None:
+    out = io.StringIO()
+    # (csv.writer leaves a lone CR unquoted with "\n" line ends: quote everything then.)
+    quoting = csv.QUOTE_ALL if any("\r" in c for r in rows for c in r) else csv.QUOTE_MINIMAL
+    csv.writer(out, lineterminator="\r\n" if crlf else "\n", quoting=quoting).writerows([["h1", "h2", "h3"], *rows])
+    lines = out.getvalue().splitlines(keepends=True)
+    if blank_every:  # blank lines between records (outside quotes: after a complete record)
+        text = "".join(line + ("\n" if k % blank_every == 0 and not line.endswith(('"\n', '"\r\n')) else "")
+                       for k, line in enumerate(lines))  # fmt: skip
+    else:
+        text = "".join(lines)
+    data = text.encode("utf-8")
+    expected = [r for r in csv.reader(io.StringIO(text, newline="")) if r][1:]
+    # Tiny blocks: every few records start a new block, so records cross block boundaries.
+    monkeypatch.setattr(core.table_csv, "BLOCK_BYTES", 48)
+    path = tmp_path_factory.mktemp("t") / "t.csv"
+    path.write_bytes(data)
+    got: list[list[str]] = []
+    with open_tables(load_file(path), has_header=True) as tables:
+        table = next(tables)
+        try:
+            batches = list(table.batches)
+        except InputError:
+            assert not expected or all(not any(c.strip() for c in r) for r in expected)
+            return
+    for batch in batches:
+        cells = [col.to_pylist() for col in batch.columns]
+        for k in range(len(batch)):
+            row = [cells[j][k] for j in range(3)]
+            got.append(row)
+            span = data[int(batch.start_byte[k]) : int(batch.end_byte[k])].decode("utf-8")
+            assert next(csv.reader(io.StringIO(span, newline=""))) == row
+            assert int(batch.start_line[k]) == data.count(b"\n", 0, int(batch.start_byte[k])) + 1
+    blank = [r for r in expected if len(r) == 1 and not r[0].strip()]  # whitespace-only lines: no rows
+    assert got == [r for r in expected if r not in blank]
+
+
+RAW = st.text(alphabet=st.sampled_from(list('a1,,"" \n\n\ré')), min_size=1, max_size=80)
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(text=RAW, final=st.booleans())
+def test_fast_path_agrees_with_the_exact_path_or_steps_aside(text: str, final: bool) -> None:
+    """Any bytes at all, stray quotes included: whenever the vectorised path answers, it gives
+    the csv module's rows and spans."""
+    from core.table_csv import Dialect, _parse_exact, _to_columns
+    from core.table_csv_fast import parse_fast
+
+    buf = text.encode("utf-8")
+    fast = parse_fast(buf, base=10, base_line=3, final=final, delimiter=",", quotechar='"', width=3, first_row=1)
+    if fast is None:
+        return
+    batch, consumed = fast
+    # The fast path claims buf[:consumed] is whole records: the csv module must read the same.
+    try:
+        exact = _parse_exact(buf[:consumed], base=10, base_line=3, final=True, encoding="utf-8", dialect=Dialect(), path="t")
+        cells, _ = _to_columns(exact, 3, ("a", "b", "c"), "t")
+    except InputError:
+        pytest.fail("the fast path accepted what the exact path refuses")
+    assert [list(r) for r in zip(*(c.to_pylist() for c in batch.columns))] == [
+        list(r) for r in zip(*(c.to_pylist() for c in cells))
+    ]
+    assert batch.start_byte.tolist() == exact.start_byte and batch.end_byte.tolist() == exact.end_byte
+    assert batch.start_line.tolist() == exact.start_line and batch.end_line.tolist() == exact.end_line
+    if final:
+        assert consumed == len(buf)
+
+
+def test_big_file_streams_in_blocks_identically(tmp_path: Path, monkeypatch) -> None:
+    lines = ["n,word,note"] + [f'{i},w{i % 13},"multi\nline {i}"' if i % 50 == 0 else f"{i},w{i % 13},plain"
+                                for i in range(3000)]  # fmt: skip
+    source = on_disk(tmp_path, "s.csv", "\n".join(lines) + "\n")
+    settings = ChunkSettings(budget=300, unit="chars")
+    whole = chunk_table_source(source, settings, "syntax")
+    monkeypatch.setattr(core.table_csv, "BLOCK_BYTES", 1000)
+    blocks = chunk_table_source(source, settings, "syntax")
+    assert [c.id for c in blocks] == [c.id for c in whole]
+
+
+# --- headers ----------------------------------------------------------------------------------
+
+
+def test_headerless_table_gets_generated_names(tmp_path: Path) -> None:
+    source = on_disk(tmp_path, "h.csv", "1,Oslo,12.5\n2,Bergen,9.1\n3,Tromsø,3.3\n")
+    chunks = chunk_table_source(source, ChunkSettings(), "syntax")
+    assert chunks[0].columns == ("column_1", "column_2", "column_3")
+    assert all("generated_header" in c.flags for c in chunks)
+    assert row_chunks(chunks)[0].row_start == 1 and row_chunks(chunks)[0].start_line == 1
+    profile = next(c for c in chunks if c.kind == "table_profile")
+    assert "no header row in the source" in profile.embed_text and "3 rows" in profile.header
+
+
+def test_has_header_can_be_forced(tmp_path: Path) -> None:
+    source = on_disk(tmp_path, "names.csv", "Alice,Paris\nBob,London\nCarla,Rome\n")
+    detected = chunk_table_source(source, ChunkSettings(), "syntax")
+    assert detected[0].columns == ("Alice", "Paris")  # an all-text table looks like it has a header
+    forced = chunk_table_source(source, ChunkSettings(), "syntax", has_header=False)
+    assert forced[0].columns == ("column_1", "column_2") and forced[0].row_end == 3
+
+
+def test_blank_and_duplicate_header_names_are_made_usable(tmp_path: Path) -> None:
+    source = on_disk(tmp_path, "d.csv", "name,,name,value\na,b,c,1\nd,e,f,2\n")
+    (chunk, *_) = chunk_table_source(source, ChunkSettings(), "syntax")
+    assert chunk.columns == ("name", "column_2", "name_2", "value")
+
+
+def test_semicolon_file_and_bom_and_crlf(tmp_path: Path) -> None:
+    data = "\ufeffprodukt;pris;antal\r\nÄpple;1,5;10\r\nPäron;2,25;4\r\n".encode("utf-8")
+    source = on_disk(tmp_path, "se.csv", data)
+    chunks = chunk_table_source(source, ChunkSettings(), "syntax")
+    rows = row_chunks(chunks)[0]
+    assert rows.columns == ("produkt", "pris", "antal")
+    assert rows.text == data[rows.start_byte : rows.end_byte].decode("utf-8") == "Äpple;1,5;10\r\nPäron;2,25;4"
+    assert rows.start_byte == len("\ufeffprodukt;pris;antal\r\n".encode("utf-8"))
+
+
+# --- the naive baseline and the metrics -------------------------------------------------------
+
+
+def test_fixed_windows_lose_the_header_and_cut_rows() -> None:
+    settings = ChunkSettings(budget=60)
+    fixed = chunk_table_source(sample("support_tickets.csv"), settings, "fixed")
+    table = chunk_table_source(sample("support_tickets.csv"), settings, "syntax")
+    assert {c.strategy for c in fixed} == {"fixed"} and all(not c.header for c in fixed)
+    data = (TABLES / "support_tickets.csv").read_bytes()
+    for chunk in fixed:
+        assert chunk.text == data[chunk.start_byte : chunk.end_byte].decode("utf-8")
+        assert chunk.start_line == data.count(b"\n", 0, chunk.start_byte) + 1
+    naive, ours = table_metrics(fixed), table_metrics(table)
+    assert naive.rows == ours.rows == 14
+    assert naive.rows_split > 0 and len(naive.without_header) == naive.chunks - 1
+    assert ours.rows_split == 0 and ours.without_header == ()
+    assert ours.model_limit == model_token_limit(DEFAULT_MODEL)
+
+
+def test_fixed_windows_stream_in_blocks_like_one_pass(tmp_path: Path, monkeypatch) -> None:
+    lines = ["id,text"] + [f"{i},{'word ' * (i % 9)}" for i in range(2000)]
+    source = on_disk(tmp_path, "f.csv", "\n".join(lines) + "\n")
+    settings = ChunkSettings(budget=120, overlap=20)
+    whole = chunk_table_source(source, settings, "fixed")
+    monkeypatch.setattr(core.table_fixed, "BLOCK_BYTES", 2048)
+    assert [(c.id, c.start_line, c.row_start, c.row_end) for c in chunk_table_source(source, settings, "fixed")] == [
+        (c.id, c.start_line, c.row_start, c.row_end) for c in whole
+    ]
+
+
+def test_fixed_windows_over_a_sheet_index_its_csv_rendering() -> None:
+    fixed = chunk_table_source(sample("budget.xlsx"), ChunkSettings(budget=80), "fixed")
+    assert {c.symbol for c in fixed} == {"budget.xlsx#Q1", "budget.xlsx#Q2"}
+    first = fixed[0]
+    assert first.start_line == 1 and first.text.startswith("department,cost_center,owner")
+    metrics = table_metrics(fixed)
+    assert metrics.tables == 2 and metrics.rows == 20
+
+
+def test_metrics_count_chunks_over_the_model_limit() -> None:
+    chunks = chunk_table_source(sample("weather_stations.csv"), ChunkSettings(table_rows=4), "syntax")
+    metrics = table_metrics(chunks)
+    over = {c.id for c in chunks if c.size > model_token_limit(DEFAULT_MODEL)}
+    assert set(metrics.over_model_limit) == over and over
+    by_chars = chunk_table_source(sample("weather_stations.csv"), ChunkSettings(table_rows=4, unit="chars", budget=800), "syntax")
+    over_by_chars = set(table_metrics(by_chars).over_model_limit)
+    # Sized in characters, the same row chunks are still measured with the model's tokenizer.
+    assert len([c for c in row_chunks(by_chars) if c.id in over_by_chars]) == len([c for c in row_chunks(chunks) if c.id in over]) == 5
+
+
+# --- preview ----------------------------------------------------------------------------------
+
+
+def test_preview_frames_carry_chunk_columns_and_types() -> None:
+    frames = read_table_preview(sample("budget.xlsx"), max_rows=5)
+    assert list(frames) == ["budget.xlsx#Q1", "budget.xlsx#Q2"]
+    q1 = frames["budget.xlsx#Q1"]
+    assert len(q1) == 5 and list(q1.index) == [1, 2, 3, 4, 5]
+    assert pd.api.types.is_integer_dtype(q1["budget_eur"]) and pd.api.types.is_datetime64_any_dtype(q1["review_date"])
+    inventory = read_table_preview(sample("inventory.csv"))["inventory.csv"]
+    assert inventory["qty_on_hand"].isna().sum() == 3 and inventory.loc[1, "sku"] == "HW-1001"
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name,data,message",
+    [
+        ("empty.csv", b"", "empty file"),
+        ("blank.csv", b"\n\n   \n", "empty"),
+        ("header.csv", b"region,product,revenue\n", "only a header row"),
+        ("header_blank.csv", b"region,product,revenue\n\n\n", "only a header row"),
+        ("long.csv", b"a,b\n1,2\n3,4,5\n", "line 3: 3 cells in a table of 2 columns"),
+        ("binary.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)), "binary data"),
+        ("wide.csv", "a,b\n1,2\n".encode("utf-16"), "UTF-16"),
+        ("mac.csv", b"a,b\r1,2\r3,4\r", "bare CR line ends"),
+        ("fake.xlsx", b"this is not a workbook", "not an .xlsx workbook"),
+    ],
+)
+def test_bad_tables_get_a_clear_input_error(tmp_path: Path, name: str, data: bytes, message: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    with pytest.raises(InputError, match=message) as caught:
+        for strategy in ("syntax", "fixed"):
+            source = load_file(path) if data else SourceFile(name, path.suffix[1:], data=data)
+            chunk_table_source(source, ChunkSettings(), strategy)
+    assert name in str(caught.value)
+
+
+def test_xlsx_that_is_a_zip_of_something_else(tmp_path: Path) -> None:
+    data = _zip({"notes/readme.txt": "hello", "data.csv": "a,b\n1,2\n"})
+    with pytest.raises(InputError, match=r"book\.xlsx: a zip archive but not an \.xlsx workbook"):
+        chunk_table_source(load_bytes("book.xlsx", data), ChunkSettings(), "syntax")
+
+
+def _zip(members: dict[str, bytes | str]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, content in members.items():
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+def test_damaged_workbooks_are_refused_by_name() -> None:
+    with zipfile.ZipFile(TABLES / "budget.xlsx") as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    cut_sheet = {**members, "xl/worksheets/sheet1.xml": members["xl/worksheets/sheet1.xml"][:900]}
+    bad_xml = {"[Content_Types].xml": "<<<not xml", "xl/workbook.xml": "garbage"}
+    truncated = (TABLES / "budget.xlsx").read_bytes()[:3000]
+    for data, message in [
+        (_zip(cut_sheet), r"b\.xlsx: sheet 'Q1' is damaged"),
+        (_zip(bad_xml), r"b\.xlsx: not a readable \.xlsx workbook"),
+        (truncated, r"b\.xlsx: not an \.xlsx workbook"),
+    ]:
+        with pytest.raises(InputError, match=message):
+            chunk_table_source(load_bytes("b.xlsx", data), ChunkSettings(), "syntax")
+
+
+def test_xlsx_without_data_is_refused(tmp_path: Path) -> None:
+    book = openpyxl.Workbook()
+    book.active.append(["only", "a", "header"])
+    book.create_sheet("Empty")
+    book.save(tmp_path / "thin.xlsx")
+    with pytest.raises(InputError, match="no sheet holds data rows"):
+        chunk_table_source(load_file(tmp_path / "thin.xlsx"), ChunkSettings(), "syntax")
+
+
+def test_short_rows_are_padded_and_flagged(tmp_path: Path) -> None:
+    source = on_disk(tmp_path, "r.csv", "a,b,c\n1,2,3\n4,5\n6,7,8,\n")
+    chunks = row_chunks(chunk_table_source(source, ChunkSettings(table_rows=1), "syntax"))
+    assert ["ragged" in c.flags for c in chunks] == [False, True, True]
+    assert parse_rows(chunks[1].embed_text.split("\n", 2)[2], chunks[1].columns, "csv") == [["4", "5", ""]]
+
+
+def test_legacy_encoding_is_detected_and_spans_stay_in_file_bytes(tmp_path: Path) -> None:
+    text = "stad,invånare\nGöteborg,600000\nMalmö,350000\nUmeå,130000\nLuleå,80000\n" * 3
+    data = text.encode("cp1252")
+    source = on_disk(tmp_path, "latin.csv", data)
+    with open_tables(source) as tables:
+        encoding = next(tables).encoding
+    assert encoding != "utf-8"
+    for strategy in ("syntax", "fixed"):
+        for chunk in chunk_table_source(source, ChunkSettings(budget=40), strategy):
+            if chunk.kind != "table_profile":
+                assert chunk.text == data[chunk.start_byte : chunk.end_byte].decode(encoding)
+
+
+def test_invalid_utf8_after_the_sample_is_reported_with_its_line(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(core.table_csv, "SAMPLE_BYTES", 4096)
+    monkeypatch.setattr(core.table_csv, "_SNIFF_CHARS", 1024)
+    rows = "".join(f"{i},name {i}\n" for i in range(1000))
+    data = ("id,name\n" + rows).encode("utf-8") + b"1000,caf\xe9\n"
+    with pytest.raises(InputError, match=r"bad\.csv: line 1002: bytes that are not valid utf-8"):
+        chunk_table_source(on_disk(tmp_path, "bad.csv", data), ChunkSettings(), "syntax")
+
+
+def test_a_one_megabyte_cell_is_one_oversized_row(tmp_path: Path) -> None:
+    big = "lorem ipsum dolor sit amet " * 40_000  # about 1 MB
+    text = f'id,body,tag\n1,short,a\n2,"{big}",b\n3,short,c\n'
+    source = on_disk(tmp_path, "cell.csv", text)
+    chunks = row_chunks(chunk_table_source(source, ChunkSettings(budget=800, unit="chars"), "syntax"))
+    huge = next(c for c in chunks if c.row_start == 2)
+    assert huge.row_end == 2 and "oversized" in huge.flags and big in huge.text
+    assert [c.row_start for c in chunks] == [1, 2, 3]
+
+
+def test_unclosed_quote_reads_to_the_end_as_python_csv_does(tmp_path: Path) -> None:
+    source = on_disk(tmp_path, "q.csv", 'a,b\n1,"open\n2,3\n')
+    chunks = row_chunks(chunk_table_source(source, ChunkSettings(), "syntax"))
+    assert len(chunks) == 1 and chunks[0].row_end == 1 and chunks[0].text == '1,"open\n2,3'
+
+
+def _wants_slow(request: pytest.FixtureRequest) -> bool:
+    expression = request.config.getoption("markexpr") or ""
+    return os.environ.get("CHUNK_EXPLORER_SLOW") == "1" or ("slow" in expression and "not slow" not in expression)
+
+
+@pytest.mark.slow
+def test_a_200_mb_csv_streams_in_bounded_memory(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    if not _wants_slow(request):
+        pytest.skip("generates 200 MB: run with -m slow")
+    path = tmp_path / "huge.csv"
+    line = "2024-05-01,North,Trail Runner 2,Footwear,89.00,28213.00,35155.00,1496,Ingrid Solberg,\"ok, shipped\"\n"
+    rows = 200_000_000 // len(line) // 10_000 * 10_000 + 10_000
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write("day,region,product,category,price,q1,q2,units,manager,note\n")
+        block = line * 10_000
+        for _ in range(rows // 10_000):
+            handle.write(block)
+    code = (
+        "import sys, resource, psutil; from pathlib import Path\n"
+        "from core.sources import load_file; from core.settings import ChunkSettings\n"
+        "from core.tables import iter_table_chunks\n"
+        "src = load_file(Path(sys.argv[1])); base = psutil.Process().memory_info().rss\n"
+        "last = 0\n"
+        "for c in iter_table_chunks(src, ChunkSettings(unit='chars', budget=2000), sys.argv[2]):\n"
+        "    last = max(last, c.row_end or 0)\n"
+        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024\n"
+        "print(last, base, peak)\n"
+    )
+    for strategy in ("syntax", "fixed"):
+        done = subprocess.run([sys.executable, "-c", code, str(path), strategy], cwd=ROOT, capture_output=True,
+                              text=True, timeout=1800, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        last, base, peak = (int(x) for x in done.stdout.split())
+        assert last == rows
+        grown = (peak - base) / 1e6
+        print(f"200 MB, {strategy}: {rows:,} rows, peak RSS {peak / 1e6:.0f} MB, {grown:.0f} MB above the start")
+        assert grown < 250, f"peak grew by {grown:.0f} MB over a {path.stat().st_size / 1e6:.0f} MB file"
+
+
+# --- the CLI ----------------------------------------------------------------------------------
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env=env)  # fmt: skip
+
+
+def test_cli_chunks_a_table_with_the_header_in_every_chunk() -> None:
+    done = run_cli("chunk", "sample_repos/tables/sales.csv", "--rows", "5", "--format", "markdown")
+    assert done.returncode == 0, done.stderr
+    chunks = [json.loads(line) for line in done.stdout.splitlines()]
+    rows = [c for c in chunks if c["kind"] == "table_rows"]
+    assert len(rows) == 10 and {c["strategy"] for c in chunks} == {"fixed", "table"}
+    header = "| region | product | category |"
+    assert all(c["embed_text"].split("\n")[1].startswith(header) and c["header"].startswith(header) for c in rows)
+    assert all(c["row_end"] - c["row_start"] < 5 for c in rows) and rows[-1]["row_end"] == 48
+    assert [c for c in chunks if c["kind"] == "table_profile"][0]["columns"][0] == "region"
+
+
+def test_cli_refuses_a_bad_table_with_one_line(tmp_path: Path) -> None:
+    (tmp_path / "empty.csv").write_bytes(b"")
+    done = run_cli("chunk", str(tmp_path / "empty.csv"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == ["error: empty.csv: empty file"]
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"a,b\n1,2\n3,4,5\n", "line 3: 3 cells in a table of 2 columns"),
+    (b"\x00\x01binary\x00" * 40, "binary data in a .csv file"),
+    (b"region,revenue\n", "only a header row"),
+])  # fmt: skip
+def test_cli_reports_a_table_it_cannot_read(tmp_path: Path, content: bytes, message: str) -> None:
+    (tmp_path / "bad.csv").write_bytes(content)
+    done = run_cli("chunk", str(tmp_path / "bad.csv"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr and not done.stdout
+    assert message in done.stderr.splitlines()[0]
+
+
+def test_cli_reports_a_table_it_cannot_read_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "bad.csv").write_bytes(b"a,b\n1,2\n3,4,5\n")
+    done = run_cli("chunk", str(tmp_path / "bad.csv"))
+    assert done.stderr.strip().splitlines() == ["error: bad.csv: line 3: 3 cells in a table of 2 columns (a, b)"]
+
+
+# --- the query set --------------------------------------------------------------------------
+
+
+def test_table_queries_point_at_chunks_that_hold_their_answer() -> None:
+    queries = [json.loads(line) for line in (SAMPLES / "queries" / "tables.jsonl").read_text("utf-8").splitlines()]
+    assert len(queries) >= 12
+    chunked: dict[str, list[Chunk]] = {}
+    for query in queries:
+        path = query["path"]
+        assert path.startswith("tables/") and (SAMPLES / path).is_file()
+        if path not in chunked:
+            chunked[path] = chunk_table_source(load_file(SAMPLES / path, display=path), ChunkSettings(), "syntax")
+        lines = (SAMPLES / path).read_text("utf-8").splitlines()
+        assert 1 <= query["start_line"] <= query["end_line"] <= len(lines)
+        # Each target is held whole by one table chunk: a row chunk, or the profile for a table.
+        whole = [c for c in chunked[path] if c.start_line <= query["start_line"] and query["end_line"] <= c.end_line]
+        assert whole, query["query"]
+        if query["start_line"] == 1:
+            assert query["end_line"] == len(lines) and any(c.kind == "table_profile" for c in whole)
