@@ -79,11 +79,13 @@ def cmd_chunk(args: argparse.Namespace) -> int:
             count += 1
         else:
             skipped.append(item)
+    if args.path.is_file() and skipped:
+        # One file asked for, and it failed: one error line, as for any other bad input.
+        print(f"error: {skipped[0].path}: {skipped[0].reason}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     report_skipped(skipped)
     if count == 0 and not skipped and not corpus.files:
         print(f"error: {args.path}: no files to chunk", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if args.path.is_file() and skipped and count == 0:
         return EXIT_BAD_INPUT
     return 0
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 STRATEGIES = ("fixed", "syntax", "table", "text")
@@ -13,7 +13,10 @@ STRATEGIES = ("fixed", "syntax", "table", "text")
 #   oversized  - over the budget because no legal cut exists inside it (e.g. one huge token)
 #   split_line - one source line was longer than the budget and was cut inside the line
 #   damaged    - the span overlaps a region tree-sitter could not parse
-FLAGS = ("oversized", "split_line", "damaged")
+#   ragged     - (tables) a short row was padded with empty cells
+#   generated_header - (tables) no header row: columns are named column_1, column_2, ...
+#   split_row_start, split_row_end - (naive table windows) the window starts or ends inside a row
+FLAGS = ("oversized", "split_line", "damaged", "ragged", "generated_header", "split_row_start", "split_row_end")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +63,8 @@ class Chunk:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: the contract's fields; table fields only for tables."""
-        data = asdict(self)
+        # Field by field: dataclasses.asdict deep-copies every string (measurably slow in the CLI).
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["flags"] = list(self.flags)
         if self.columns is None:
             for key in ("row_start", "row_end", "columns"):

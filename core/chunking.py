@@ -12,7 +12,7 @@ from core.errors import InputError, SettingsError
 from core.fixed import chunk_fixed
 from core.languages import LANGUAGES, TABLE_LANGUAGES, CodeSpec, TextSpec
 from core.settings import ChunkSettings
-from core.sources import Corpus, Limits, SourceFile, Skipped, load_file, load_folder
+from core.sources import Corpus, Limits, Skipped, SourceFile, load_file, load_folder, reason_of
 from core.syntax import chunk_syntax
 from core.text import chunk_text
 
@@ -84,6 +84,12 @@ def chunk_corpus(
     for source in corpus.files:
         try:
             for strategy in chosen:
-                yield from chunk_source(source, settings, strategy)
+                if source.language in TABLE_LANGUAGES:
+                    from core.tables import iter_table_chunks
+
+                    # Streamed: a large table is never held in memory as a list of chunks.
+                    yield from iter_table_chunks(source, settings, strategy)
+                else:
+                    yield from chunk_source(source, settings, strategy)
         except InputError as exc:
-            yield Skipped(source.path, str(exc))
+            yield Skipped(source.path, reason_of(exc, source.path))

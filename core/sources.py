@@ -27,8 +27,6 @@ VENDORED = frozenset(
         "build",
         "target",
         "__pycache__",
-        "venv",
-        "env",
         "bower_components",
         "Pods",
     }
@@ -177,8 +175,10 @@ def load_folder(root: Path, *, limits: Limits = Limits()) -> Corpus:
             rel = (rel_folder / d).as_posix()
             if d.startswith("."):
                 continue  # hidden folders (.git, .venv) are never sources
-            if d in VENDORED:
-                corpus.skipped.append(Skipped(rel + "/", "vendored or build folder"))
+            if d in VENDORED or (Path(folder) / d / "pyvenv.cfg").is_file():
+                # A virtual environment is recognised by its pyvenv.cfg, not by its name: the
+                # standard library's own ``venv`` package is source.
+                corpus.skipped.append(Skipped(rel + "/", "vendored, build or virtual-environment folder"))
                 continue
             if (Path(folder) / d).is_symlink():
                 corpus.skipped.append(Skipped(rel + "/", "symbolic link to a folder, not followed"))
@@ -202,7 +202,7 @@ def load_folder(root: Path, *, limits: Limits = Limits()) -> Corpus:
             try:
                 corpus.files.append(load_file(full, display=rel, limits=limits))
             except InputError as exc:
-                corpus.skipped.append(Skipped(rel, _reason(exc, rel)))
+                corpus.skipped.append(Skipped(rel, reason_of(exc, rel)))
     return corpus
 
 
@@ -250,13 +250,13 @@ def load_zip(data: bytes, *, name: str = "upload.zip", limits: Limits = Limits()
             try:
                 content = _read_bounded(archive, member, limits.max_table_bytes)
             except InputError as exc:
-                corpus.skipped.append(Skipped(rel, _reason(exc, rel)))
+                corpus.skipped.append(Skipped(rel, reason_of(exc, rel)))
                 continue
             total += len(content)
             try:
                 corpus.files.append(load_bytes(rel, content, limits=limits))
             except InputError as exc:
-                corpus.skipped.append(Skipped(rel, _reason(exc, rel)))
+                corpus.skipped.append(Skipped(rel, reason_of(exc, rel)))
     if not corpus.files and not corpus.skipped:
         raise InputError(f"{name}: the archive holds no files")
     return corpus
@@ -303,6 +303,7 @@ def _clean_name(name: str) -> str:
     return cleaned or "untitled"
 
 
-def _reason(exc: InputError, rel: str) -> str:
+def reason_of(exc: InputError, rel: str) -> str:
+    """The message of ``exc`` without its leading ``rel: `` (for lists that already name the file)."""
     message = str(exc)
     return message[len(rel) + 2 :] if message.startswith(rel + ": ") else message
