@@ -71,3 +71,46 @@ def test_token_spans_are_linear_not_quadratic() -> None:
     doc = prep.doc
     total = spans.span(0, len(doc.data))
     assert total == sizer.measure(text)
+
+
+TRICKY = [
+    "snake_case_name = camelCaseName + 3.14e-5",
+    "naïve café Ünïcödé ß 日本語の文字列 📦 emoji ©",
+    "tab\tseparated\x0bvertical\x1ffield\x7fdel",
+    "x" * 150 + " word",  # a word over WordPiece's 100-character limit is one [UNK]
+    "   leading and trailing   ",
+    "",
+    "$var->call(); // C++: std::vector<int>& v = {1,2};",
+]
+
+
+def test_word_counter_matches_the_tokenizer_exactly() -> None:
+    from core.sizing import WordPieceCounter
+
+    tokenizer = load_tokenizer()
+    assert WordPieceCounter.applies_to(tokenizer)
+    counter = WordPieceCounter(tokenizer)
+    texts = TRICKY + [p.read_text("utf-8") for p in SAMPLES.rglob("*") if p.is_file() and p.suffix in
+                      {".py", ".ts", ".tsx", ".js", ".java", ".kt", ".go", ".rs", ".c", ".h", ".cpp", ".cs", ".rb",
+                       ".php", ".md", ".sql", ".csv", ".tsv", ".json", ".toml", ".yaml", ".txt"}]
+    for text in texts:
+        assert counter.text(text) == len(tokenizer.encode(text, add_special_tokens=False).ids), text[:60]
+
+
+def test_token_spans_inside_lines() -> None:
+    text = "alpha beta_gamma(delta)\nnaïve 日本 café\n"
+    prep = prepare("t.py", "python", text)
+    sizer = make_sizer("tokens")
+    spans = prep.spans(sizer)
+    doc = prep.doc
+    tokenizer = load_tokenizer()
+    whole = tokenizer.encode(text, add_special_tokens=False)
+    starts = [doc.byte_of_char(a) for a, _ in whole.offsets]
+    for a in range(0, len(doc.data) + 1):
+        for b in range(a, len(doc.data) + 1):
+            try:
+                doc.slice(a, b)
+            except UnicodeDecodeError:
+                continue
+            expected = sum(1 for s in starts if a <= s < b)
+            assert spans.span(a, b) == expected, (a, b)
