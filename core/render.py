@@ -57,6 +57,8 @@ CSS = """
 .ce-view td.ce-no{width:3.5em;text-align:right;color:#99a;user-select:none}
 .ce-view td.ce-code{white-space:pre-wrap;word-break:break-all}
 .ce-view tr.ce-cut td{border-bottom:2px solid #d62728}
+.ce-view tr.ce-ans td.ce-no{background:#ffe066;color:#332;font-weight:600}
+.ce-view tr.ce-ans td.ce-code{box-shadow:inset 3px 0 #f0b400}
 .ce-view tr.ce-hdr td.ce-code{color:#667;font-style:italic;background:#f3f6fb}
 .ce-view .ce-cutlabel{color:#d62728;font-family:system-ui,sans-serif;font-size:11px;float:right}
 .ce-view .ce-rank{display:inline-block;background:#176d38;color:#fff;border-radius:3px;padding:0 4px;
@@ -127,11 +129,13 @@ def render_view(
     first_line: int = 1,
     last_line: int | None = None,
     header_band: int | None = None,
+    answer: tuple[int, int] | None = None,
 ) -> str:
     """The side-by-side view of ``text`` (lines ``first_line..last_line``) as HTML.
 
     ``cuts`` mark boundaries inside definitions; ``header_band`` is the index of the band whose
-    split parts get a row showing their repeated header.
+    split parts get a row showing their repeated header; ``answer`` marks the lines of a known
+    answer (first, last).
     """
     lines = highlight_lines(text, language)
     last = min(last_line or len(lines), len(lines))
@@ -148,7 +152,9 @@ def render_view(
                 cells = "".join('<td class="ce-band"></td>' for _ in bands)
                 label = html.escape(f"↳ part {chunk.part}/{chunk.parts} repeats: {chunk.header.splitlines()[0]}")
                 out.append(f'<tr class="ce-hdr">{cells}<td class="ce-no"></td><td class="ce-code">{label}</td></tr>')
-        cls = ' class="ce-cut"' if line in cut_after else ""
+        classes = [name for name, on in (("ce-cut", line in cut_after),
+                                          ("ce-ans", answer is not None and answer[0] <= line <= answer[1])) if on]
+        cls = f' class="{" ".join(classes)}"' if classes else ""
         cells = "".join(_band_cell(band, covers[i].get(line, ()), starts[i].get(line, ())) for i, band in enumerate(bands))
         code = lines[line - 1] if line - 1 < len(lines) else ""
         if line in cut_after:
@@ -170,6 +176,7 @@ def legend(bands: Sequence[Band]) -> str:
     spans.append('<span class="ce-ov" style="background-color:#eee">overlap</span>')
     spans.append('<span style="border-bottom:2px solid #d62728">✂ boundary inside a definition</span>')
     spans.append(f'<span style="background:{_HIT};color:#fff">retrieved (rank)</span>')
+    spans.append('<span style="background:#ffe066">the answer</span>')
     return CSS + '<div class="ce-legend">' + "".join(spans) + "</div>"
 
 

@@ -86,6 +86,9 @@ def seed_state(defaults: dict[str, object], choices: dict[str, object] | None = 
     for key, default in defaults.items():
         allowed = choices.get(key)
         if key in st.session_state and _allowed(st.session_state[key], allowed):
+            # Re-assigning keeps the value when the widget reappears on another page (widget
+            # state is otherwise dropped with the page that drew it).
+            st.session_state[key] = st.session_state[key]
             continue
         value = default
         raw = st.query_params.get(key)
@@ -248,11 +251,54 @@ def damage_for(path: str, language: str, text: str, settings_key: str, strategy:
     )
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
-def table_chunks_for(path: str, language: str, data: bytes, settings_key: str, strategy: str) -> tuple[Chunk, ...]:
+@st.cache_resource(max_entries=64, show_spinner="Chunking the table…")
+def table_chunks_for(
+    path: str, language: str, data: bytes, settings_key: str, strategy: str, has_header: bool | None
+) -> tuple[Chunk, ...]:
     """Chunks of one table file (the table chunker or the naive windows)."""
+    from core.tables import chunk_table_source
+
     settings = ChunkSettings.from_dict(_settings_dict(settings_key))
-    return tuple(chunk_source(SourceFile(path, language, data=data), settings, strategy))
+    source = SourceFile(path, language, data=data)
+    return tuple(chunk_table_source(source, settings, strategy, has_header=has_header))
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def table_preview(path: str, language: str, data: bytes, has_header: bool | None) -> dict:
+    """The first rows of every table in a file, as DataFrames by table name."""
+    from core.tables import read_table_preview
+
+    return read_table_preview(SourceFile(path, language, data=data), max_rows=200, has_header=has_header)
+
+
+def table_figures(chunks: tuple[Chunk, ...], model: str):  # type: ignore[no-untyped-def]
+    """Rows split, chunks without the header, chunks over the model's limit."""
+    from core.tables import table_metrics
+
+    return table_metrics(list(chunks), model)
+
+
+def sample_tables() -> list[str]:
+    """Bundled tables (CSV, TSV, XLSX) under sample_repos/tables/."""
+    folder = SAMPLES / "tables"
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir() if p.is_file() and detect_language(p.name) in TABLE_LANGUAGES)
+
+
+def sample_table(name: str) -> SourceFile:
+    """One bundled table, read into memory (the samples are small)."""
+    path = SAMPLES / "tables" / name
+    return SourceFile(name, detect_language(name) or "csv", data=path.read_bytes())
+
+
+def table_bytes(source: SourceFile) -> bytes:
+    """The raw bytes of a table source (uploads carry them; files on disk are read)."""
+    if source.data is not None:
+        return source.data
+    if source.origin is not None:
+        return source.origin.read_bytes()
+    raise InputError(f"{source.path}: no table data")
 
 
 @st.cache_resource(max_entries=32, show_spinner="Reading the repository…")
@@ -302,7 +348,7 @@ def pick_code_source(default_project: str) -> Picked:
     """Sample project, uploaded files, a zipped repository or pasted code."""
     projects = sample_projects()
     seed_state({"source": CODE_SOURCES[0], "project": default_project}, {"source": CODE_SOURCES, "project": projects})
-    kind = st.segmented_control("Source", CODE_SOURCES, key="source", required=True)
+    kind = st.radio("Source", CODE_SOURCES, key="source", horizontal=True)
     picked = Picked()
     if kind == "Sample":
         project = st.selectbox("Sample project", projects, key="project")
@@ -389,3 +435,156 @@ def export_panel(chunks: dict[str, tuple[Chunk, ...]], settings: ChunkSettings, 
             "Settings (JSON)", settings.to_json(), file_name="chunk-settings.json", mime="application/json", key="dl_settings"
         )
         st.code(settings.cli_command(path), language="bash")
+
+
+# ---- retrieval --------------------------------------------------------------------------------
+
+
+def data_dir() -> Path:
+    """Where the app keeps its Chroma store and embedding cache (``CHUNK_EXPLORER_DATA``)."""
+    import os
+
+    return Path(os.environ.get("CHUNK_EXPLORER_DATA", ROOT / "data")).expanduser()
+
+
+@st.cache_resource(show_spinner="Opening the index…")
+def store():  # type: ignore[no-untyped-def]
+    """One Chroma store per server (embedded on disk, or the server named by CHROMA_HOST/PORT)."""
+    from core.index import Store
+
+    return Store(data_dir() / "chroma")
+
+
+@st.cache_resource(show_spinner="Loading the embedding model (once per server)…")
+def embedder(model: str):  # type: ignore[no-untyped-def]
+    """One loaded model per server, shared by every session (never mutated here)."""
+    from core.embed import Embedder
+
+    loaded = Embedder(model, cache=store().cache_path)
+    loaded.model  # load now, under this spinner, not in the middle of a search  # noqa: B018
+    return loaded
+
+
+@st.cache_resource
+def _collection_lock(name: str):  # type: ignore[no-untyped-def]
+    import threading
+
+    return threading.Lock()
+
+
+def corpus_fingerprint(files: list[SourceFile]) -> str:
+    """Identity of a corpus by content: identical corpora share collections and embeddings."""
+    digest_ = hashlib.blake2b(digest_size=10)
+    for source in sorted(files, key=lambda f: f.path):
+        digest_.update(source.path.encode())
+        digest_.update(b"\0")
+        digest_.update(digest(source.text or "").encode())
+    return digest_.hexdigest()
+
+
+def index_corpus(files: list[SourceFile], settings: ChunkSettings, label: str, progress) -> dict:  # type: ignore[no-untyped-def]
+    """Index ``files`` with both strategies; returns collection names and what was re-used."""
+    key = corpus_fingerprint(files)
+    chunks = {
+        strategy: [c for f in files for c in chunks_for(f.path, f.language, f.text or "", settings.key(), strategy)]
+        for strategy in STRATEGIES
+    }
+    from core.index import collection_name
+
+    names = {s: collection_name(label, key, s, settings) for s in STRATEGIES}
+    with _collection_lock(names["syntax"]):
+        reports = store().index(chunks, embedder(settings.model), label=label, key=key, settings=settings,
+                                progress=progress)
+    return {"names": names, "reports": [r.to_dict() for r in reports], "key": key, "settings": settings.key()}
+
+
+@st.cache_resource
+def _query_sets() -> dict[str, list[dict]]:
+    import json
+
+    found = {}
+    for path in sorted((SAMPLES / "queries").glob("*.jsonl")):
+        found[path.name] = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    return found
+
+
+def sample_queries(project: str) -> list[dict]:
+    """The bundled annotated questions about one sample project (paths relative to it)."""
+    prefix = f"{project}/"
+    return [
+        {**q, "path": q["path"][len(prefix):]}
+        for queries in _query_sets().values()
+        for q in queries
+        if str(q.get("path", "")).startswith(prefix)
+    ]
+
+
+# ---- evaluation -----------------------------------------------------------------------------
+
+
+def query_set_names() -> list[str]:
+    """Bundled query sets (sample_repos/queries/*.jsonl)."""
+    return sorted(_query_sets())
+
+
+def query_set_text(name: str) -> str:
+    """The JSONL text of a bundled query set."""
+    return (SAMPLES / "queries" / name).read_text("utf-8")
+
+
+@st.cache_resource(max_entries=8, show_spinner="Preparing the corpus and the questions…")
+def evaluation(query_hash: str, text: str, model: str):  # type: ignore[no-untyped-def]
+    """The bundled corpus and one query set, parsed and embedded once (shared, read-only)."""
+    del query_hash  # the cache key; ``text`` is only read on a miss
+    from core.evaluate import Evaluation, parse_queries
+
+    corpus = load_folder(SAMPLES)
+    corpus.files = [f for f in corpus.files if not f.path.startswith("queries/")]
+    return Evaluation(corpus, parse_queries(text), embedder(model))
+
+
+@st.cache_resource(max_entries=256, show_spinner="Evaluating both strategies and every mode…")
+def evaluation_report(query_hash: str, text: str, settings_key: str, k: int, context: int,
+                      modes: tuple[str, ...] = ("vector", "keyword", "hybrid")):  # type: ignore[no-untyped-def]
+    """Metrics of one settings over the query set (cached: leave the page and come back)."""
+    settings = ChunkSettings.from_dict(_settings_dict(settings_key))
+    return evaluation(query_hash, text, settings.model).run(settings, modes=modes, k=k, context_tokens=context)
+
+
+def sweep_table(query_hash: str, text: str, settings_key: str, grid: dict, mode: str, k: int, context: int) -> list[dict]:
+    """One row per (budget, overlap %, breadcrumb, strategy), each combination cached on its own."""
+    import itertools
+
+    base = ChunkSettings.from_dict(_settings_dict(settings_key))
+    combos = list(itertools.product(grid["budget"], grid["overlap_pct"], grid["breadcrumb"]))
+    bar = st.progress(0.0, text="Sweeping…")
+    rows = []
+    for done, (budget, pct, crumb) in enumerate(combos, start=1):
+        settings = base.with_(budget=int(budget), overlap=min(int(budget) * int(pct) // 100, int(budget) - 1),
+                              breadcrumb=bool(crumb))
+        report = evaluation_report(query_hash, text, settings.key(), k, context, (mode,))
+        for row in report.rows:
+            rows.append({"budget": int(budget), "overlap_pct": int(pct), "breadcrumb": bool(crumb), **row.to_dict()})
+        bar.progress(done / len(combos), text=f"Sweeping: {done}/{len(combos)} settings")
+    bar.empty()
+    return rows
+
+
+def sample_file(path: str) -> SourceFile | None:
+    """A bundled file by its path under sample_repos/ (None for tables and unknown paths)."""
+    full = (SAMPLES / path).resolve()
+    if SAMPLES.resolve() not in full.parents or not full.is_file():
+        return None
+    language = detect_language(path)
+    if language is None or language in TABLE_LANGUAGES:
+        return None
+    return SourceFile(path, language, text=full.read_text("utf-8"))
+
+
+def target_lines(spec, source: SourceFile) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """The (first, last) lines of a query's answer in ``source``."""
+    from core.evaluate import resolve_target
+
+    target = resolve_target(spec, prepared(source.path, source.language, source.text or ""),
+                            list(definitions_for(source.path, source.language, source.text or "")))
+    return target.first, target.last

@@ -1,5 +1,115 @@
-"""Page "Tables" (filled in with core.tables)."""
+"""Page "Tables": naive windows that lose the header beside row batches that repeat it."""
+
+from __future__ import annotations
 
 import streamlit as st
 
-st.info("Table chunking arrives with core.tables.")
+from core.errors import ChunkExplorerError
+from core.settings import TABLE_FORMATS
+from core.sources import SourceFile, load_bytes
+from pages import common
+
+DEFAULT_TABLE = "sales.csv"
+SHOWN = 24  # chunks drawn per side; the exports hold them all
+TABLE_SOURCES = ("Sample", "Upload")
+HEADER_CHOICES = ("detect", "yes", "no")
+
+common.sidebar_settings()
+common.intro(
+    "A table's column names sit once, in its first row. Cut as plain text (left), every window "
+    "after the first is a run of bare values: **`22, 1900` means nothing without `revenue, units`**. "
+    "Cut as a table (right), each chunk is a batch of whole rows with the header repeated, and a "
+    "profile chunk answers questions about the whole table (totals, ranges, most common values)."
+)
+
+samples = common.sample_tables()
+defaults = {"tsource": TABLE_SOURCES[0], "table": DEFAULT_TABLE if DEFAULT_TABLE in samples else (samples or [""])[0],
+            "rows": 0, "fmt": "csv", "has_header": "detect"}
+common.seed_state(defaults, {"tsource": TABLE_SOURCES, "table": samples or None, "rows": (0, 500),
+                             "fmt": TABLE_FORMATS, "has_header": HEADER_CHOICES})
+
+left, middle, right = st.columns([2, 1, 1])
+with left:
+    kind = st.radio("Source", TABLE_SOURCES, key="tsource", horizontal=True)
+    source: SourceFile | None = None
+    if kind == "Sample":
+        name = st.selectbox("Sample table", samples, key="table")
+        if name:
+            source = common.sample_table(name)
+    else:
+        upload = st.file_uploader("Upload a CSV, TSV or XLSX file", type=["csv", "tsv", "xlsx"], key="upload_table")
+        if upload is not None:
+            try:
+                source = load_bytes(upload.name, upload.getvalue())
+            except ChunkExplorerError as exc:
+                st.error(str(exc))
+with middle:
+    rows = st.number_input("Rows per chunk (0: fill the budget)", 0, 500, step=5, key="rows")
+    fmt = st.selectbox("Serialisation", TABLE_FORMATS, key="fmt")
+with right:
+    has_header = st.selectbox("Header row", HEADER_CHOICES, key="has_header",
+                              help="Whether the first row holds column names; 'detect' decides from the data.")
+
+if source is None:
+    st.info("Pick a sample table or upload one to start.")
+    st.stop()
+if source.language not in {"csv", "tsv", "xlsx"}:
+    st.error(f"{source.path} is not a table; open it on the Explore code page.")
+    st.stop()
+
+settings = common.current_settings().with_(table_rows=int(rows) or None, table_format=fmt)
+header_flag = {"detect": None, "yes": True, "no": False}[has_header]
+try:
+    previews = common.table_preview(source.path, source.language, common.table_bytes(source), header_flag)
+    chunks = {
+        strategy: common.table_chunks_for(source.path, source.language, common.table_bytes(source),
+                                          settings.key(), strategy, header_flag)
+        for strategy in ("fixed", "syntax")
+    }
+except ChunkExplorerError as exc:
+    st.error(str(exc))
+    st.stop()
+
+for name, frame in previews.items():
+    st.markdown(f"**{name}** · first {len(frame):,} rows")
+    st.dataframe(frame, height=220, width="stretch")
+
+metrics = {s: common.table_figures(chunks[s], settings.model) for s in chunks}
+for strategy, title in (("fixed", "Naive windows"), ("syntax", "Table chunks")):
+    figures = metrics[strategy]
+    columns = st.columns(5)
+    columns[0].markdown(f"**{title}**")
+    columns[1].metric("Chunks", figures.chunks)
+    columns[2].metric("Rows split across chunks", figures.rows_split)
+    columns[3].metric("Chunks without the header", len(figures.without_header))
+    columns[4].metric("Over the model's limit", len(figures.over_model_limit),
+                      help=f"longer than {figures.model_limit} tokens: silently truncated by the model")
+
+naive, table = st.columns(2)
+with naive:
+    st.subheader("Naive windows")
+    lost = set(metrics["fixed"].without_header)
+    for index, chunk in enumerate(chunks["fixed"][:SHOWN], start=1):
+        badge = " · ⚠️ header lost" if chunk.id in lost else ""
+        st.caption(f"#{index} · lines {chunk.start_line}-{chunk.end_line} · {chunk.size} {chunk.unit}{badge}")
+        st.code(chunk.embed_text, language=None)
+with table:
+    st.subheader("Table chunks")
+    rows_chunks = [c for c in chunks["syntax"] if c.kind == "table_rows"]
+    for index, chunk in enumerate(rows_chunks[:SHOWN], start=1):
+        st.caption(f"#{index} · {chunk.symbol} · rows {chunk.row_start}-{chunk.row_end} · {chunk.size} {chunk.unit}"
+                   + (" · oversized" if "oversized" in chunk.flags else ""))
+        st.code(chunk.embed_text, language=None)
+shown = max(len(chunks["fixed"]), len(chunks["syntax"]))
+if shown > SHOWN:
+    st.caption(f"The first {SHOWN} chunks of each side are drawn; the exports below hold all of them.")
+
+st.subheader("Profile chunk")
+for chunk in (c for c in chunks["syntax"] if c.kind == "table_profile"):
+    st.caption(f"{chunk.symbol} · {chunk.size} {chunk.unit}")
+    st.code(chunk.embed_text, language=None)
+
+common.export_panel(chunks, settings, f"sample_repos/tables/{source.path}" if kind == "Sample" else source.path,
+                    source.path.rsplit("/", 1)[-1])
+if kind == "Sample":
+    common.write_url({**common.SETTING_DEFAULTS, **defaults})

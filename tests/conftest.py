@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 
@@ -15,3 +16,5 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    # The app's Chroma store and embedding cache go to a fresh folder per test run.
+    os.environ.setdefault("CHUNK_EXPLORER_DATA", tempfile.mkdtemp(prefix="chunk-explorer-test-"))

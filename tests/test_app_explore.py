@@ -69,7 +69,7 @@ def test_choose_another_file_of_a_project(app: AppTest) -> None:
 
 
 def test_pasted_code_with_a_language(app: AppTest) -> None:
-    app.segmented_control(key="source").set_value("Paste code").run()
+    app.radio(key="source").set_value("Paste code").run()
     app.selectbox(key="paste_lang").set_value("go").run()
     app.text_area(key="paste_text").input("package m\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n").run()
     assert not app.exception
@@ -103,7 +103,7 @@ def _zip(entries: dict[str, bytes]) -> bytes:
 
 
 def test_upload_files_good_and_bad(app: AppTest) -> None:
-    app.segmented_control(key="source").set_value("Upload files").run()
+    app.radio(key="source").set_value("Upload files").run()
     uploader = app.file_uploader(key="upload_files")
     uploader.upload("calc.rb", b"class Calc\n  def add(a, b)\n    a + b\n  end\nend\n")
     uploader.upload("logo.py", b"\x89PNG\x00\x00\x01binary")
@@ -122,7 +122,7 @@ def test_upload_a_zipped_repository_with_hostile_entries(app: AppTest) -> None:
         "../../etc/evil.py": b"x = 1\n",
         "repo-main/bin/blob.c": b"\x00\x01\x02" * 50,
     })
-    app.segmented_control(key="source").set_value("Upload zip").run()
+    app.radio(key="source").set_value("Upload zip").run()
     app.file_uploader(key="upload_zip").upload("repo.zip", data, "application/zip").run()
     assert not app.exception
     text = " ".join(m.value for m in app.markdown)
@@ -132,9 +132,9 @@ def test_upload_a_zipped_repository_with_hostile_entries(app: AppTest) -> None:
 
 
 def test_a_bad_zip_shows_an_error_and_the_page_keeps_working(app: AppTest) -> None:
-    app.segmented_control(key="source").set_value("Upload zip").run()
+    app.radio(key="source").set_value("Upload zip").run()
     app.file_uploader(key="upload_zip").upload("broken.zip", b"PK\x03\x04 not really", "application/zip").run()
     assert not app.exception
     assert any("not a valid zip" in m.value for m in app.markdown)
-    app.segmented_control(key="source").set_value("Sample").run()
+    app.radio(key="source").set_value("Sample").run()
     assert not app.exception and app.metric

@@ -47,7 +47,7 @@ def test_upload_a_file(page, server, tmp_path) -> None:  # type: ignore[no-untyp
     source.write_text("class Circle(val r: Double) {\n    fun area(): Double = 3.14159 * r * r\n}\n")
     page.goto(f"{server}/")
     wait_for_view(page)
-    page.get_by_role("radio", name="Upload files").click()
+    page.get_by_text("Upload files", exact=True).click()
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(source))
     page.wait_for_selector("table.ce-view >> text=Circle")
     assert page.locator("table.ce-view >> text=area").count() > 0

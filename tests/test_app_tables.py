@@ -1,0 +1,62 @@
+"""The Tables page in real Streamlit: samples, uploads, options, figures and bad files."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.helpers import ROOT
+
+APP = str(ROOT / "app.py")
+
+
+def figures(at: AppTest) -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    for metric in at.metric:
+        found.setdefault(metric.label, []).append(int(metric.value))
+    return found
+
+
+@pytest.fixture
+def tables() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page("pages/tables.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_opens_on_a_sample_where_naive_windows_lose_the_header(tables: AppTest) -> None:
+    found = figures(tables)
+    naive_lost, table_lost = found["Chunks without the header"]
+    assert naive_lost > 0 and table_lost == 0
+    assert found["Rows split across chunks"][1] == 0
+    assert any("header lost" in c.value for c in tables.caption)
+    assert any(c.value.startswith("sales.csv") for c in tables.caption), "the profile chunk is shown"
+
+
+def test_rows_per_chunk_and_format(tables: AppTest) -> None:
+    tables.number_input(key="rows").set_value(5).run()
+    tables.selectbox(key="fmt").set_value("records").run()
+    assert not tables.exception
+    row_captions = [c.value for c in tables.caption if "rows " in c.value and "·" in c.value]
+    assert any("rows 1-5" in c for c in row_captions)
+    assert any(": " in code.value and "\n" in code.value for code in tables.code)
+
+
+def test_xlsx_sample_with_two_sheets(tables: AppTest) -> None:
+    tables.selectbox(key="table").set_value("budget.xlsx").run()
+    assert not tables.exception
+    assert sum("#" in m.value and ".xlsx#" in m.value for m in tables.markdown) >= 2
+
+
+def test_upload_good_and_bad_tables(tables: AppTest) -> None:
+    tables.radio(key="tsource").set_value("Upload").run()
+    tables.file_uploader(key="upload_table").upload("mini.csv", b"city,temp\nOslo,3\nRome,18\n", "text/csv").run()
+    assert not tables.exception
+    assert figures(tables)["Chunks without the header"][1] == 0
+    tables.file_uploader(key="upload_table").set_value(("fake.xlsx", b"PK\x03\x04 not a workbook", "application/zip")).run()
+    assert not tables.exception
+    assert tables.error, "a broken workbook gets a clear message"
+    tables.file_uploader(key="upload_table").set_value(("blob.csv", b"\x00\x01\x02\x03" * 40, "text/csv")).run()
+    assert not tables.exception and tables.error
