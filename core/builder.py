@@ -52,16 +52,14 @@ class ChunkMaker:
     fallback: str | None = None
     sizer: Sizer = field(init=False)
     spans: SpanSizer = field(init=False)
+    doc: Document = field(init=False)
     _measured: dict[str, int] = field(init=False, default_factory=dict)
+    _prefixes: dict[tuple[str, str], str] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.sizer = make_sizer(self.settings.unit, self.settings.model)
         self.spans = self.prep.spans(self.sizer)
-
-    @property
-    def doc(self) -> Document:
-        """The document being chunked."""
-        return self.prep.doc
+        self.doc = self.prep.doc
 
     def breadcrumb(self, symbol: str) -> str:
         """The breadcrumb line for ``symbol`` (empty when breadcrumbs are off)."""
@@ -71,8 +69,12 @@ class ChunkMaker:
         return comment_line(self.doc.language, label) + "\n"
 
     def prefix(self, symbol: str, header: str) -> str:
-        """What stands above the span in ``embed_text``."""
-        return self.breadcrumb(symbol) + (header + "\n" if header else "")
+        """What stands above the span in ``embed_text`` (memoised: packing asks again and again)."""
+        key = (symbol, header)
+        found = self._prefixes.get(key)
+        if found is None:
+            found = self._prefixes[key] = self.breadcrumb(symbol) + (header + "\n" if header else "")
+        return found
 
     def measure(self, text: str) -> int:
         """Size of free text, memoised (breadcrumbs and headers repeat)."""

@@ -557,26 +557,22 @@ class _Run:
     def line_pieces(
         self, first: int, last: int, kind: str, symbol: str, header: str, parent: Pending | None
     ) -> list[Pending]:
-        """Last resort: pack whole lines; a single line over the budget is cut inside."""
+        """Last resort: pack whole lines (greedy, found by binary search); a single line over
+        the budget is cut inside."""
         doc = self.doc
         made: list[Pending] = []
-        start: int | None = None
-        end = first
-        for line in range(first, last + 1):
-            if start is not None and self.fits(start, line, symbol, header):
-                end = line
-                continue
-            if start is not None:
+        line = first
+        while line <= last:
+            start = line
+            end = largest_fitting(start, last, lambda candidate: self.fits(start, candidate, symbol, header))
+            if end >= start:
                 made.append(Pending(kind, symbol, start, end, header, parent))
-                start = None
-            if self.fits(line, line, symbol, header):
-                start, end = line, line
+                line = end + 1
                 continue
             avail = self.avail(symbol, header)
             for a, b, flags in split_long_line(self.maker, doc.line_start(line), doc.line_end(line), avail):
                 made.append(Pending(kind, symbol, line, line, header, parent, flags, a, b))
-        if start is not None:
-            made.append(Pending(kind, symbol, start, end, header, parent))
+            line += 1
         self.out.extend(made)
         return made
 
