@@ -1,11 +1,225 @@
-"""Retrieval sub-commands of the CLI (index, query, eval); filled in with core.index."""
+"""Retrieval sub-commands of the CLI: ``index``, ``query`` and ``eval`` (contract in DESIGN.md).
+
+- ``index PATH --db DIR [chunk options]``: chunks PATH, embeds what is new, brings one Chroma
+  collection per strategy in line with it, and records the run in DIR's manifest. One JSON line
+  per strategy on stdout (the :class:`core.index.IndexReport`), a summary on stderr.
+- ``query TEXT --db DIR [-k N] [--strategy ...] [--mode ...]``: searches the collections of the
+  last ``index`` run in DIR; ranked chunks as JSONL (chunk fields plus rank, score, scores).
+- ``eval PATH --queries FILE.jsonl [-k N] [chunk options] [--json]``: metrics per strategy and
+  mode over an in-memory index; ``--sweep budget=128,254`` evaluates a grid of settings.
+"""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from core.chunk import Chunk
+from core.errors import InputError
+
+_MODE_CHOICES = ("vector", "keyword", "hybrid")
+# Equal to core.index.DEFAULT_DB (a test checks it); not imported from there so that building the
+# parser, which every sub-command including ``chunk`` does, loads neither numpy nor Chroma.
+DEFAULT_DB = Path("data") / "chroma"
 
 
 def add_commands(sub: argparse._SubParsersAction, add_chunk_options: Callable[[argparse.ArgumentParser], None]) -> None:  # type: ignore[type-arg]
-    """Register the retrieval sub-commands (none yet)."""
-    del sub, add_chunk_options
+    """Register ``index``, ``query`` and ``eval`` on the CLI's sub-parsers."""
+    index = sub.add_parser("index", help="embed a file or folder into a Chroma collection per strategy")
+    index.add_argument("path", type=Path)
+    index.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"data folder (default {DEFAULT_DB})")
+    add_chunk_options(index)
+    index.add_argument("--quiet", action="store_true", help="no summary on stderr")
+    index.set_defaults(handler=cmd_index)
+
+    query = sub.add_parser("query", help="search what was last indexed in --db; JSONL ranked chunks")
+    query.add_argument("text", help="what to search for (a description or a code snippet)")
+    query.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"data folder (default {DEFAULT_DB})")
+    query.add_argument("-k", type=int, default=5, help="results per strategy (default 5)")
+    query.add_argument("--strategy", choices=("fixed", "syntax", "both"), default="both", help="default: both")
+    query.add_argument("--mode", choices=_MODE_CHOICES, default="hybrid", help="default: hybrid")
+    query.add_argument("--path", dest="filter_path", help="only chunks of this file (path as indexed)")
+    query.add_argument("--language", dest="filter_language", help="only chunks of this language")
+    query.add_argument("--kind", dest="filter_kind", help="only chunks of this kind (function, class_header...)")
+    query.set_defaults(handler=cmd_query)
+
+    evaluate = sub.add_parser("eval", help="retrieval metrics of an annotated query set per strategy and mode")
+    evaluate.add_argument("path", type=Path)
+    evaluate.add_argument("--queries", type=Path, required=True, help="JSONL: query, path, symbol or start_line/end_line")
+    evaluate.add_argument("-k", type=int, default=5, help="cut-off of touched@k, whole@k, MRR (default 5)")
+    evaluate.add_argument("--mode", choices=(*_MODE_CHOICES, "all"), default="all", help="default: all")
+    evaluate.add_argument("--context", type=int, default=1024, help="tokens of the size-neutral context (default 1024)")
+    evaluate.add_argument("--cache", type=Path, default=Path("data") / "embeddings.sqlite3", help="embedding cache file")
+    evaluate.add_argument("--no-cache", action="store_true", help="keep embeddings in memory only")
+    evaluate.add_argument("--sweep", action="append", default=[], metavar="NAME=V1,V2", help="grid axis (repeatable)")
+    evaluate.add_argument("--json", action="store_true", help="JSON on stdout instead of a table")
+    add_chunk_options(evaluate)
+    evaluate.set_defaults(handler=cmd_eval)
+
+
+def _settings(args: argparse.Namespace) -> Any:
+    from core.__main__ import settings_from_args
+
+    return settings_from_args(args)
+
+
+def _corpus(args: argparse.Namespace) -> tuple[Any, Path]:
+    from core.chunking import load_any
+    from core.sources import Limits
+
+    corpus = load_any(args.path, language=args.language, limits=Limits(max_file_bytes=args.max_bytes))
+    if not corpus.files:
+        raise InputError(f"{args.path}: no files to index")
+    return corpus, args.path
+
+
+def _err(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    """``index``: one JSON report per strategy on stdout, a summary on stderr."""
+    from core.chunking import chunk_corpus, strategies
+    from core.embed import Embedder
+    from core.index import Store, corpus_key
+
+    settings = _settings(args)
+    corpus, root = _corpus(args)
+    store = Store(args.db)  # fails early on a bad data folder, before the model loads
+    chosen = strategies(args.strategy)
+    by_strategy: dict[str, list[Chunk]] = {s: [] for s in chosen}
+    skipped = {(s.path, s.reason) for s in corpus.skipped}
+    for strategy in chosen:
+        # Per strategy, because the syntax choice also yields text and table chunks.
+        for item in chunk_corpus(corpus, settings, strategy):
+            if isinstance(item, Chunk):
+                by_strategy[strategy].append(item)
+            else:
+                skipped.add((item.path, item.reason))
+    embedder = Embedder(settings.model, cache=store.cache_path)
+    reports = store.index(
+        by_strategy,
+        embedder,
+        label=root.resolve().name or "corpus",
+        key=corpus_key(root),
+        settings=settings,
+        skipped=sorted(skipped),
+    )
+    for report in reports:
+        sys.stdout.write(json.dumps(report.to_dict()) + "\n")
+        if not args.quiet:
+            _err(
+                f"{report.strategy}: {report.chunks} chunks in {report.collection} ({report.added} added, "
+                f"{report.deleted} deleted, {report.unchanged} unchanged; embeddings {report.reused} re-used, "
+                f"{report.embedded} computed)"
+            )
+            if report.too_long:
+                _err(
+                    f"{report.strategy}: {len(report.too_long)} chunk(s) are longer than the model reads "
+                    f"({embedder.max_tokens} tokens) and flagged over_model_limit: {', '.join(report.too_long[:5])}"
+                    + (" ..." if len(report.too_long) > 5 else "")
+                )
+    if skipped and not args.quiet:
+        _err(f"{len(skipped)} file(s) skipped (see the reports' 'skipped')")
+    return 0
+
+
+def cmd_query(args: argparse.Namespace) -> int:
+    """``query``: JSONL hits of each strategy's collection, best first."""
+    from core.embed import Embedder
+    from core.index import Store, check_query
+
+    text = check_query(args.text)
+    if args.k < 1:
+        raise InputError(f"-k must be at least 1, got {args.k}")
+    store = Store(args.db)
+    collections = store.last_collections(args.strategy)
+    settings = store.manifest()["last"]["settings"]
+    embedder = None
+    if args.mode != "keyword":
+        embedder = Embedder(settings["model"], cache=store.cache_path)
+    where = {
+        key: value
+        for key, value in (
+            ("path", args.filter_path),
+            ("language", args.filter_language),
+            ("kind", args.filter_kind),
+        )
+        if value
+    }
+    vector = embedder.embed_query(text) if embedder is not None else None
+    for strategy, name in collections.items():
+        hits = store.search(name, text, embedder, k=args.k, mode=args.mode, where=where or None, query_vector=vector)
+        for hit in hits:
+            sys.stdout.write(json.dumps({**hit.to_dict(), "mode": args.mode, "collection": name}, ensure_ascii=False) + "\n")
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """``eval``: a metrics table (or JSON) per strategy and mode; unresolved queries on stderr."""
+    from core.chunking import strategies
+    from core.embed import Embedder
+    from core.evaluate import Evaluation, load_queries, parse_grid, sweep
+    from core.index import MODES
+
+    settings = _settings(args)
+    queries = load_queries(args.queries)
+    grid = parse_grid(args.sweep)
+    corpus, root = _corpus(args)
+    if root.is_dir():
+        # A query set kept inside the corpus (sample_repos/queries/) would answer its own queries.
+        own = args.queries.resolve()
+        corpus.files = [f for f in corpus.files if (root / f.path).resolve() != own]
+    embedder = Embedder(settings.model, cache=None if args.no_cache else args.cache)
+    evaluation = Evaluation(corpus, queries, embedder)
+    for line, reason in evaluation.unresolved:
+        _err(f"{args.queries}:{line}: skipped: {reason}")
+    if not evaluation.resolved:
+        raise InputError(f"{args.queries}: none of the {len(queries)} queries has a target in {args.path}")
+    options: dict[str, Any] = {
+        "strategies": strategies(args.strategy),
+        "modes": MODES if args.mode == "all" else (args.mode,),
+        "k": args.k,
+        "context_tokens": args.context,
+    }
+    if grid:
+        table = sweep(evaluation, settings, grid, **options)
+        if args.json:
+            sys.stdout.write(json.dumps(table, indent=2) + "\n")
+        else:
+            sys.stdout.write(format_table(table))
+        return 0
+    report = evaluation.run(settings, **options)
+    if args.json:
+        sys.stdout.write(json.dumps(report.to_dict(), indent=2) + "\n")
+    else:
+        sys.stdout.write(format_table([r.to_dict() for r in report.rows]))
+        _err(
+            f"{len(evaluation.resolved)} queries; embeddings {report.reused} re-used, {report.embedded} computed"
+            + (f"; {report.too_long} chunk(s) over the model's limit" if report.too_long else "")
+        )
+    return 0
+
+
+def format_table(rows: Sequence[dict[str, Any]]) -> str:
+    """Rows of dicts as a plain aligned text table (columns in first-seen order)."""
+    if not rows:
+        return "(no rows)\n"
+    columns: list[str] = []
+    for row in rows:
+        columns.extend(c for c in row if c not in columns)
+
+    def cell(value: Any) -> str:
+        if isinstance(value, float):
+            return f"{value:.3f}"
+        return "" if value is None else str(value)
+
+    cells = [[cell(row.get(c)) for c in columns] for row in rows]
+    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip()]
+    lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in cells]
+    return "\n".join(lines) + "\n"

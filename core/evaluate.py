@@ -1,0 +1,555 @@
+"""Retrieval evaluation: annotated query sets, metrics per strategy and mode, parameter sweeps.
+
+A query set is JSONL, one object per line::
+
+    {"query": "retry a failed payment", "path": "py_inventory/inventory/ledger.py", "symbol": "Ledger.retry"}
+    {"query": "...", "path": "...", "start_line": 10, "end_line": 24}
+
+``symbol`` resolves through :func:`core.syntax.list_definitions`: the definition named exactly so,
+else the one whose breadcrumb ends with ``"." + symbol``. The target is then a line span (and
+the byte span of those lines).
+
+Metrics of one query over its ranked chunks (``k`` is the cut-off):
+
+- ``touched@k``: a top-k chunk overlaps the target; ``mrr@k``: 1/rank of the first such chunk;
+- ``whole@k``: one top-k chunk holds every non-blank line of the target;
+- ``recall``, ``precision``, ``iou``: of the target's bytes against the union of the top-k
+  chunks' source spans (like Chroma's chunking evaluation, but on the chunks' true offsets);
+- ``in_context``: the size-neutral figure. Results are put in a context of ``context_tokens``
+  model tokens in rank order (a chunk that does not fit the room left is passed over, later
+  smaller ones may still go in); the target counts when the chunks in the context together hold
+  every non-blank line of it. Big chunks cannot win by being big: they fill the context sooner.
+
+Evaluation searches an exact in-memory index (:class:`core.index.MemoryIndex`), which ranks like
+the Chroma store without its approximate neighbours. Embeddings go through the embedder's cache,
+so a sweep embeds each distinct chunk text once.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import mean, median
+from typing import TYPE_CHECKING, Any
+
+from core.builder import Prepared
+from core.chunk import Chunk
+from core.chunking import chunk_document, chunk_source, prepare
+from core.errors import ChunkExplorerError, InputError
+from core.index import MODES, MemoryIndex, check_mode
+from core.keyword import Fusion
+from core.languages import TABLE_LANGUAGES
+from core.settings import ChunkSettings
+from core.sizing import make_sizer
+from core.sources import Corpus, SourceFile
+from core.syntax import Definition, list_definitions
+
+if TYPE_CHECKING:
+    from core.embed import Embedder
+
+DEFAULT_K = 5
+DEFAULT_CONTEXT_TOKENS = 1024
+_MAX_ERRORS_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class QuerySpec:
+    """One annotated query: the text and where its answer is (a symbol or a line span)."""
+
+    line: int  # line number in the query file (1-based), for messages
+    query: str
+    path: str
+    symbol: str | None = None
+    start_line: int | None = None
+    end_line: int | None = None
+
+
+@dataclass(frozen=True)
+class Target:
+    """A resolved answer: lines ``first..last`` of ``path``, their bytes and non-blank lines."""
+
+    path: str
+    first: int
+    last: int
+    start_byte: int
+    end_byte: int
+    lines: frozenset[int]  # non-blank lines of the span
+
+
+def parse_queries(text: str, source: str = "queries") -> list[QuerySpec]:
+    """Query specs from JSONL text; :class:`InputError` names every malformed line (up to five)."""
+    specs: list[QuerySpec] = []
+    errors: list[str] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            specs.append(_parse_line(raw, number))
+        except ValueError as exc:
+            errors.append(f"line {number}: {exc}")
+    if errors:
+        shown = "; ".join(errors[:_MAX_ERRORS_SHOWN])
+        more = f" (and {len(errors) - _MAX_ERRORS_SHOWN} more)" if len(errors) > _MAX_ERRORS_SHOWN else ""
+        raise InputError(f"{source}: {len(errors)} malformed query line(s): {shown}{more}")
+    if not specs:
+        raise InputError(f"{source}: no queries (expected JSONL lines with query, path and symbol or start_line/end_line)")
+    return specs
+
+
+def _parse_line(raw: str, number: int) -> QuerySpec:
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(data, dict):
+        raise ValueError("expected a JSON object")
+    query, path = data.get("query"), data.get("path")
+    if not isinstance(query, str) or not query.strip():
+        raise ValueError("'query' must be a non-empty string")
+    if not isinstance(path, str) or not path.strip():
+        raise ValueError("'path' must be a non-empty string")
+    symbol = data.get("symbol")
+    start, end = data.get("start_line"), data.get("end_line")
+    if symbol is not None:
+        if not isinstance(symbol, str) or not symbol.strip():
+            raise ValueError("'symbol' must be a non-empty string")
+        return QuerySpec(number, query, path, symbol=symbol.strip())
+    if start is None and end is None:
+        raise ValueError("needs 'symbol' or 'start_line' and 'end_line'")
+    if not (isinstance(start, int) and isinstance(end, int)) or isinstance(start, bool) or isinstance(end, bool):
+        raise ValueError("'start_line' and 'end_line' must both be integers")
+    if not 1 <= start <= end:
+        raise ValueError(f"bad line span {start}-{end} (1-based, start <= end)")
+    return QuerySpec(number, query, path, start_line=start, end_line=end)
+
+
+def load_queries(path: Path) -> list[QuerySpec]:
+    """Query specs from a JSONL file (see :func:`parse_queries`)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the query set ({exc})") from None
+    return parse_queries(text, str(path))
+
+
+# ---- targets -----------------------------------------------------------------------------------
+
+
+class _Prepared:
+    """Prepared documents of a corpus, made once and shared by every settings and strategy."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.sources = {s.path: s for s in corpus.files}
+        self._prepared: dict[str, Prepared] = {}
+
+    def get(self, path: str) -> Prepared | None:
+        source = self.sources.get(path)
+        if source is None or source.text is None or source.language in TABLE_LANGUAGES:
+            return None
+        found = self._prepared.get(path)
+        if found is None:
+            found = self._prepared[path] = prepare(source.path, source.language, source.text)
+        return found
+
+
+def resolve_target(spec: QuerySpec, prep: Prepared, definitions: Sequence[Definition] | None = None) -> Target:
+    """The target span of ``spec`` in its document; :class:`InputError` when it is not there.
+
+    ``definitions`` (the document's, from :func:`list_definitions`) saves listing them again.
+    """
+    doc = prep.doc
+    if spec.symbol is not None:
+        if definitions is None:
+            definitions = list_definitions(prep)
+        exact = [d for d in definitions if d.symbol == spec.symbol]
+        found = exact or [d for d in definitions if d.symbol.endswith("." + spec.symbol)]
+        if not found:
+            # The query may be more qualified than our breadcrumbs (``App\Cart.Cart.addItem`` for
+            # a PHP file-level namespace): take the longest breadcrumb it ends with.
+            longer = [d for d in definitions if spec.symbol.endswith("." + d.symbol)]
+            best = max((len(d.symbol) for d in longer), default=0)
+            found = [d for d in longer if len(d.symbol) == best]
+        if not found:
+            raise InputError(f"no definition {spec.symbol!r} in {spec.path}")
+        if len(found) > 1:
+            names = ", ".join(f"{d.symbol} (line {d.first})" for d in found[:4])
+            raise InputError(f"{spec.symbol!r} is ambiguous in {spec.path}: {names}")
+        first, last = found[0].first, found[0].last
+    else:
+        assert spec.start_line is not None and spec.end_line is not None  # checked when parsed
+        first, last = spec.start_line, spec.end_line
+        if last > doc.line_count:
+            raise InputError(f"lines {first}-{last} are past the end of {spec.path} ({doc.line_count} lines)")
+    lines = frozenset(n for n in range(first, last + 1) if not doc.is_blank(n))
+    if not lines:
+        raise InputError(f"lines {first}-{last} of {spec.path} are blank")
+    start_byte, end_byte = doc.lines_span(first, last)
+    return Target(spec.path, first, last, start_byte, end_byte, lines)
+
+
+# ---- metrics -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QueryOutcome:
+    """The metrics of one query under one strategy and mode."""
+
+    line: int
+    query: str
+    strategy: str
+    mode: str
+    touched_rank: int | None  # rank of the first chunk overlapping the target
+    whole_rank: int | None  # rank of the first chunk holding the whole target
+    recall: float
+    precision: float
+    iou: float
+    in_context: bool
+    top: tuple[str, ...] = field(default=())  # "path:first-last" of the top-k chunks
+
+
+def _overlaps(chunk: Chunk, target: Target) -> bool:
+    return chunk.path == target.path and chunk.start_line <= target.last and chunk.end_line >= target.first
+
+
+def _holds(chunk: Chunk, target: Target) -> bool:
+    if chunk.path != target.path:
+        return False
+    return chunk.start_line <= min(target.lines) and chunk.end_line >= max(target.lines)
+
+
+def _union_length(spans: list[tuple[int, int]]) -> int:
+    total, end = 0, -1
+    for a, b in sorted(spans):
+        if b <= end:
+            continue
+        total += b - max(a, end)
+        end = b
+    return total
+
+
+def span_metrics(chunks: Sequence[Chunk], target: Target) -> tuple[float, float, float]:
+    """(recall, precision, iou) of the target's bytes against the union of the chunks' spans."""
+    target_len = target.end_byte - target.start_byte
+    spans_by_path: dict[str, list[tuple[int, int]]] = {}
+    for c in chunks:
+        spans_by_path.setdefault(c.path, []).append((c.start_byte, c.end_byte))
+    retrieved = sum(_union_length(s) for s in spans_by_path.values())
+    same = spans_by_path.get(target.path, [])
+    clipped = [(max(a, target.start_byte), min(b, target.end_byte)) for a, b in same]
+    hit = _union_length([(a, b) for a, b in clipped if b > a])
+    recall = hit / target_len if target_len else 0.0
+    precision = hit / retrieved if retrieved else 0.0
+    union = retrieved + target_len - hit
+    return recall, precision, (hit / union if union else 0.0)
+
+
+def fill_context(chunks: Sequence[Chunk], budget: int, tokens_of: Callable[[Chunk], int]) -> list[Chunk]:
+    """The chunks, in rank order, that go into a context of ``budget`` tokens (those that do not
+    fit the room left are passed over)."""
+    taken, room = [], budget
+    for chunk in chunks:
+        size = tokens_of(chunk)
+        if size <= room:
+            taken.append(chunk)
+            room -= size
+        if room <= 0:
+            break
+    return taken
+
+
+def score_query(
+    spec: QuerySpec,
+    target: Target,
+    ranked: Sequence[Chunk],
+    *,
+    strategy: str,
+    mode: str,
+    k: int,
+    context_tokens: int,
+    tokens_of: Callable[[Chunk], int],
+) -> QueryOutcome:
+    """Every metric of one query from its ranked chunks (deeper than ``k`` for the context)."""
+    top = list(ranked[:k])
+    touched = next((r for r, c in enumerate(top, start=1) if _overlaps(c, target)), None)
+    whole = next((r for r, c in enumerate(top, start=1) if _holds(c, target)), None)
+    recall, precision, iou = span_metrics(top, target)
+    context = fill_context(ranked, context_tokens, tokens_of)
+    covered: set[int] = set()
+    for c in context:
+        if c.path == target.path:
+            covered.update(range(max(c.start_line, target.first), min(c.end_line, target.last) + 1))
+    return QueryOutcome(
+        line=spec.line,
+        query=spec.query,
+        strategy=strategy,
+        mode=mode,
+        touched_rank=touched,
+        whole_rank=whole,
+        recall=recall,
+        precision=precision,
+        iou=iou,
+        in_context=target.lines <= covered,
+        top=tuple(f"{c.path}:{c.start_line}-{c.end_line}" for c in top),
+    )
+
+
+@dataclass(frozen=True)
+class MetricRow:
+    """Aggregate metrics of one strategy and mode over a query set."""
+
+    strategy: str
+    mode: str
+    queries: int
+    k: int
+    touched: float
+    whole: float
+    mrr: float
+    recall: float
+    precision: float
+    iou: float
+    in_context: float
+    context_tokens: int
+    chunks: int
+    median_size: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form with metric names that carry k."""
+        k = self.k
+        return {
+            "strategy": self.strategy,
+            "mode": self.mode,
+            "queries": self.queries,
+            f"touched@{k}": round(self.touched, 4),
+            f"whole@{k}": round(self.whole, 4),
+            f"mrr@{k}": round(self.mrr, 4),
+            f"recall@{k}": round(self.recall, 4),
+            f"precision@{k}": round(self.precision, 4),
+            f"iou@{k}": round(self.iou, 4),
+            f"in_context@{self.context_tokens}": round(self.in_context, 4),
+            "chunks": self.chunks,
+            "median_size": self.median_size,
+        }
+
+
+def aggregate(outcomes: Sequence[QueryOutcome], *, k: int, context_tokens: int, chunks: Sequence[Chunk]) -> MetricRow:
+    """One row from the outcomes of one strategy and mode."""
+    n = len(outcomes)
+
+    def share(values: list[bool]) -> float:
+        return sum(values) / n if n else 0.0
+
+    first = outcomes[0] if outcomes else None
+    return MetricRow(
+        strategy=first.strategy if first else "",
+        mode=first.mode if first else "",
+        queries=n,
+        k=k,
+        touched=share([o.touched_rank is not None for o in outcomes]),
+        whole=share([o.whole_rank is not None for o in outcomes]),
+        mrr=sum(1 / o.touched_rank for o in outcomes if o.touched_rank) / n if n else 0.0,
+        recall=mean(o.recall for o in outcomes) if n else 0.0,
+        precision=mean(o.precision for o in outcomes) if n else 0.0,
+        iou=mean(o.iou for o in outcomes) if n else 0.0,
+        in_context=share([o.in_context for o in outcomes]),
+        context_tokens=context_tokens,
+        chunks=len(chunks),
+        median_size=float(median(c.size for c in chunks)) if chunks else 0.0,
+    )
+
+
+@dataclass(frozen=True)
+class EvalReport:
+    """Metrics per (strategy, mode), per-query outcomes, and the queries that could not be used."""
+
+    settings: ChunkSettings
+    rows: tuple[MetricRow, ...]
+    outcomes: tuple[QueryOutcome, ...]
+    unresolved: tuple[tuple[int, str], ...]  # (query line, reason)
+    reused: int = 0  # chunk embeddings found in the cache
+    embedded: int = 0  # chunk texts embedded now
+    too_long: int = 0  # chunks longer than the model reads
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (without per-query outcomes)."""
+        return {
+            "settings": self.settings.to_dict(),
+            "metrics": [r.to_dict() for r in self.rows],
+            "unresolved": [{"line": line, "reason": reason} for line, reason in self.unresolved],
+            "embeddings": {"reused": self.reused, "embedded": self.embedded, "too_long": self.too_long},
+        }
+
+
+# ---- running ----------------------------------------------------------------------------------
+
+
+class Evaluation:
+    """A corpus and a query set, prepared once, evaluated under any settings (sweeps re-use it)."""
+
+    def __init__(self, corpus: Corpus, queries: Sequence[QuerySpec], embedder: Embedder) -> None:
+        self.corpus = corpus
+        self.embedder = embedder
+        self.prepared = _Prepared(corpus)
+        resolved: list[tuple[QuerySpec, Target]] = []
+        unresolved: list[tuple[int, str]] = []
+        definitions: dict[str, list[Definition]] = {}
+        for spec in queries:
+            prep = self.prepared.get(spec.path)
+            if prep is None:
+                reason = "is not a code or text file of the corpus" if spec.path in self.prepared.sources else "is not in the corpus"
+                unresolved.append((spec.line, f"{spec.path} {reason}"))
+                continue
+            if spec.symbol is not None and spec.path not in definitions:
+                definitions[spec.path] = list_definitions(prep)
+            try:
+                resolved.append((spec, resolve_target(spec, prep, definitions.get(spec.path))))
+            except InputError as exc:
+                unresolved.append((spec.line, str(exc)))
+        self.resolved = resolved
+        self.unresolved = tuple(unresolved)
+        vectors = embedder.embed([spec.query for spec, _ in resolved]).vectors if resolved else None
+        self.query_vectors = vectors
+
+    def chunks(self, settings: ChunkSettings, strategy: str) -> list[Chunk]:
+        """Chunks of the whole corpus (files that cannot be chunked are left out)."""
+        out: list[Chunk] = []
+        for source in self.corpus.files:
+            out.extend(self._chunk_one(source, settings, strategy))
+        return out
+
+    def _chunk_one(self, source: SourceFile, settings: ChunkSettings, strategy: str) -> list[Chunk]:
+        prep = self.prepared.get(source.path)
+        try:
+            if prep is not None:
+                return chunk_document(prep, settings, strategy)
+            return chunk_source(source, settings, strategy)
+        except InputError:
+            return []  # unreadable tables and the like: not part of what is searched
+
+    def run(
+        self,
+        settings: ChunkSettings,
+        *,
+        strategies: Sequence[str] = ("fixed", "syntax"),
+        modes: Sequence[str] = MODES,
+        k: int = DEFAULT_K,
+        context_tokens: int = DEFAULT_CONTEXT_TOKENS,
+        fusion: Fusion = Fusion(),
+        progress: Callable[[str, int, int], None] | None = None,
+    ) -> EvalReport:
+        """Metrics per strategy and mode under ``settings``."""
+        for mode in modes:
+            check_mode(mode)
+        if k < 1 or context_tokens < 1:
+            raise InputError(f"k and the context size must be positive (got k={k}, context={context_tokens})")
+        token_sizer = make_sizer("tokens", settings.model)
+
+        def tokens_of(chunk: Chunk) -> int:
+            return chunk.size if chunk.unit == "tokens" else token_sizer.measure(chunk.embed_text)
+
+        rows: list[MetricRow] = []
+        outcomes: list[QueryOutcome] = []
+        reused = embedded = too_long = 0
+        depth = max(k, fusion.depth)
+        for strategy in strategies:
+            chunks = self.chunks(settings, strategy)
+
+            def on_progress(done: int, total: int, strategy: str = strategy) -> None:
+                if progress is not None:
+                    progress(strategy, done, total)
+
+            result = self.embedder.embed([c.embed_text for c in chunks], progress=on_progress)
+            reused += result.reused
+            embedded += result.computed
+            too_long += len(result.too_long)
+            index = MemoryIndex(chunks, result.vectors, too_long=frozenset(chunks[t.index].id for t in result.too_long))
+            for mode in modes:
+                mode_outcomes = []
+                for row, (spec, target) in enumerate(self.resolved):
+                    vector = self.query_vectors[row] if self.query_vectors is not None else None
+                    hits = index.search(spec.query, vector, k=depth, mode=mode, fusion=fusion)
+                    mode_outcomes.append(
+                        score_query(
+                            spec,
+                            target,
+                            [h.chunk for h in hits],
+                            strategy=strategy,
+                            mode=mode,
+                            k=k,
+                            context_tokens=context_tokens,
+                            tokens_of=tokens_of,
+                        )
+                    )
+                rows.append(aggregate(mode_outcomes, k=k, context_tokens=context_tokens, chunks=chunks))
+                outcomes.extend(mode_outcomes)
+        return EvalReport(settings, tuple(rows), tuple(outcomes), self.unresolved, reused, embedded, too_long)
+
+
+def evaluate(
+    corpus: Corpus,
+    queries: Sequence[QuerySpec],
+    settings: ChunkSettings,
+    embedder: Embedder,
+    **options: Any,
+) -> EvalReport:
+    """Evaluate one settings over a corpus and query set (options as :meth:`Evaluation.run`)."""
+    return Evaluation(corpus, queries, embedder).run(settings, **options)
+
+
+def sweep(
+    evaluation: Evaluation,
+    base: ChunkSettings,
+    grid: Mapping[str, Sequence[Any]],
+    **options: Any,
+) -> list[dict[str, Any]]:
+    """Evaluate every combination of ``grid`` (ChunkSettings fields to values) over ``base``.
+
+    Returns one flat row per (combination, strategy, mode): the combination's values, then the
+    metrics. A combination the settings refuse (e.g. overlap not below the budget) gets one row
+    with its ``error``. Embeddings are re-used through the embedder's cache.
+    """
+    keys = list(grid)
+    table: list[dict[str, Any]] = []
+    for values in itertools.product(*(grid[key] for key in keys)):
+        combo = dict(zip(keys, values))
+        try:
+            settings = base.with_(**combo)
+        except (ChunkExplorerError, TypeError) as exc:
+            table.append({**combo, "error": str(exc)})
+            continue
+        report = evaluation.run(settings, **options)
+        for row in report.rows:
+            table.append({**combo, **row.to_dict(), "reused": report.reused, "embedded": report.embedded})
+    return table
+
+
+def parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
+    """``["budget=128,254", "breadcrumb=true,false"]`` as a grid of typed ChunkSettings values."""
+    from dataclasses import fields as dataclass_fields
+
+    types = {f.name: f.type for f in dataclass_fields(ChunkSettings)}
+    grid: dict[str, list[Any]] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or key not in types:
+            raise InputError(f"bad sweep axis {item!r}: expected NAME=V1,V2 with NAME one of {', '.join(types)}")
+        values: list[Any] = []
+        for text in raw.split(","):
+            text = text.strip()
+            kind = str(types[key])
+            if "bool" in kind:
+                if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                    raise InputError(f"sweep axis {key}: {text!r} is not true or false")
+                values.append(text.lower() in ("true", "1", "yes"))
+            elif "int" in kind:
+                try:
+                    values.append(int(text))
+                except ValueError:
+                    raise InputError(f"sweep axis {key}: {text!r} is not an integer") from None
+            else:
+                values.append(text)
+        grid[key] = values
+    return grid

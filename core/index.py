@@ -1,0 +1,685 @@
+"""Search indexes over chunks: a persistent Chroma store and an in-memory one for evaluation.
+
+Both rank the same way: vectors by cosine similarity, keywords by BM25 (:mod:`core.keyword`),
+hybrid by reciprocal rank fusion of the two; both return :class:`Hit` objects with full chunks.
+
+:class:`Store` is a data folder (``--db``, default ``data/chroma``):
+
+- Chroma's own files (``chroma.sqlite3`` and segment folders), or a Chroma server when the
+  ``CHROMA_HOST``/``CHROMA_PORT`` environment variables are set (``chroma run --path DIR``);
+- ``chunk_explorer/``: our manifest (what was indexed last, so ``query`` finds it), the BM25
+  index of each collection and the embedding cache.
+
+One collection per (corpus, strategy, chunking settings, model), named deterministically. The
+corpus is identified by its root folder (its absolute path), not by its content: re-indexing a
+corpus after an edit updates the same collection, deleting the chunks of changed or removed
+files and adding the new ones; chunk ids are deterministic, so indexing the same thing twice adds
+nothing. We always pass our own embeddings: Chroma's default embedder (which would download a
+model) is never used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from core.chunk import Chunk
+from core.errors import ChunkExplorerError, InputError, SettingsError
+from core.keyword import Fusion, KeywordIndex, rrf
+from core.settings import ChunkSettings
+
+if TYPE_CHECKING:
+    from core.embed import Embedder, Progress
+
+MODES = ("vector", "keyword", "hybrid")
+DEFAULT_DB = Path("data") / "chroma"
+MAX_QUERY_CHARS = 10_000
+"""Longer queries are refused: the model reads ~256 word pieces, so a 100 KB "query" is a pasted
+file, not a question. Search with a description or a short snippet instead."""
+FILTER_FIELDS = ("path", "language", "kind")
+OURS = "chunk_explorer"  # our sub-folder of the data folder
+MANIFEST = "manifest.json"
+ENV_HOST, ENV_PORT = "CHROMA_HOST", "CHROMA_PORT"
+
+
+class StoreError(ChunkExplorerError):
+    """The data folder or the Chroma server cannot be used, and why."""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One result: its 1-based rank, the mode's score, every score known, and the chunk.
+
+    ``scores`` may hold ``vector`` (cosine similarity), ``keyword`` (BM25) and ``hybrid`` (RRF).
+    """
+
+    rank: int
+    score: float
+    scores: dict[str, float]
+    chunk: Chunk
+    over_model_limit: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The chunk's JSON form plus ``rank``, ``score``, ``scores`` and ``over_model_limit``."""
+        data = self.chunk.to_dict()
+        data.update(rank=self.rank, score=self.score, scores=self.scores, over_model_limit=self.over_model_limit)
+        return data
+
+
+def check_query(text: str) -> str:
+    """The query stripped; :class:`InputError` when empty or over :data:`MAX_QUERY_CHARS`."""
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("the query is empty; give a few words or a code snippet to search for")
+    if len(text) > MAX_QUERY_CHARS:
+        raise InputError(
+            f"the query is {len(text):,} characters long; the limit is {MAX_QUERY_CHARS:,} (the model "
+            "reads only its first ~256 word pieces): search with a description or a short snippet"
+        )
+    return text.strip()
+
+
+def check_mode(mode: str) -> str:
+    """``mode`` when it is a known search mode, else :class:`SettingsError` naming the modes."""
+    if mode not in MODES:
+        raise SettingsError(f"unknown search mode {mode!r}; expected one of: {', '.join(MODES)}")
+    return mode
+
+
+def rank(
+    mode: str,
+    vector: Sequence[tuple[str, float]],
+    keyword: Sequence[tuple[str, float]],
+    k: int,
+    fusion: Fusion,
+) -> list[tuple[str, float, dict[str, float]]]:
+    """The top ``k`` ``(id, score, scores)`` of a mode from the two candidate rankings."""
+    vec = dict(vector)
+    kw = dict(keyword)
+
+    def scores(ident: str) -> dict[str, float]:
+        found = {}
+        if ident in vec:
+            found["vector"] = vec[ident]
+        if ident in kw:
+            found["keyword"] = kw[ident]
+        return found
+
+    if mode == "vector":
+        return [(i, s, scores(i)) for i, s in list(vector)[:k]]
+    if mode == "keyword":
+        return [(i, s, scores(i)) for i, s in list(keyword)[:k]]
+    fused = rrf(
+        [[i for i, _ in vector], [i for i, _ in keyword]],
+        [fusion.vector_weight, fusion.keyword_weight],
+        fusion.rrf_k,
+    )
+    return [(i, s, {**scores(i), "hybrid": s}) for i, s in fused[:k]]
+
+
+# ---- in memory ---------------------------------------------------------------------------------
+
+
+class MemoryIndex:
+    """Exact search over chunks and their vectors held in memory (evaluation and sweeps).
+
+    Ranks like :class:`Store` does, without HNSW's approximation.
+    """
+
+    def __init__(self, chunks: Sequence[Chunk], vectors: np.ndarray, *, too_long: frozenset[str] = frozenset()) -> None:
+        if len(chunks) != len(vectors):
+            raise ValueError(f"{len(chunks)} chunks but {len(vectors)} vectors")
+        self.chunks = list(chunks)
+        self.vectors = np.asarray(vectors, dtype=np.float32)
+        self.too_long = too_long
+        self._by_id = {c.id: c for c in self.chunks}
+        self._keyword: KeywordIndex | None = None
+
+    @property
+    def keyword(self) -> KeywordIndex:
+        """The BM25 index, built on first use."""
+        if self._keyword is None:
+            fields = {f: [str(getattr(c, f)) for c in self.chunks] for f in FILTER_FIELDS}
+            self._keyword = KeywordIndex.build([c.id for c in self.chunks], [c.embed_text for c in self.chunks], fields)
+        return self._keyword
+
+    def search(
+        self,
+        query: str,
+        query_vector: np.ndarray | None,
+        *,
+        k: int = 10,
+        mode: str = "hybrid",
+        fusion: Fusion = Fusion(),
+        where: Mapping[str, str] | None = None,
+    ) -> list[Hit]:
+        """Top ``k`` hits; ``query_vector`` is needed by the vector and hybrid modes."""
+        check_mode(mode)
+        query = check_query(query)
+        depth = max(k, fusion.depth)
+        vector: list[tuple[str, float]] = []
+        keyword: list[tuple[str, float]] = []
+        if mode != "keyword":
+            if query_vector is None:
+                raise ValueError(f"mode {mode!r} needs the query's vector")
+            vector = self._vector(query_vector, depth, where)
+        if mode != "vector":
+            keyword = self.keyword.search(query, depth, where)
+        return [
+            Hit(r, s, sc, self._by_id[i], i in self.too_long)
+            for r, (i, s, sc) in enumerate(rank(mode, vector, keyword, k, fusion), start=1)
+        ]
+
+    def _vector(self, query_vector: np.ndarray, n: int, where: Mapping[str, str] | None) -> list[tuple[str, float]]:
+        if not self.chunks:
+            return []
+        sims = self.vectors @ np.asarray(query_vector, dtype=np.float32)
+        if where:
+            keep = np.asarray([all(str(getattr(c, f)) == v for f, v in where.items()) for c in self.chunks])
+            sims = np.where(keep, sims, -np.inf)
+        n = min(n, len(sims))
+        top = np.argpartition(-sims, n - 1)[:n]
+        top = top[np.lexsort((top, -sims[top]))]
+        return [(self.chunks[i].id, float(sims[i])) for i in top if np.isfinite(sims[i])]
+
+
+# ---- Chroma ------------------------------------------------------------------------------------
+
+
+def corpus_key(root: Path | str) -> str:
+    """A corpus's identity: a digest of its root's absolute path (content may change)."""
+    return hashlib.blake2b(str(Path(root).resolve()).encode(), digest_size=8).hexdigest()
+
+
+def collection_name(label: str, key: str, strategy: str, settings: ChunkSettings) -> str:
+    """Deterministic Chroma collection name for (corpus, strategy, settings incl. model)."""
+    from core.embed import model_key
+
+    digest = hashlib.blake2b(
+        "\x1f".join((key, strategy, settings.key(), model_key(settings.model))).encode(), digest_size=8
+    ).hexdigest()
+    slug = re.sub(r"[^a-zA-Z0-9_-]+", "-", label)[:40].strip("-_") or "corpus"
+    return f"ce_{slug}_{strategy}_{digest}"
+
+
+def connect(db: Path) -> Any:
+    """A Chroma client: an HTTP client when ``CHROMA_HOST``/``CHROMA_PORT`` are set, else an
+    embedded persistent client on ``db``. Telemetry off. Raises :class:`StoreError`."""
+    try:
+        import chromadb
+        from chromadb.config import Settings
+    except ImportError as exc:
+        raise StoreError(f"chromadb is not installed ({exc}); run: pip install -r requirements.txt") from None
+    settings = Settings(anonymized_telemetry=False)
+    host, port = os.environ.get(ENV_HOST), os.environ.get(ENV_PORT)
+    if host or port:
+        try:
+            port_number = int(port or 8000)
+        except ValueError:
+            raise StoreError(f"{ENV_PORT}={port!r} is not a port number") from None
+        where = f"{host or 'localhost'}:{port_number}"
+        try:
+            client = chromadb.HttpClient(host=host or "localhost", port=port_number, settings=settings)
+            client.heartbeat()
+        except Exception as exc:  # noqa: BLE001 - connection failures come as many types
+            raise StoreError(
+                f"cannot reach the Chroma server at {where} (from {ENV_HOST}/{ENV_PORT}): {exc}. Start it "
+                f"with `chroma run --path DIR --host {host or 'localhost'} --port {port_number}`, or unset "
+                f"{ENV_HOST} and {ENV_PORT} to use the data folder directly"
+            ) from None
+        return client
+    try:
+        return chromadb.PersistentClient(path=str(db), settings=settings)
+    except Exception as exc:  # noqa: BLE001 - Chroma wraps SQLite and Rust errors in many types
+        raise StoreError(_describe_open_failure(db, exc)) from None
+
+
+def _describe_open_failure(db: Path, exc: Exception) -> str:
+    text = str(exc)
+    if "not a database" in text or "malformed" in text or "corrupt" in text.lower():
+        return (
+            f"the Chroma database in {db} cannot be read ({text}); it looks corrupted. Nothing was "
+            "changed or deleted: move that folder away (or restore it from a backup) and index again, "
+            "or pass another --db"
+        )
+    if "readonly" in text or "read-only" in text or "Permission denied" in text:
+        return f"the data folder {db} is read-only ({text}); pass a writable --db"
+    return f"cannot open the Chroma database in {db}: {type(exc).__name__}: {text}"
+
+
+@contextmanager
+def _chroma(what: str) -> Iterator[None]:
+    """Turn Chroma's and the network's errors during ``what`` into a :class:`StoreError`."""
+    try:
+        yield
+    except ChunkExplorerError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - Chroma, httpx and SQLite errors all end here
+        raise StoreError(f"Chroma failed while {what}: {type(exc).__name__}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class IndexReport:
+    """What indexing one strategy did to its collection."""
+
+    collection: str
+    strategy: str
+    chunks: int  # chunks of the corpus now in the collection
+    added: int
+    deleted: int
+    unchanged: int
+    reused: int  # added chunks whose vector came from the embedding cache
+    embedded: int  # texts the model embedded now
+    too_long: tuple[str, ...]  # ids of chunks longer than the model reads (flagged in metadata)
+    skipped: tuple[tuple[str, str], ...] = field(default=())  # (path, reason)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "collection": self.collection,
+            "strategy": self.strategy,
+            "chunks": self.chunks,
+            "added": self.added,
+            "deleted": self.deleted,
+            "unchanged": self.unchanged,
+            "reused": self.reused,
+            "embedded": self.embedded,
+            "too_long": list(self.too_long),
+            "skipped": [list(s) for s in self.skipped],
+        }
+
+
+class Store:
+    """A data folder holding Chroma collections, their BM25 indexes and the embedding cache."""
+
+    def __init__(self, db: Path | str = DEFAULT_DB) -> None:
+        self.db = Path(db).expanduser()
+        self.own = self.db / OURS
+        _prepare_folder(self.db)
+        self.client = connect(self.db)
+        self._keyword: dict[str, KeywordIndex] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def cache_path(self) -> Path:
+        """Where this data folder keeps its embedding cache."""
+        return self.own / "embeddings.sqlite3"
+
+    # ---- manifest ------------------------------------------------------------------------------
+
+    def manifest(self) -> dict[str, Any]:
+        """What was indexed here: ``last`` (the last ``index`` run) and every ``collections`` entry."""
+        path = self.own / MANIFEST
+        if not path.is_file():
+            return {"version": 1, "last": None, "collections": {}}
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"the manifest {path} cannot be read ({exc}); index the corpus again") from None
+        if not isinstance(data, dict) or "collections" not in data:
+            raise StoreError(f"the manifest {path} is not a Chunk Explorer manifest; index the corpus again")
+        return data
+
+    def _write_manifest(self, data: dict[str, Any]) -> None:
+        self.own.mkdir(parents=True, exist_ok=True)
+        _atomic_write(self.own / MANIFEST, json.dumps(data, indent=2, sort_keys=True))
+
+    def last_collections(self, strategy: str = "both") -> dict[str, str]:
+        """``{strategy: collection}`` of the last ``index`` run, restricted to ``strategy``."""
+        last = self.manifest().get("last")
+        if not last:
+            raise StoreError(f"nothing is indexed in {self.db} yet; run `python -m core index PATH --db {self.db}` first")
+        found = dict(last["collections"])
+        if strategy != "both":
+            if strategy not in found:
+                raise StoreError(
+                    f"the last index in {self.db} has no {strategy!r} collection (it has: {', '.join(found)}); "
+                    f"index with --strategy {strategy} or both"
+                )
+            found = {strategy: found[strategy]}
+        return found
+
+    # ---- indexing ------------------------------------------------------------------------------
+
+    def index(
+        self,
+        chunks_by_strategy: Mapping[str, Sequence[Chunk]],
+        embedder: Embedder,
+        *,
+        label: str,
+        key: str,
+        settings: ChunkSettings,
+        skipped: Sequence[tuple[str, str]] = (),
+        progress: Callable[[str, int, int], None] | None = None,
+    ) -> list[IndexReport]:
+        """Bring one collection per strategy in line with ``chunks_by_strategy`` (a whole corpus:
+        chunks of files absent from it are deleted) and record the run in the manifest.
+
+        ``progress(strategy, done, total)`` follows the embedding.
+        """
+        reports = []
+        manifest = self.manifest()
+        names: dict[str, str] = {}
+        for strategy, chunks in chunks_by_strategy.items():
+            name = collection_name(label, key, strategy, settings)
+            names[strategy] = name
+            meta = {"corpus": label, "corpus_key": key, "strategy": strategy, "settings": settings.key(), "model": settings.model}
+
+            def on_progress(done: int, total: int, strategy: str = strategy) -> None:
+                if progress is not None:
+                    progress(strategy, done, total)
+
+            report = self.sync(name, chunks, embedder, meta, progress=on_progress)
+            reports.append(replace(report, skipped=tuple(skipped)))
+            manifest["collections"][name] = {
+                **meta,
+                "settings": settings.to_dict(),
+                "chunks": report.chunks,
+                "indexed_at": _now(),
+            }
+        manifest["last"] = {
+            "corpus": label,
+            "corpus_key": key,
+            "settings": settings.to_dict(),
+            "collections": names,
+            "indexed_at": _now(),
+        }
+        self._write_manifest(manifest)
+        return reports
+
+    def sync(
+        self,
+        name: str,
+        chunks: Sequence[Chunk],
+        embedder: Embedder,
+        meta: Mapping[str, str],
+        *,
+        progress: Progress | None = None,
+    ) -> IndexReport:
+        """Make collection ``name`` hold exactly ``chunks``: delete what is gone, embed and add
+        what is new, keep the rest. Rebuilds the collection's BM25 index when anything changed."""
+        chunks = list({c.id: c for c in chunks}.values())
+        wanted = {c.id for c in chunks}
+        with _chroma(f"opening collection {name}"):
+            collection = self.client.get_or_create_collection(
+                name, configuration={"hnsw": {"space": "cosine"}}, embedding_function=None
+            )
+            existing = set(collection.get(include=[])["ids"])
+        stale = sorted(existing - wanted)
+        new = [c for c in chunks if c.id not in existing]
+        # Embed before touching the collection: a model failure then leaves it as it was.
+        embedded = embedder.embed([c.embed_text for c in new], progress=progress)
+        too_long = frozenset(new[t.index].id for t in embedded.too_long)
+        batch = max(1, min(int(self.client.get_max_batch_size()), 2000))
+        with _chroma(f"deleting {len(stale)} old chunks from {name}"):
+            for start in range(0, len(stale), batch):
+                collection.delete(ids=stale[start : start + batch])
+        with _chroma(f"adding {len(new)} chunks to {name}"):
+            for start in range(0, len(new), batch):
+                part = new[start : start + batch]
+                collection.add(
+                    ids=[c.id for c in part],
+                    embeddings=embedded.vectors[start : start + batch],
+                    documents=[c.embed_text for c in part],
+                    metadatas=[chunk_metadata(c, c.id in too_long) for c in part],
+                )
+        revision = _revision(wanted)
+        changed = bool(stale or new)
+        if changed or collection.metadata is None or collection.metadata.get("revision") != revision:
+            with _chroma(f"updating {name}"):
+                collection.modify(metadata={**meta, "revision": revision})
+        if changed or not self._keyword_folder(name, revision).is_dir():
+            self._save_keyword(name, revision, collection)
+        return IndexReport(
+            collection=name,
+            strategy=str(meta.get("strategy", "")),
+            chunks=len(wanted),
+            added=len(new),
+            deleted=len(stale),
+            unchanged=len(wanted) - len(new),
+            reused=embedded.reused,
+            embedded=embedded.computed,
+            too_long=tuple(sorted(too_long)),
+        )
+
+    # ---- keyword index ---------------------------------------------------------------------------
+
+    def _keyword_folder(self, name: str, revision: str) -> Path:
+        return self.own / "bm25" / name / revision
+
+    def _save_keyword(self, name: str, revision: str, collection: Any) -> KeywordIndex:
+        """Build the BM25 index from the collection's documents and keep it on disk."""
+        with _chroma(f"reading the documents of {name}"):
+            got = collection.get(include=["documents", "metadatas"])
+        fields = {f: [str(m.get(f, "")) for m in got["metadatas"]] for f in FILTER_FIELDS}
+        keyword = KeywordIndex.build(got["ids"], got["documents"], fields, revision)
+        folder = self._keyword_folder(name, revision)
+        try:
+            if not folder.is_dir():
+                keyword.save(folder)
+            for old in folder.parent.iterdir():
+                if old.name != revision:
+                    shutil.rmtree(old)  # our own derived files of older revisions
+        except OSError as exc:
+            raise StoreError(f"cannot write the keyword index under {folder.parent}: {exc}") from None
+        with self._lock:
+            self._keyword[name] = keyword
+        return keyword
+
+    def keyword_index(self, name: str, collection: Any) -> KeywordIndex:
+        """The collection's BM25 index: from memory, from disk, or rebuilt when stale."""
+        revision = str((collection.metadata or {}).get("revision", ""))
+        with self._lock:
+            cached = self._keyword.get(name)
+        if cached is not None and cached.revision == revision:
+            return cached
+        folder = self._keyword_folder(name, revision)
+        if revision and folder.is_dir():
+            try:
+                keyword = KeywordIndex.load(folder)
+            except (OSError, ValueError, KeyError) as exc:
+                raise StoreError(f"the keyword index in {folder} cannot be read ({exc}); index again") from None
+            with self._lock:
+                self._keyword[name] = keyword
+            return keyword
+        return self._save_keyword(name, revision, collection)
+
+    # ---- search --------------------------------------------------------------------------------
+
+    def collection(self, name: str) -> Any:
+        """An existing collection, or :class:`StoreError`."""
+        try:
+            return self.client.get_collection(name, embedding_function=None)
+        except Exception as exc:  # noqa: BLE001 - "missing" is NotFoundError or ValueError by version
+            if "does not exist" in str(exc) or type(exc).__name__ == "NotFoundError":
+                raise StoreError(f"no collection {name!r} in {self.db}; index the corpus first") from None
+            raise StoreError(f"Chroma failed while opening collection {name}: {type(exc).__name__}: {exc}") from None
+
+    def search(
+        self,
+        name: str,
+        query: str,
+        embedder: Embedder | None,
+        *,
+        k: int = 10,
+        mode: str = "hybrid",
+        fusion: Fusion = Fusion(),
+        where: Mapping[str, str] | None = None,
+        query_vector: np.ndarray | None = None,
+    ) -> list[Hit]:
+        """Top ``k`` hits of collection ``name``. ``embedder`` (or ``query_vector``) is needed by
+        the vector and hybrid modes; ``where`` filters on path, language or kind."""
+        check_mode(mode)
+        query = check_query(query)
+        if k < 1:
+            raise SettingsError(f"k must be at least 1, got {k}")
+        unknown = sorted(set(where or {}) - set(FILTER_FIELDS))
+        if unknown:
+            raise SettingsError(f"cannot filter on {', '.join(unknown)}; filters: {', '.join(FILTER_FIELDS)}")
+        collection = self.collection(name)
+        depth = max(k, fusion.depth)
+        known: dict[str, Chunk] = {}
+        limited: set[str] = set()
+        vector: list[tuple[str, float]] = []
+        keyword: list[tuple[str, float]] = []
+        if mode != "keyword":
+            if query_vector is None:
+                if embedder is None:
+                    raise ValueError(f"mode {mode!r} needs an embedder or a query vector")
+                query_vector = embedder.embed_query(query)
+            # Vector mode needs only k results; fusion needs the deeper candidate list. (Chroma
+            # returns fewer when the collection is smaller, so no count() round trip first.)
+            with _chroma(f"searching {name}"):
+                got = collection.query(
+                    query_embeddings=[np.asarray(query_vector, dtype=np.float32)],
+                    n_results=k if mode == "vector" else depth,
+                    where=_where(where),
+                    include=["documents", "metadatas", "distances"],
+                )
+            for ident, doc, meta, dist in zip(
+                got["ids"][0], got["documents"][0] or [], got["metadatas"][0] or [], got["distances"][0] or []
+            ):
+                vector.append((ident, 1.0 - float(dist)))
+                known[ident] = chunk_from_record(ident, doc, meta)
+                if meta.get("over_model_limit"):
+                    limited.add(ident)
+        if mode != "vector":
+            keyword = self.keyword_index(name, collection).search(query, depth, where)
+        ranked = rank(mode, vector, keyword, k, fusion)
+        missing = [i for i, _, _ in ranked if i not in known]
+        if missing:
+            with _chroma(f"reading results from {name}"):
+                got = collection.get(ids=missing, include=["documents", "metadatas"])
+            for ident, doc, meta in zip(got["ids"], got["documents"], got["metadatas"]):
+                known[ident] = chunk_from_record(ident, doc, meta)
+                if meta.get("over_model_limit"):
+                    limited.add(ident)
+        return [
+            Hit(r, s, sc, known[i], i in limited)
+            for r, (i, s, sc) in enumerate((x for x in ranked if x[0] in known), start=1)
+        ]
+
+
+# ---- records -----------------------------------------------------------------------------------
+
+
+def chunk_metadata(chunk: Chunk, over_model_limit: bool = False) -> dict[str, str | int | float | bool]:
+    """Chroma metadata of a chunk: every field but the texts, no None (Chroma refuses it).
+
+    ``text`` is not stored when ``embed_text`` ends with it (the document is ``embed_text``):
+    ``text_start`` says where it begins.
+    """
+    meta: dict[str, str | int | float | bool] = {
+        "path": chunk.path,
+        "language": chunk.language,
+        "strategy": chunk.strategy,
+        "kind": chunk.kind,
+        "symbol": chunk.symbol,
+        "parent_id": chunk.parent_id or "",
+        "start_line": chunk.start_line,
+        "end_line": chunk.end_line,
+        "start_byte": chunk.start_byte,
+        "end_byte": chunk.end_byte,
+        "part": chunk.part,
+        "parts": chunk.parts,
+        "header": chunk.header,
+        "size": chunk.size,
+        "unit": chunk.unit,
+        "fallback": chunk.fallback or "",
+        "flags": ",".join(chunk.flags),
+        "over_model_limit": over_model_limit,
+    }
+    if chunk.embed_text.endswith(chunk.text):
+        meta["text_start"] = len(chunk.embed_text) - len(chunk.text)
+    else:
+        meta["text_start"] = -1
+        meta["text"] = chunk.text
+    if chunk.columns is not None:
+        meta["row_start"] = chunk.row_start if chunk.row_start is not None else -1
+        meta["row_end"] = chunk.row_end if chunk.row_end is not None else -1
+        meta["columns"] = json.dumps(list(chunk.columns))
+    return meta
+
+
+def chunk_from_record(ident: str, document: str, meta: Mapping[str, Any]) -> Chunk:
+    """Inverse of :func:`chunk_metadata` given the stored document (``embed_text``)."""
+    start = int(meta.get("text_start", -1))
+    text = document[start:] if start >= 0 else str(meta.get("text", ""))
+    columns = meta.get("columns")
+    return Chunk(
+        id=ident,
+        path=str(meta["path"]),
+        language=str(meta["language"]),
+        strategy=str(meta["strategy"]),
+        kind=str(meta["kind"]),
+        symbol=str(meta["symbol"]),
+        parent_id=str(meta["parent_id"]) or None,
+        start_line=int(meta["start_line"]),
+        end_line=int(meta["end_line"]),
+        start_byte=int(meta["start_byte"]),
+        end_byte=int(meta["end_byte"]),
+        part=int(meta["part"]),
+        parts=int(meta["parts"]),
+        header=str(meta["header"]),
+        text=text,
+        embed_text=document,
+        size=int(meta["size"]),
+        unit=str(meta["unit"]),
+        fallback=str(meta["fallback"]) or None,
+        row_start=_opt_int(meta.get("row_start")),
+        row_end=_opt_int(meta.get("row_end")),
+        columns=tuple(json.loads(columns)) if columns else None,
+        flags=tuple(f for f in str(meta.get("flags", "")).split(",") if f),
+    )
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None or int(value) < 0 else int(value)
+
+
+def _where(where: Mapping[str, str] | None) -> dict[str, Any] | None:
+    if not where:
+        return None
+    clauses = [{key: value} for key, value in where.items()]
+    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
+def _revision(ids: set[str]) -> str:
+    digest = hashlib.blake2b(digest_size=8)
+    for ident in sorted(ids):
+        digest.update(ident.encode())
+    return digest.hexdigest()
+
+
+def _prepare_folder(db: Path) -> None:
+    """Create the data folder and check that it is writable (Chroma writes even to read)."""
+    if db.exists() and not db.is_dir():
+        raise StoreError(f"the data folder {db} is a file; pass a folder to --db")
+    try:
+        db.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=db, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        raise StoreError(f"the data folder {db} is not writable ({exc.strerror or exc}); pass a writable --db") from None
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")

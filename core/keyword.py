@@ -1,0 +1,157 @@
+"""Keyword search over chunks: a code-aware tokenizer, BM25 (``bm25s``) and rank fusion.
+
+Code names things in ``snake_case`` and ``camelCase``; a query says "parse the url". The
+tokenizer splits identifiers into their words (and keeps the whole identifier too, so an exact
+name still scores highest), lowercases, drops a few English function words and folds plural
+``s``, so both sides meet on the same terms.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+RRF_K = 60
+"""Reciprocal rank fusion constant: a result at rank r contributes ``weight / (RRF_K + r)``."""
+
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+# Words that carry no meaning in a query about code; kept short on purpose: BM25's idf already
+# discounts frequent words, this only removes ones that match everywhere in comments.
+STOPWORDS = frozenset(
+    "a an and are as at be by for from has have if in into is it its of on or that the this to was "
+    "were will with".split()
+)
+_META_FILE = "keyword_meta.json"
+
+
+def _fold(word: str) -> str:
+    # Plural and third-person "s": "parses" meets "parse", "headers" meets "header".
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def tokenize(text: str) -> list[str]:
+    """Terms of ``text``: identifiers split at ``_`` and case changes, lowercased, plus the whole
+    identifier when it had several parts; single letters and stopwords dropped."""
+    terms: list[str] = []
+    for word in _WORD.findall(text):
+        terms.extend(_word_terms(word))
+    return terms
+
+
+@lru_cache(maxsize=200_000)
+def _word_terms(word: str) -> tuple[str, ...]:
+    # Code repeats its identifiers endlessly: splitting each distinct word once makes indexing
+    # a 20,000-chunk collection several times faster.
+    parts = [p.lower() for piece in word.split("_") for p in _PART.findall(piece)]
+    terms = [_fold(p) for p in parts if len(p) > 1 and p not in STOPWORDS]
+    if len(parts) > 1:
+        terms.append(word.lower().strip("_"))
+    return tuple(terms)
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """How hybrid search fuses its two rankings, and how deep each ranking goes."""
+
+    rrf_k: int = RRF_K
+    vector_weight: float = 1.0
+    keyword_weight: float = 1.0
+    depth: int = 50  # candidates taken from each ranking before fusing
+
+
+def rrf(rankings: Sequence[Sequence[str]], weights: Sequence[float], k: int = RRF_K) -> list[tuple[str, float]]:
+    """Reciprocal rank fusion of ranked id lists: ``sum(weight / (k + rank))``, best first.
+
+    Ties keep the order in which ids were first seen (vector ranking first), so results are
+    deterministic.
+    """
+    scores: dict[str, float] = {}
+    for ranking, weight in zip(rankings, weights):
+        for rank, ident in enumerate(ranking, start=1):
+            scores[ident] = scores.get(ident, 0.0) + weight / (k + rank)
+    order = {ident: i for i, ident in enumerate(scores)}
+    return sorted(scores.items(), key=lambda item: (-item[1], order[item[0]]))
+
+
+class KeywordIndex:
+    """BM25 over a fixed list of documents, with small per-document fields for filtering."""
+
+    def __init__(self, ids: list[str], fields: dict[str, list[str]], retriever: Any, revision: str = "") -> None:
+        self.ids = ids
+        self.fields = fields
+        self.revision = revision
+        self._retriever = retriever
+        self._vocab: Mapping[str, int] = getattr(retriever, "vocab_dict", {}) if retriever is not None else {}
+
+    @classmethod
+    def build(
+        cls, ids: Sequence[str], texts: Sequence[str], fields: dict[str, list[str]] | None = None, revision: str = ""
+    ) -> KeywordIndex:
+        """Index ``texts`` (one per id). ``fields`` (e.g. path, language, kind) allow filtering."""
+        retriever = None
+        if ids:
+            import bm25s
+
+            retriever = bm25s.BM25()
+            retriever.index([tokenize(t) for t in texts], show_progress=False)
+        return cls(list(ids), {k: list(v) for k, v in (fields or {}).items()}, retriever, revision)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def search(self, query: str, n: int, where: Mapping[str, str] | None = None) -> list[tuple[str, float]]:
+        """Up to ``n`` ``(id, bm25 score)`` pairs with a positive score, best first."""
+        if self._retriever is None or n <= 0:
+            return []
+        terms = [t for t in tokenize(query) if t in self._vocab]
+        if not terms:
+            return []
+        scores = np.asarray(self._retriever.get_scores(terms), dtype=np.float32)
+        if where:
+            mask = np.ones(len(self.ids), dtype=bool)
+            for key, value in where.items():
+                column = self.fields.get(key)
+                if column is None:
+                    raise KeyError(key)
+                mask &= np.asarray([v == value for v in column])
+            scores = np.where(mask, scores, 0.0)
+        n = min(n, len(scores))
+        top = np.argpartition(-scores, n - 1)[:n]
+        top = top[np.lexsort((top, -scores[top]))]  # by score, ties by position: deterministic
+        return [(self.ids[i], float(scores[i])) for i in top if scores[i] > 0]
+
+    def save(self, folder: Path) -> None:
+        """Write the index into ``folder`` (which must not exist) via a temporary sibling, so a
+        crash never leaves a half-written index under the final name."""
+        tmp = folder.with_name(folder.name + ".tmp")
+        if tmp.exists():
+            shutil.rmtree(tmp)  # our own leftover from an interrupted save
+        tmp.mkdir(parents=True)
+        if self._retriever is not None:
+            self._retriever.save(str(tmp), show_progress=False)
+        meta = {"revision": self.revision, "ids": self.ids, "fields": self.fields}
+        (tmp / _META_FILE).write_text(json.dumps(meta), encoding="utf-8")
+        os.replace(tmp, folder)
+
+    @classmethod
+    def load(cls, folder: Path) -> KeywordIndex:
+        """Read an index written by :meth:`save`."""
+        meta = json.loads((folder / _META_FILE).read_text(encoding="utf-8"))
+        retriever = None
+        if meta["ids"]:
+            import bm25s
+
+            retriever = bm25s.BM25.load(str(folder), show_progress=False, verbosity=0)
+        return cls(meta["ids"], meta["fields"], retriever, meta["revision"])

@@ -1,0 +1,145 @@
+"""The retrieval CLI: index, query and eval, run through ``core.__main__.main``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.__main__ import main
+from tests.retrieval_fixtures import model, run_cli  # noqa: F401 - fixtures
+
+PAYMENTS = '''def refund_payment(payment, amount):
+    """Give money back."""
+    if amount > payment.total:
+        raise ValueError("refund larger than the payment")
+    payment.refunded += amount
+    return payment
+
+
+def convert_currency(amount, rate):
+    return round(amount * rate, 2)
+'''
+
+SHIPPING = '''class Parcel:
+    def __init__(self, weight):
+        self.weight = weight
+
+    def postage(self):
+        return 3 + self.weight * 0.5
+'''
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, model: object) -> Path:
+    """A two-file project; the model fixture is requested so that it loads once per session."""
+    monkeypatch.delenv("CHROMA_HOST", raising=False)
+    monkeypatch.delenv("CHROMA_PORT", raising=False)
+    root = tmp_path / "shop"
+    root.mkdir()
+    (root / "payments.py").write_text(PAYMENTS)
+    (root / "shipping.py").write_text(SHIPPING)
+    return root
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_index_then_query(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "db"
+    code, out, err = run(capsys, "index", str(project), "--db", str(db), "--budget", "64")
+    assert code == 0, err
+    reports = [json.loads(line) for line in out.splitlines()]
+    assert {r["strategy"] for r in reports} == {"fixed", "syntax"}
+    assert all(r["added"] == r["chunks"] > 0 for r in reports)
+    assert "added" in err
+    for mode in ("vector", "keyword", "hybrid"):
+        code, out, err = run(capsys, "query", "refund a payment", "--db", str(db), "-k", "2", "--mode", mode)
+        assert code == 0, err
+        hits = [json.loads(line) for line in out.splitlines()]
+        assert [h["rank"] for h in hits] == [1, 2, 1, 2]
+        assert {h["strategy"] for h in hits} == {"fixed", "syntax"}
+        top_syntax = next(h for h in hits if h["strategy"] == "syntax" and h["rank"] == 1)
+        assert top_syntax["symbol"] == "refund_payment" and top_syntax["mode"] == mode
+        assert "def refund_payment" in top_syntax["text"]
+    code, out, _ = run(capsys, "query", "postage", "--db", str(db), "--strategy", "syntax", "--kind", "class")
+    assert code == 0 and {json.loads(line)["kind"] for line in out.splitlines()} == {"class"}
+    code, out, err = run(capsys, "index", str(project), "--db", str(db), "--budget", "64")
+    assert code == 0 and all(json.loads(line)["added"] == 0 for line in out.splitlines())
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["query", "", "--db", "{db}"], "the query is empty"),
+        (["query", "x" * 100_000, "--db", "{db}"], "100,000 characters long"),
+        (["query", "refund", "--db", "{db}"], "nothing is indexed"),
+        (["index", "{project}", "--db", "{db}", "--model", "no-such-org/no-model"], "not in the local Hugging Face cache"),
+        (["index", "{project}/nope", "--db", "{db}"], "no such file or folder"),
+    ],
+    ids=["empty-query", "100KB-query", "empty-db", "unknown-model", "missing-path"],
+)
+def test_bad_input_exits_2_with_a_message(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    filled = [a.format(db=tmp_path / "db", project=project) for a in argv]
+    code, out, err = run(capsys, *filled)
+    assert code == 2 and out == ""
+    assert err.startswith("error: ") and message in err
+
+
+def test_eval_json_and_table(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    queries = project / "queries.jsonl"  # inside the corpus: eval must leave it out
+    queries.write_text(
+        json.dumps({"query": "give money back for a payment", "path": "payments.py", "symbol": "refund_payment"})
+        + "\n"
+        + json.dumps({"query": "postage of a parcel", "path": "shipping.py", "start_line": 5, "end_line": 6})
+        + "\n"
+        + json.dumps({"query": "gone", "path": "payments.py", "symbol": "no_such_function"})
+        + "\n"
+    )
+    cache = tmp_path / "cache.sqlite3"
+    code, out, err = run(
+        capsys, "eval", str(project), "--queries", str(queries), "-k", "3", "--budget", "64", "--json", "--cache", str(cache)
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    rows = {(m["strategy"], m["mode"]): m for m in data["metrics"]}
+    assert set(rows) == {(s, m) for s in ("fixed", "syntax") for m in ("vector", "keyword", "hybrid")}
+    assert rows[("syntax", "hybrid")]["whole@3"] == 1.0
+    assert rows[("syntax", "hybrid")]["queries"] == 2
+    assert {"touched@3", "mrr@3", "recall@3", "precision@3", "iou@3", "in_context@1024"} <= set(rows[("fixed", "vector")])
+    assert "queries.jsonl:3: skipped: no definition 'no_such_function'" in err
+    code, out, err = run(
+        capsys, "eval", str(project), "--queries", str(queries), "--sweep", "budget=48,64", "--strategy", "syntax",
+        "--mode", "vector", "--cache", str(cache),
+    )
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split()[:3] == ["budget", "strategy", "mode"] and len(lines) == 3
+
+
+def test_eval_names_malformed_query_lines(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    queries = tmp_path / "q.jsonl"
+    queries.write_text('{"query": "a", "path": "payments.py", "symbol": "f"}\n{"query": "b"}\n')
+    code, out, err = run(capsys, "eval", str(project), "--queries", str(queries))
+    assert code == 2 and "line 2:" in err and "'path' must be a non-empty string" in err
+
+
+def test_query_with_vectors_after_a_restart(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "db"
+    assert run(capsys, "index", str(project), "--db", str(db), "--strategy", "syntax", "--budget", "64")[0] == 0
+    done = run_cli("query", "currency conversion rate", "--db", str(db), "-k", "1", "--mode", "vector")
+    assert done.returncode == 0, done.stderr
+    hit = json.loads(done.stdout)
+    assert hit["symbol"] == "convert_currency" and hit["scores"]["vector"] > 0.2
+
+
+def test_the_cli_default_data_folder_is_the_library_default() -> None:
+    from core import cli_retrieval, index
+
+    assert cli_retrieval.DEFAULT_DB == index.DEFAULT_DB

@@ -1,0 +1,251 @@
+"""Evaluation: query sets, target resolution, metrics on hand-built cases, runs and sweeps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.chunk import Chunk
+from core.chunking import prepare
+from core.embed import Embedder
+from core.errors import InputError
+from core.evaluate import (
+    Evaluation,
+    QuerySpec,
+    fill_context,
+    parse_grid,
+    parse_queries,
+    resolve_target,
+    score_query,
+    span_metrics,
+    sweep,
+)
+from core.settings import ChunkSettings
+from core.sources import Corpus, SourceFile
+from tests.retrieval_fixtures import model, shared_embedder  # noqa: F401 - fixtures
+
+SOURCE = "".join(f"line {n}\n" if n % 5 else "\n" for n in range(1, 41))  # every 5th line blank
+
+
+def make_chunk(first: int, last: int, path: str = "a.py", size: int = 100) -> Chunk:
+    prep = prepare(path, "python", SOURCE)
+    start, end = prep.doc.lines_span(first, last)
+    text = prep.doc.slice(start, end)
+    return Chunk(
+        id=f"{path}:{first}-{last}",
+        path=path,
+        language="python",
+        strategy="fixed",
+        kind="window",
+        symbol="",
+        parent_id=None,
+        start_line=first,
+        end_line=last,
+        start_byte=start,
+        end_byte=end,
+        part=1,
+        parts=1,
+        header="",
+        text=text,
+        embed_text=text,
+        size=size,
+        unit="tokens",
+    )
+
+
+def target(first: int, last: int):  # type: ignore[no-untyped-def]
+    return resolve_target(QuerySpec(1, "q", "a.py", start_line=first, end_line=last), prepare("a.py", "python", SOURCE))
+
+
+# ---- query sets ------------------------------------------------------------------------------
+
+
+def test_query_lines_parse_with_symbol_or_span() -> None:
+    specs = parse_queries(
+        '{"query": "q1", "path": "a.py", "symbol": "A.f"}\n\n{"query": "q2", "path": "b.py", "start_line": 3, "end_line": 9}\n'
+    )
+    assert specs == [
+        QuerySpec(1, "q1", "a.py", symbol="A.f"),
+        QuerySpec(3, "q2", "b.py", start_line=3, end_line=9),
+    ]
+
+
+def test_malformed_lines_are_named_by_number() -> None:
+    text = "\n".join(
+        [
+            '{"query": "ok", "path": "a.py", "symbol": "f"}',
+            "{not json",
+            '{"query": "", "path": "a.py", "symbol": "f"}',
+            '{"query": "q", "path": "a.py"}',
+            '{"query": "q", "path": "a.py", "start_line": 9, "end_line": 3}',
+            "[1, 2]",
+            '{"query": "q", "path": 7, "symbol": "f"}',
+        ]
+    )
+    with pytest.raises(InputError) as caught:
+        parse_queries(text, "set.jsonl")
+    message = str(caught.value)
+    assert message.startswith("set.jsonl: 6 malformed query line(s)")
+    for number in (2, 3, 4, 5, 6):
+        assert f"line {number}:" in message
+    assert "line 1:" not in message and "and 1 more" in message
+
+
+def test_an_empty_query_set_is_an_error() -> None:
+    with pytest.raises(InputError, match="no queries"):
+        parse_queries("\n\n")
+
+
+def test_symbols_resolve_exactly_or_by_suffix() -> None:
+    code = "class Ledger:\n    def post(self):\n        return 1\n\n\ndef post_all():\n    pass\n"
+    prep = prepare("l.py", "python", code)
+    exact = resolve_target(QuerySpec(1, "q", "l.py", symbol="Ledger.post"), prep)
+    suffix = resolve_target(QuerySpec(1, "q", "l.py", symbol="post"), prep)
+    assert (exact.first, exact.last) == (suffix.first, suffix.last) == (2, 3)
+    qualified = resolve_target(QuerySpec(1, "q", "l.py", symbol="app\\shop.Ledger.post"), prep)
+    assert (qualified.first, qualified.last) == (2, 3)  # more qualified than our breadcrumb
+    with pytest.raises(InputError, match="no definition 'missing'"):
+        resolve_target(QuerySpec(1, "q", "l.py", symbol="missing"), prep)
+    with pytest.raises(InputError, match="past the end"):
+        resolve_target(QuerySpec(1, "q", "l.py", start_line=5, end_line=50), prep)
+
+
+# ---- metrics on hand-built cases ----------------------------------------------------------------
+
+
+def test_span_metrics_known_answers() -> None:
+    goal = target(11, 14)  # bytes of "line 11\n" .. "line 14"
+    assert span_metrics([make_chunk(11, 14)], goal) == (1.0, 1.0, 1.0)
+    recall, precision, iou = span_metrics([make_chunk(11, 12)], goal)
+    # "line 11\nline 12" is 15 bytes of the target's 31 ("line 11\n" .. "line 14", last newline excluded).
+    assert recall == pytest.approx(15 / 31) and precision == 1.0 and iou == pytest.approx(15 / 31)
+    recall, precision, iou = span_metrics([make_chunk(9, 14), make_chunk(11, 14)], goal)  # overlap counted once
+    length = make_chunk(9, 14).end_byte - make_chunk(9, 14).start_byte
+    assert recall == 1.0 and precision == pytest.approx(31 / length) and iou == pytest.approx(31 / length)
+    assert span_metrics([make_chunk(11, 14, path="b.py")], goal) == (0.0, 0.0, 0.0)
+
+
+def test_touched_whole_and_mrr() -> None:
+    goal = target(11, 14)
+    ranked = [make_chunk(1, 4), make_chunk(13, 19), make_chunk(6, 14)]
+    out = score_query(
+        QuerySpec(1, "q", "a.py", start_line=11, end_line=14),
+        goal,
+        ranked,
+        strategy="fixed",
+        mode="vector",
+        k=3,
+        context_tokens=1000,
+        tokens_of=lambda c: c.size,
+    )
+    assert (out.touched_rank, out.whole_rank) == (2, 3)
+    out2 = score_query(
+        QuerySpec(1, "q", "a.py", start_line=11, end_line=14),
+        goal,
+        ranked,
+        strategy="fixed",
+        mode="vector",
+        k=2,
+        context_tokens=1000,
+        tokens_of=lambda c: c.size,
+    )
+    assert (out2.touched_rank, out2.whole_rank) == (2, None)
+
+
+def test_blank_edge_lines_do_not_count_against_whole() -> None:
+    goal = target(9, 16)  # lines 10 and 15 are blank; 9..16 non-blank edges
+    assert 10 not in goal.lines and 15 not in goal.lines
+    chunk = make_chunk(9, 16)
+    assert span_metrics([chunk], goal)[0] == 1.0
+
+
+def test_context_is_filled_in_rank_order_and_counts_split_targets() -> None:
+    goal = target(11, 19)
+    parts = [make_chunk(11, 14, size=400), make_chunk(30, 34, size=500), make_chunk(16, 19, size=300)]
+    assert [c.id for c in fill_context(parts, 1000, lambda c: c.size)] == ["a.py:11-14", "a.py:30-34"]
+    spec = QuerySpec(1, "q", "a.py", start_line=11, end_line=19)
+    common = dict(strategy="fixed", mode="vector", k=5, tokens_of=lambda c: c.size)
+    # At 1000 tokens the third part no longer fits: the target is not whole in the context.
+    assert not score_query(spec, goal, parts, context_tokens=1000, **common).in_context
+    # At 1200 both halves go in: a split target counts when its parts are all there.
+    assert score_query(spec, goal, parts, context_tokens=1200, **common).in_context
+    # A big chunk passed over does not block a smaller later one.
+    assert [c.id for c in fill_context(parts, 700, lambda c: c.size)] == ["a.py:11-14", "a.py:16-19"]
+
+
+# ---- runs and sweeps ----------------------------------------------------------------------------
+
+PAYMENTS = '''"""Payments."""
+
+
+def refund_payment(payment, amount):
+    if amount > payment.total:
+        raise ValueError("refund larger than the payment")
+    payment.refunded += amount
+    return payment
+
+
+def convert_currency(amount, rate):
+    return round(amount * rate, 2)
+'''
+
+SHIPPING = '''class Parcel:
+    def __init__(self, weight):
+        self.weight = weight
+
+    def postage(self):
+        return 3 + self.weight * 0.5
+'''
+
+
+def tiny_corpus() -> Corpus:
+    return Corpus(
+        files=[
+            SourceFile("shop/payments.py", "python", PAYMENTS),
+            SourceFile("shop/shipping.py", "python", SHIPPING),
+        ]
+    )
+
+
+QUERIES = [
+    QuerySpec(1, "give money back to the customer for a payment", "shop/payments.py", symbol="refund_payment"),
+    QuerySpec(2, "postage cost of a parcel by weight", "shop/shipping.py", symbol="postage"),
+    QuerySpec(3, "not there", "shop/missing.py", symbol="x"),
+]
+
+
+def test_evaluation_finds_obvious_targets(shared_embedder: Embedder) -> None:
+    evaluation = Evaluation(tiny_corpus(), QUERIES, shared_embedder)
+    assert evaluation.unresolved == ((3, "shop/missing.py is not in the corpus"),)
+    report = evaluation.run(ChunkSettings(budget=64, merge_siblings=False), k=1)
+    assert len(report.rows) == 6  # 2 strategies x 3 modes
+    syntax = {r.mode: r for r in report.rows if r.strategy == "syntax"}
+    for mode in ("vector", "hybrid"):
+        assert syntax[mode].whole == 1.0 and syntax[mode].mrr == 1.0 and syntax[mode].in_context == 1.0
+    as_json = report.to_dict()
+    assert as_json["metrics"][0]["whole@1"] >= 0 and as_json["unresolved"][0]["line"] == 3
+
+
+def test_sweep_reuses_embeddings_and_reports_bad_combinations(shared_embedder: Embedder, tmp_path: Path) -> None:
+    embedder = shared_embedder.with_cache(tmp_path / "cache.sqlite3")
+    evaluation = Evaluation(tiny_corpus(), QUERIES[:2], embedder)
+    grid = {"budget": [48, 64], "overlap": [0, 64]}
+    first = sweep(evaluation, ChunkSettings(), grid, strategies=("syntax",), modes=("vector",))
+    errors = [row for row in first if "error" in row]
+    assert [(r["budget"], r["overlap"]) for r in errors] == [(48, 64), (64, 64)]
+    assert len(first) == 4
+    again = sweep(evaluation, ChunkSettings(), {"budget": [48, 64]}, strategies=("syntax",), modes=("vector",))
+    assert all(row["embedded"] == 0 and row["reused"] > 0 for row in again)
+
+
+def test_grid_values_are_typed() -> None:
+    assert parse_grid(["budget=128,254", "breadcrumb=true,false", "unit=tokens"]) == {
+        "budget": [128, 254],
+        "breadcrumb": [True, False],
+        "unit": ["tokens"],
+    }
+    with pytest.raises(InputError, match="not an integer"):
+        parse_grid(["budget=big"])
+    with pytest.raises(InputError, match="bad sweep axis"):
+        parse_grid(["colour=red"])

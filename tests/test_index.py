@@ -1,0 +1,282 @@
+"""The Chroma store and the in-memory index: sync, search modes, persistence, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.chunk import Chunk
+from core.chunking import chunk_corpus, load_any
+from core.embed import Embedder
+from core.errors import InputError, SettingsError
+from core.index import (
+    MODES,
+    MemoryIndex,
+    Store,
+    StoreError,
+    chunk_from_record,
+    chunk_metadata,
+    collection_name,
+    corpus_key,
+)
+from core.keyword import Fusion, KeywordIndex, rrf, tokenize
+from core.settings import ChunkSettings
+from tests.retrieval_fixtures import (  # noqa: F401 - fixtures
+    ROOT,
+    chroma_server,
+    free_port,
+    model,
+    run_cli,
+    shared_embedder,
+    tmp_chroma,
+)
+
+SETTINGS = ChunkSettings()
+CORPUS_ROOT = ROOT / "sample_repos" / "py_inventory"
+
+
+def corpus_chunks(root: Path = CORPUS_ROOT, strategy: str = "syntax") -> list[Chunk]:
+    return [c for c in chunk_corpus(load_any(root), SETTINGS, strategy) if isinstance(c, Chunk)]
+
+
+def index_corpus(store: Store, embedder: Embedder, root: Path = CORPUS_ROOT) -> list:
+    chunks = {s: corpus_chunks(root, s) for s in ("fixed", "syntax")}
+    return store.index(chunks, embedder, label=root.name, key=corpus_key(root), settings=SETTINGS)
+
+
+# ---- keyword and fusion ----------------------------------------------------------------------
+
+
+def test_tokenizer_splits_identifiers() -> None:
+    terms = tokenize("def parseHTTPResponse(raw_bytes): return MAX_RETRIES")
+    for term in ("parse", "http", "response", "parsehttpresponse", "raw", "byte", "raw_bytes", "max", "retrie"):
+        assert term in terms
+    assert "the" not in tokenize("the value") and "a" not in tokenize("a b")
+
+
+def test_rrf_sums_reciprocal_ranks() -> None:
+    fused = rrf([["a", "b", "c"], ["c", "a"]], [1.0, 1.0], k=60)
+    scores = dict(fused)
+    assert scores["a"] == pytest.approx(1 / 61 + 1 / 62)
+    assert scores["c"] == pytest.approx(1 / 63 + 1 / 61)
+    assert [i for i, _ in fused] == ["a", "c", "b"]
+
+
+def test_keyword_index_filters_and_round_trips(tmp_path: Path) -> None:
+    index = KeywordIndex.build(
+        ["1", "2", "3"],
+        ["def reserve_stock(): pass", "def release_stock(): pass", "class Money: pass"],
+        {"path": ["a.py", "b.py", "a.py"]},
+        revision="r1",
+    )
+    assert [i for i, _ in index.search("release stock", 3)][0] == "2"
+    assert [i for i, _ in index.search("stock", 3, {"path": "a.py"})] == ["1"]
+    assert index.search("nothing matches zzz", 3) == []
+    index.save(tmp_path / "kw")
+    loaded = KeywordIndex.load(tmp_path / "kw")
+    assert loaded.revision == "r1"
+    assert loaded.search("release stock", 3) == index.search("release stock", 3)
+
+
+# ---- records and names ------------------------------------------------------------------------
+
+
+def test_metadata_round_trips_every_chunk_field() -> None:
+    for chunk in corpus_chunks():
+        meta = chunk_metadata(chunk, over_model_limit=False)
+        assert all(isinstance(v, (str, int, float, bool)) for v in meta.values())
+        assert chunk_from_record(chunk.id, chunk.embed_text, meta) == chunk
+
+
+def test_collection_names_are_deterministic_and_valid() -> None:
+    key = corpus_key(CORPUS_ROOT)
+    name = collection_name("py inventory!", key, "syntax", SETTINGS)
+    assert name == collection_name("py inventory!", key, "syntax", SETTINGS)
+    assert name != collection_name("py inventory!", key, "syntax", SETTINGS.with_(budget=200))
+    assert name != collection_name("py inventory!", key, "fixed", SETTINGS)
+    assert 3 <= len(name) <= 512 and all(c.isalnum() or c in "._-" for c in name)
+
+
+# ---- the store ---------------------------------------------------------------------------------
+
+
+def test_index_search_and_idempotent_reindex(tmp_chroma: Path, shared_embedder: Embedder) -> None:
+    store = Store(tmp_chroma)
+    first = index_corpus(store, shared_embedder)
+    by_strategy = {r.strategy: r for r in first}
+    assert by_strategy["syntax"].added == by_strategy["syntax"].chunks > 0
+    chunks = {c.id: c for c in corpus_chunks()}
+    name = by_strategy["syntax"].collection
+    for mode in MODES:
+        hits = store.search(name, "release reservations that expired", shared_embedder, k=4, mode=mode)
+        assert [h.rank for h in hits] == list(range(1, len(hits) + 1)) and hits
+        for hit in hits:
+            assert hit.chunk == chunks[hit.chunk.id]  # the full chunk comes back
+            assert mode in hit.scores or mode == "hybrid"
+        assert any("release_expired" in h.chunk.symbol for h in hits), mode
+    second = index_corpus(store, shared_embedder)
+    for report in second:
+        assert (report.added, report.deleted) == (0, 0)
+        assert report.unchanged == report.chunks
+    manifest = store.manifest()
+    assert manifest["last"]["collections"] == {r.strategy: r.collection for r in first}
+
+
+def test_a_changed_file_replaces_its_chunks(tmp_chroma: Path, shared_embedder: Embedder, tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    shutil.copytree(CORPUS_ROOT, root)
+    store = Store(tmp_chroma)
+    before = {r.strategy: r for r in index_corpus(store, shared_embedder, root)}
+    target = root / "inventory" / "reconcile.py"
+    target.write_text(target.read_text() + "\n\ndef zebra_checksum(rows):\n    return sum(len(r) for r in rows)\n")
+    (root / "inventory" / "i18n_labels.py").unlink()
+    after = {r.strategy: r for r in index_corpus(store, shared_embedder, root)}
+    report = after["syntax"]
+    assert report.added >= 1 and report.deleted >= 1
+    assert report.reused >= 0 and report.unchanged > 0
+    collection = store.collection(report.collection)
+    got = collection.get(include=["metadatas"])
+    paths = {m["path"] for m in got["metadatas"]}
+    assert "inventory/i18n_labels.py" not in paths
+    assert collection.count() == report.chunks == len(corpus_chunks(root))
+    hits = store.search(report.collection, "zebra checksum", shared_embedder, k=1, mode="keyword")
+    assert hits[0].chunk.path == "inventory/reconcile.py" and "zebra_checksum" in hits[0].chunk.text
+    assert before["syntax"].collection == report.collection
+
+
+def test_chunks_longer_than_the_model_reads_are_flagged(tmp_chroma: Path, shared_embedder: Embedder) -> None:
+    big = ChunkSettings(budget=2000)  # far over the model's 256 word pieces
+    chunks = [c for c in chunk_corpus(load_any(CORPUS_ROOT / "inventory" / "ledger.py"), big, "fixed") if isinstance(c, Chunk)]
+    store = Store(tmp_chroma)
+    report = store.sync("ce_long_chunks", chunks, shared_embedder, {"strategy": "fixed"})
+    assert report.too_long and set(report.too_long) <= {c.id for c in chunks}
+    hits = store.search("ce_long_chunks", "ledger", shared_embedder, k=len(chunks), mode="keyword")
+    flagged = {h.chunk.id for h in hits if h.over_model_limit}
+    assert flagged == set(report.too_long)
+
+
+def test_filters_on_path_language_kind(tmp_chroma: Path, shared_embedder: Embedder) -> None:
+    store = Store(tmp_chroma)
+    name = {r.strategy: r for r in index_corpus(store, shared_embedder)}["syntax"].collection
+    for mode in MODES:
+        hits = store.search(name, "stock", shared_embedder, k=5, mode=mode, where={"path": "inventory/models.py"})
+        assert hits and {h.chunk.path for h in hits} == {"inventory/models.py"}
+    with pytest.raises(SettingsError, match="cannot filter on symbol"):
+        store.search(name, "stock", shared_embedder, where={"symbol": "x"})
+
+
+@pytest.mark.parametrize("query", ["", "   \n", "x" * 100_000], ids=["empty", "blank", "100KB"])
+def test_bad_queries_are_refused(tmp_chroma: Path, shared_embedder: Embedder, query: str) -> None:
+    store = Store(tmp_chroma)
+    name = index_corpus(store, shared_embedder)[0].collection
+    with pytest.raises(InputError, match="empty|characters long"):
+        store.search(name, query, shared_embedder)
+    index = MemoryIndex([], np.zeros((0, 384), dtype=np.float32))
+    with pytest.raises(InputError):
+        index.search(query, None, mode="keyword")
+
+
+def test_index_survives_a_process_restart(tmp_chroma: Path, shared_embedder: Embedder) -> None:
+    index_corpus(Store(tmp_chroma), shared_embedder)
+    done = run_cli("query", "expired reservations", "--db", str(tmp_chroma), "--mode", "keyword", "-k", "2")
+    assert done.returncode == 0, done.stderr
+    hits = [json.loads(line) for line in done.stdout.splitlines()]
+    # The syntax collection holds prose too (strategy "text" for the README's sections).
+    strategies = [h["strategy"] for h in hits]
+    assert len(hits) == 4 and strategies[:2] == ["fixed", "fixed"] and set(strategies[2:]) <= {"syntax", "text"}
+    assert all(h["rank"] in (1, 2) and h["text"] for h in hits)
+
+
+@pytest.fixture
+def immutable(tmp_chroma: Path) -> Iterator[Path]:
+    """The data folder made read-only (chattr +i as root, who ignores permission bits)."""
+    if os.geteuid() == 0:
+        if shutil.which("chattr") is None:
+            pytest.skip("running as root without chattr: cannot make a folder read-only")
+        made = subprocess.run(["chattr", "+i", str(tmp_chroma)], capture_output=True, text=True)
+        if made.returncode != 0:
+            pytest.skip(f"chattr +i refused ({made.stderr.strip()}): cannot make a folder read-only as root")
+        try:
+            yield tmp_chroma
+        finally:
+            subprocess.run(["chattr", "-i", str(tmp_chroma)], check=True)
+    else:
+        tmp_chroma.chmod(0o555)
+        try:
+            yield tmp_chroma
+        finally:
+            tmp_chroma.chmod(0o755)
+
+
+def test_a_read_only_data_folder_is_a_clear_error(immutable: Path) -> None:
+    with pytest.raises(StoreError, match="not writable"):
+        Store(immutable)
+
+
+def test_a_corrupted_database_is_reported_and_kept(tmp_chroma: Path) -> None:
+    garbage = os.urandom(64 * 1024)
+    (tmp_chroma / "chroma.sqlite3").write_bytes(garbage)
+    (tmp_chroma / "my-notes.txt").write_text("keep me")
+    with pytest.raises(StoreError, match="corrupted.*Nothing was changed or deleted"):
+        Store(tmp_chroma)
+    assert (tmp_chroma / "chroma.sqlite3").read_bytes() == garbage
+    assert (tmp_chroma / "my-notes.txt").read_text() == "keep me"
+
+
+def test_searching_a_missing_collection(tmp_chroma: Path) -> None:
+    with pytest.raises(StoreError, match="no collection 'ce_nothing_here'.*index the corpus first"):
+        Store(tmp_chroma).search("ce_nothing_here", "query", None, mode="keyword")
+
+
+def test_a_data_folder_that_is_a_file(tmp_path: Path) -> None:
+    (tmp_path / "db").write_text("")
+    with pytest.raises(StoreError, match="is a file"):
+        Store(tmp_path / "db")
+
+
+def test_a_server_that_is_down_is_a_clear_error(tmp_chroma: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHROMA_HOST", "127.0.0.1")
+    monkeypatch.setenv("CHROMA_PORT", str(free_port()))
+    with pytest.raises(StoreError, match="cannot reach the Chroma server.*chroma run"):
+        Store(tmp_chroma)
+
+
+def test_against_a_real_chroma_server(
+    chroma_server: tuple[str, int], tmp_chroma: Path, shared_embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host, port = chroma_server
+    monkeypatch.setenv("CHROMA_HOST", host)
+    monkeypatch.setenv("CHROMA_PORT", str(port))
+    store = Store(tmp_chroma)
+    reports = {r.strategy: r for r in index_corpus(store, shared_embedder)}
+    assert not (tmp_chroma / "chroma.sqlite3").exists()  # the vectors live on the server
+    name = reports["syntax"].collection
+    for mode in MODES:
+        hits = store.search(name, "release reservations that expired", shared_embedder, k=5, mode=mode)
+        assert any("release_expired" in h.chunk.symbol for h in hits), mode
+    again = index_corpus(Store(tmp_chroma), shared_embedder)
+    assert all(r.added == 0 and r.deleted == 0 for r in again)
+
+
+# ---- in memory ---------------------------------------------------------------------------------
+
+
+def test_memory_index_ranks_like_the_store(tmp_chroma: Path, shared_embedder: Embedder) -> None:
+    chunks = corpus_chunks()
+    vectors = shared_embedder.embed([c.embed_text for c in chunks]).vectors
+    memory = MemoryIndex(chunks, vectors)
+    store = Store(tmp_chroma)
+    name = {r.strategy: r for r in index_corpus(store, shared_embedder)}["syntax"].collection
+    query = "how is the unit cost updated when goods arrive"
+    qv = shared_embedder.embed_query(query)
+    for mode in MODES:
+        mem = [h.chunk.id for h in memory.search(query, qv, k=5, mode=mode, fusion=Fusion())]
+        chroma = [h.chunk.id for h in store.search(name, query, shared_embedder, k=5, mode=mode, query_vector=qv)]
+        assert mem[:3] == chroma[:3], mode
