@@ -1,0 +1,177 @@
+"""Page "Evaluate": an annotated query set against both strategies and every mode; sweeps."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from core.errors import ChunkExplorerError
+from core.evaluate import parse_queries
+from core.index import MODES
+from core.render import PALETTES, Band, legend, render_view
+from pages import common
+
+QUERY_SOURCES = ("Bundled", "Upload")
+METRICS = ("touched", "whole", "mrr", "iou", "in_context")
+
+common.sidebar_settings()
+common.intro(
+    "Run a whole set of annotated questions against both strategies and all three search modes. "
+    "**whole@k** is the share of questions whose answer comes back in one piece among the top k; "
+    "**in context** fills a 1,024-token prompt with results in rank order, so big chunks cannot "
+    "win by being big. The sweep tries several settings and highlights the best."
+)
+
+settings = common.current_settings()
+sets = common.query_set_names()
+common.seed_state({"qsource": QUERY_SOURCES[0], "qset": "code.jsonl" if "code.jsonl" in sets else (sets or [""])[0],
+                   "eval_k": 5, "context": 1024},
+                  {"qsource": QUERY_SOURCES, "qset": sets or None, "eval_k": (1, 20), "context": (128, 8192)})
+left, right = st.columns([2, 1])
+with left:
+    kind = st.radio("Query set", QUERY_SOURCES, key="qsource", horizontal=True)
+    if kind == "Bundled":
+        name = st.selectbox("Bundled query set (over all sample projects)", sets, key="qset")
+        text = common.query_set_text(name) if name else ""
+        label = name
+    else:
+        upload = st.file_uploader("Upload a query set (JSONL: query, path, symbol or start_line/end_line)",
+                                  type=["jsonl", "json", "txt"], key="upload_queries")
+        text = upload.getvalue().decode("utf-8", "replace") if upload is not None else ""
+        label = upload.name if upload is not None else ""
+with right:
+    k = st.slider("k", 1, 20, key="eval_k")
+    context = st.number_input("Context (model tokens)", 128, 8192, step=128, key="context")
+
+if not text.strip():
+    st.info("Pick a bundled query set or upload one (paths are relative to sample_repos/).")
+    st.stop()
+try:
+    queries = parse_queries(text, label or "queries")
+except ChunkExplorerError as exc:
+    st.error(str(exc))
+    st.stop()
+st.caption(f"{len(queries)} questions · corpus: every bundled sample project")
+query_hash = common.digest(text)
+
+try:
+    report = common.evaluation_report(query_hash, text, settings.key(), k, int(context))
+except ChunkExplorerError as exc:
+    st.error(str(exc))
+    st.stop()
+
+if report.unresolved:
+    with st.expander(f"⚠️ {len(report.unresolved)} question(s) could not be used"):
+        for line, reason in report.unresolved:
+            st.markdown(f"- line {line}: {reason}")
+st.caption(f"Embeddings: {report.embedded} computed, {report.reused} re-used from the cache"
+           + (f", {report.too_long} chunks over the model's limit" if report.too_long else ""))
+
+rows = pd.DataFrame([row.to_dict() for row in report.rows])
+st.dataframe(rows, hide_index=True, width="stretch")
+long = pd.DataFrame(
+    [{"strategy": r.strategy, "mode": r.mode, "metric": metric, "value": getattr(r, metric)}
+     for r in report.rows for metric in METRICS]
+)
+chart = (
+    alt.Chart(long)
+    .mark_bar()
+    .encode(
+        x=alt.X("mode:N", title=None),
+        xOffset="strategy:N",
+        y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title=None),
+        color=alt.Color("strategy:N", scale=alt.Scale(domain=["fixed", "syntax"], range=["#f28e2b", "#4e79a7"])),
+        column=alt.Column("metric:N", title=None),
+        tooltip=["strategy", "mode", "metric", alt.Tooltip("value:Q", format=".2f")],
+    )
+    .properties(width=120, height=180)
+)
+st.altair_chart(chart)
+
+# ---- the misses -----------------------------------------------------------------------------------
+st.subheader("Questions a strategy missed")
+common.seed_state({"miss_strategy": "syntax", "miss_mode": "hybrid"},
+                  {"miss_strategy": common.STRATEGIES, "miss_mode": MODES})
+one, two = st.columns(2)
+strategy = one.radio("Strategy", common.STRATEGIES, key="miss_strategy", horizontal=True)
+mode = two.radio("Mode", MODES, key="miss_mode", horizontal=True)
+missed = [o for o in report.outcomes if o.strategy == strategy and o.mode == mode and o.whole_rank is None]
+st.caption(f"{len(missed)} of {sum(1 for o in report.outcomes if o.strategy == strategy and o.mode == mode)} "
+           f"questions without the whole answer in the top {k}")
+if missed:
+    by_line = {q.line: q for q in queries}
+    labels = {o.line: f"line {o.line}: {o.query}" for o in missed}
+    pick = st.selectbox("Open a missed question", list(labels), format_func=labels.get, key="missed_line")
+    outcome = next(o for o in missed if o.line == pick)
+    spec = by_line[pick]
+    source = common.sample_file(spec.path)
+    if source is not None:
+        target = common.target_lines(spec, source)
+        returned = [entry.rsplit(":", 1) for entry in outcome.top]
+        marks: dict[str, dict[str, str]] = {}
+        bands = []
+        for name in common.STRATEGIES:
+            chunks = common.chunks_for(source.path, source.language, source.text, settings.key(), name)
+            ranks = {}
+            if name == strategy:
+                for rank, (path, span) in enumerate(returned, start=1):
+                    if path == spec.path:
+                        first, last = (int(x) for x in span.split("-"))
+                        for chunk in chunks:
+                            if chunk.start_line == first and chunk.end_line == last:
+                                ranks[chunk.id] = f"#{rank}"
+            bands.append(Band(name, chunks, PALETTES[name], ranks))
+        elsewhere = [entry for entry in outcome.top if not entry.startswith(spec.path + ":")]
+        st.caption(f"target: {spec.path} {spec.symbol or ''} lines {target[0]}-{target[1]} · "
+                   f"touched at rank {outcome.touched_rank or '-'} · returned elsewhere: {', '.join(elsewhere) or 'none'}")
+        st.html(legend(bands))
+        with st.container(height=520, key="miss_view"):
+            st.html(render_view(source.text, source.language, bands, answer=target))
+
+# ---- sweep ----------------------------------------------------------------------------------------
+st.subheader("Parameter sweep")
+unit = settings.unit
+low, high, _ = common.BUDGET_RANGES[unit]
+options = sorted({max(low, min(high, int(settings.budget * f))) for f in (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)})
+grid_columns = st.columns(4)
+budgets = grid_columns[0].multiselect(f"Budgets ({common.UNIT_LABELS[unit]})", options, default=options[:4],
+                                      key="sweep_budgets")
+overlaps = grid_columns[1].multiselect("Overlaps (% of budget, fixed)", [0, 10, 25], default=[0], key="sweep_overlaps")
+crumbs = grid_columns[2].multiselect("Breadcrumb", [True, False], default=[True], key="sweep_crumbs")
+sweep_mode = grid_columns[3].radio("Mode", MODES, index=2, key="sweep_mode")
+run = st.toggle("Run the sweep over these values", key="sweep_on",
+                help="Each setting is evaluated once and cached: change the values and only new ones run.")
+if run:
+    grid = {"budget": tuple(sorted(budgets)), "overlap_pct": tuple(sorted(overlaps)), "breadcrumb": tuple(crumbs)}
+    if not all(grid.values()):
+        st.warning("Pick at least one value of each parameter.")
+        st.stop()
+    try:
+        table = common.sweep_table(query_hash, text, settings.key(), grid, sweep_mode, k, int(context))
+    except ChunkExplorerError as exc:
+        st.error(str(exc))
+        st.stop()
+    frame = pd.DataFrame(table)
+    whole = f"whole@{k}"
+    if "error" in frame.columns:
+        frame = frame[frame["error"].isna()] if frame["error"].notna().any() else frame.drop(columns=["error"])
+    st.dataframe(frame, hide_index=True, width="stretch")
+    best = frame.sort_values([whole, f"in_context@{int(context)}"], ascending=False).iloc[0]
+    frame["label"] = frame.apply(lambda r: f"{r['strategy']} (overlap {r['overlap_pct']}%, crumb {r['breadcrumb']})", axis=1)
+    line = alt.Chart(frame).mark_line(point=True).encode(
+        x=alt.X("budget:Q", title=f"budget ({common.UNIT_LABELS[unit]})"),
+        y=alt.Y(f"{whole}:Q", scale=alt.Scale(domain=[0, 1])),
+        color="label:N",
+        tooltip=list(frame.columns),
+    )
+    star = alt.Chart(pd.DataFrame([best])).mark_point(shape="star", size=300, color="#d62728", filled=True).encode(
+        x="budget:Q", y=f"{whole}:Q")
+    st.altair_chart((line + star).properties(height=280), width="stretch")
+    best_settings = settings.with_(budget=int(best["budget"]), overlap=int(best["budget"]) * int(best["overlap_pct"]) // 100,
+                                   breadcrumb=bool(best["breadcrumb"]))
+    st.success(f"Best: {best['strategy']} at budget {int(best['budget'])}, overlap {best['overlap_pct']}%, "
+               f"breadcrumb {best['breadcrumb']}: {whole} {best[whole]:.2f}")
+    st.download_button("Best settings (JSON)", best_settings.to_json(), file_name="chunk-settings.json",
+                       mime="application/json", key="dl_best")
+    st.code(best_settings.cli_command("sample_repos", str(best["strategy"])), language="bash")

@@ -1,0 +1,214 @@
+"""Page "Retrieve": index the source with both strategies, query it, see what each returns."""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from core.errors import ChunkExplorerError
+from core.evaluate import QuerySpec, resolve_target, score_query
+from core.index import MODES
+from core.render import PALETTES, Band, legend, render_view
+from core.sizing import make_sizer
+from pages import common
+
+DEFAULT_PROJECT = "py_inventory"
+CONTEXT_TOKENS = 1024
+
+common.sidebar_settings()
+common.intro(
+    "Both chunkings of the same source are embedded into a local Chroma index. Ask a question and "
+    "compare what each strategy returns: **a fixed window often holds only part of the function you "
+    "need**, a syntax chunk holds it whole. Mark where the answer really is to see touched@k, whole@k "
+    "and token-level recall, precision and IoU for this query."
+)
+
+settings = common.current_settings()
+picked = common.pick_code_source(DEFAULT_PROJECT)
+common.show_problems(picked.problems)
+if not picked.files:
+    st.info("Choose a sample, upload files or a zipped repository, or paste code to index.")
+    st.stop()
+
+files = picked.files
+wanted = f"{common.corpus_fingerprint(files)}|{settings.key()}"
+indexed = st.session_state.get("indexed")
+auto = picked.shareable  # bundled samples index by themselves; uploads wait for a click
+if indexed is None or indexed.get("wanted") != wanted:
+    label = picked.label or "corpus"
+    # Uploads are indexed once the user asks (a toggle: it stays on while they change settings).
+    if auto or st.toggle(f"Index these {len(files)} file(s) with both strategies", key="index_on"):
+        bar = st.progress(0.0, text="Chunking and embedding…")
+
+        def on_progress(strategy: str, done: int, total: int) -> None:
+            bar.progress(done / total if total else 1.0, text=f"Embedding {strategy} chunks: {done}/{total}")
+
+        try:
+            result = common.index_corpus(files, settings, label, on_progress)
+        except ChunkExplorerError as exc:
+            bar.empty()
+            st.error(str(exc))
+            st.stop()
+        bar.empty()
+        result["wanted"] = wanted
+        st.session_state["indexed"] = indexed = result
+    else:
+        st.info("Nothing is indexed for this source and these settings yet: index it to search.")
+        st.stop()
+if not any(r["chunks"] for r in indexed["reports"]):
+    st.warning("The index is empty: this source gave no chunks to search.")
+    st.stop()
+
+reports = indexed["reports"]
+summary = " · ".join(
+    f"{r['strategy']}: {r['chunks']} chunks, {r['embedded']} embedded, {r['reused']} re-used from the cache"
+    + (f", {r['too_long']} over the model's limit" if r.get("too_long") else "")
+    for r in reports
+)
+st.success(f"Indexed. {summary}")
+
+# ---- the query ----------------------------------------------------------------------------------
+samples = common.sample_queries(picked.label) if picked.shareable else []
+common.seed_state({"q": "", "k": 5, "mode": "hybrid"}, {"k": (1, 20), "mode": MODES})
+if samples:
+    st.caption("Sample questions for this project (one click):")
+    chosen = st.pills("Sample questions", [s["query"] for s in samples], key="sample_q", label_visibility="collapsed")
+    if chosen and chosen != st.session_state.get("last_sample_q"):
+        # A sample question knows its answer: show it on its file, marked.
+        spec = next(s for s in samples if s["query"] == chosen)
+        st.session_state["q"] = chosen
+        st.session_state["last_sample_q"] = chosen
+        st.session_state["view_file"] = spec["path"]
+        st.session_state["answer"] = spec.get("symbol") or "a line range"
+        if spec.get("start_line"):
+            st.session_state["answer_lines"] = (spec["start_line"], spec["end_line"])
+query = st.text_input("Question or code to search for", key="q", placeholder="how are expired reservations released?")
+left, middle, right = st.columns(3)
+k = left.slider("Results per strategy (k)", 1, 20, key="k")
+mode = middle.radio("Mode", MODES, key="mode", horizontal=True)
+paths = sorted({f.path for f in files})
+languages = sorted({f.language for f in files})
+with right:
+    path_filter = st.selectbox("Only file", ["any", *paths], key="filter_path")
+    language_filter = st.selectbox("Only language", ["any", *languages], key="filter_language")
+    kind_filter = st.selectbox("Only kind", ["any", "function", "method", "class", "class_header", "module",
+                                              "statements", "window", "section"], key="filter_kind")
+where = {key: value for key, value in (("path", path_filter), ("language", language_filter), ("kind", kind_filter))
+         if value != "any"}
+
+if not query.strip():
+    st.info("Type a question (or pick a sample one) to search both indexes.")
+    common.write_url({**common.SETTING_DEFAULTS, "source": common.CODE_SOURCES[0], "project": DEFAULT_PROJECT})
+    st.stop()
+
+try:
+    model = common.embedder(settings.model)
+    vector = model.embed_query(query)
+    hits = {
+        strategy: common.store().search(indexed["names"][strategy], query, model, k=k, mode=mode, where=where or None,
+                                        query_vector=vector)
+        for strategy in common.STRATEGIES
+    }
+except ChunkExplorerError as exc:
+    st.error(str(exc))
+    st.stop()
+
+definitions = {f.path: common.definitions_for(f.path, f.language, f.text) for f in files}
+
+
+def badge(chunk) -> str:  # type: ignore[no-untyped-def]
+    """Whether a result holds a whole definition or only part of one."""
+    defs = definitions.get(chunk.path, ())
+    whole = [d for d in defs if chunk.start_line <= d.first and d.last <= chunk.end_line]
+    partial = [d for d in defs if d.first <= chunk.end_line and chunk.start_line <= d.last and d not in whole
+               and not (d.first <= chunk.start_line and chunk.end_line <= d.last and any(
+                   w.first >= d.first and w.last <= d.last for w in whole))]
+    inner = [d for d in partial if d.first < chunk.start_line or d.last > chunk.end_line]
+    if whole and not inner:
+        return ":green-badge[whole " + ", ".join(d.symbol for d in whole[:2]) + (" …" if len(whole) > 2 else "") + "]"
+    if inner:
+        smallest = min(inner, key=lambda d: d.last - d.first)
+        return f":orange-badge[part of {smallest.symbol}]"
+    return ":gray-badge[no definition]"
+
+
+columns = st.columns(2)
+for column, strategy in zip(columns, common.STRATEGIES):
+    with column:
+        st.subheader("Fixed windows" if strategy == "fixed" else "Syntax-aware")
+        if not hits[strategy]:
+            st.info("No results (check the filters).")
+        for hit in hits[strategy]:
+            chunk = hit.chunk
+            scores = ", ".join(f"{name} {value:.3f}" for name, value in hit.scores.items())
+            st.markdown(f"**#{hit.rank}** `{chunk.path}` lines {chunk.start_line}-{chunk.end_line} · "
+                        f"{chunk.symbol or '-'} {badge(chunk)}")
+            st.caption(f"score {hit.score:.4f} ({scores}) · {chunk.size} {chunk.unit}"
+                       + (" · over the model's limit" if hit.over_model_limit else ""))
+            with st.expander("chunk text"):
+                st.code(chunk.text, language=None)
+
+# ---- painted on the source ----------------------------------------------------------------------
+hit_paths = [h.chunk.path for s in common.STRATEGIES for h in hits[s]]
+default_view = hit_paths[0] if hit_paths else paths[0]
+common.seed_state({"view_file": default_view}, {"view_file": paths})
+view_path = st.selectbox("Show results on file", paths, key="view_file")
+source = next(f for f in files if f.path == view_path)
+bands = [
+    Band(strategy, common.chunks_for(source.path, source.language, source.text, settings.key(), strategy),
+         PALETTES[strategy], {h.chunk.id: f"#{h.rank}" for h in hits[strategy] if h.chunk.path == view_path})
+    for strategy in common.STRATEGIES
+]
+
+# ---- where the answer really is -----------------------------------------------------------------
+st.subheader("Where is the answer?")
+defs = definitions.get(view_path, ())
+choices = ["(none)", *[d.symbol for d in defs], "a line range"]
+common.seed_state({"answer": "(none)"}, {"answer": choices})
+answer = st.selectbox("The answer is", choices, key="answer",
+                      help="Pick the definition that answers the question, or a line range.")
+target_lines: tuple[int, int] | None = None
+if answer == "a line range":
+    line_count = source.text.count("\n") + 1
+    target_lines = st.slider("Lines", 1, line_count, (1, min(line_count, 20)), key="answer_lines")
+elif answer != "(none)":
+    found = next(d for d in defs if d.symbol == answer)
+    target_lines = (found.first, found.last)
+
+if target_lines is not None:
+    prep = common.prepared(source.path, source.language, source.text)
+    try:
+        target = resolve_target(QuerySpec(0, query, view_path, start_line=target_lines[0], end_line=target_lines[1]), prep)
+    except ChunkExplorerError as exc:
+        st.error(str(exc))
+    else:
+        token_sizer = make_sizer("tokens", settings.model)
+        figures = st.columns(2)
+        for column, strategy in zip(figures, common.STRATEGIES):
+            outcome = score_query(
+                QuerySpec(0, query, view_path, start_line=target.first, end_line=target.last), target,
+                [h.chunk for h in hits[strategy]], strategy=strategy, mode=mode, k=k, context_tokens=CONTEXT_TOKENS,
+                tokens_of=lambda c: c.size if c.unit == "tokens" else token_sizer.measure(c.embed_text),
+            )
+            with column:
+                st.markdown(f"**{strategy}**")
+                row = st.columns(5)
+                row[0].metric(f"touched@{k}", "yes" if outcome.touched_rank else "no",
+                              help=f"rank {outcome.touched_rank}" if outcome.touched_rank else None)
+                row[1].metric(f"whole@{k}", "yes" if outcome.whole_rank else "no",
+                              help=f"rank {outcome.whole_rank}" if outcome.whole_rank else None)
+                row[2].metric("recall", f"{outcome.recall:.2f}")
+                row[3].metric("precision", f"{outcome.precision:.2f}")
+                row[4].metric("IoU", f"{outcome.iou:.2f}")
+
+st.html(legend(bands))
+view = render_view(source.text, source.language, bands,
+                   cuts=common.damage_for(source.path, source.language, source.text, settings.key(), "fixed").cuts,
+                   answer=target_lines)
+with st.container(height=640, key="retrieve_view"):
+    st.html(view)
+
+with st.expander("Results as JSON (per strategy)"):
+    st.code(json.dumps({s: [h.to_dict() for h in hits[s]] for s in common.STRATEGIES}, indent=1)[:200_000], language="json")
+common.write_url({**common.SETTING_DEFAULTS, "source": common.CODE_SOURCES[0], "project": DEFAULT_PROJECT})

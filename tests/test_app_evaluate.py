@@ -1,0 +1,58 @@
+"""The Evaluate page in real Streamlit: a bundled query set, misses, a bad upload and a sweep."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.helpers import ROOT
+
+APP = str(ROOT / "app.py")
+
+
+@pytest.fixture
+def evaluate() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=900)
+    at.run()
+    at.switch_page("pages/evaluate.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_bundled_set_metrics_and_misses(evaluate: AppTest) -> None:
+    frame = evaluate.dataframe[0].value
+    assert set(frame["strategy"]) == {"fixed", "syntax"}
+    assert set(frame["mode"]) == {"vector", "keyword", "hybrid"}
+    syntax = frame[(frame["strategy"] == "syntax") & (frame["mode"] == "hybrid")]["whole@5"].iloc[0]
+    fixed = frame[(frame["strategy"] == "fixed") & (frame["mode"] == "hybrid")]["whole@5"].iloc[0]
+    assert syntax > fixed
+    assert any("without the whole answer" in c.value for c in evaluate.caption)
+    evaluate.radio(key="miss_strategy").set_value("fixed").run()
+    assert not evaluate.exception
+    assert any(c.value.startswith("target:") for c in evaluate.caption)
+
+
+def test_malformed_query_lines_are_named(evaluate: AppTest) -> None:
+    evaluate.radio(key="qsource").set_value("Upload").run()
+    bad = b'{"query": "ok", "path": "py_inventory/inventory/models.py", "symbol": "Sku"}\nnot json\n{"query": ""}\n'
+    evaluate.file_uploader(key="upload_queries").upload("bad.jsonl", bad, "application/json").run()
+    assert not evaluate.exception
+    message = " ".join(e.value for e in evaluate.error)
+    assert "line 2" in message and "line 3" in message
+
+
+def test_a_small_sweep_highlights_the_best(evaluate: AppTest) -> None:
+    evaluate.radio(key="qsource").set_value("Upload").run()
+    small = (b'{"query": "parse a location label into its parts", "path": "py_inventory/inventory/models.py", '
+             b'"symbol": "StockLocation.parse"}\n'
+             b'{"query": "total weight of a shipment", "path": "py_inventory/inventory/models.py", '
+             b'"symbol": "Shipment.total_weight"}\n')
+    evaluate.file_uploader(key="upload_queries").upload("small.jsonl", small, "application/json").run()
+    assert not evaluate.exception
+    evaluate.multiselect(key="sweep_budgets").set_value([127, 254])
+    evaluate.multiselect(key="sweep_overlaps").set_value([0])
+    evaluate.multiselect(key="sweep_crumbs").set_value([True])
+    evaluate.toggle(key="sweep_on").set_value(True).run()
+    assert not evaluate.exception, evaluate.exception
+    assert any(s.value.startswith("Best:") for s in evaluate.success)
+    assert any("python -m core chunk sample_repos" in c.value for c in evaluate.code)

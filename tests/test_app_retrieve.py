@@ -1,0 +1,116 @@
+"""The Retrieve page in real Streamlit with the real bundled model and a real Chroma on disk."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.helpers import ROOT
+
+APP = str(ROOT / "app.py")
+QUESTION = "How are stale reservations that nobody confirmed given back to available stock?"
+
+
+@pytest.fixture
+def retrieve() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=600)
+    at.run()
+    at.switch_page("pages/retrieve.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def results(at: AppTest) -> list[str]:
+    return [m.value for m in at.markdown if m.value.startswith("**#")]
+
+
+def test_index_query_and_mark_the_answer(retrieve: AppTest) -> None:
+    assert any("Indexed." in s.value for s in retrieve.success)
+    retrieve.pills(key="sample_q").set_value(QUESTION).run()
+    assert not retrieve.exception
+    assert retrieve.text_input(key="q").value == QUESTION
+    found = results(retrieve)
+    assert len(found) == 10, found  # k=5 per strategy
+    assert any("whole InventoryLedger.release_expired" in r for r in found[5:]), "syntax returns it whole"
+    # The sample question knows its answer: the figures are there at once.
+    assert retrieve.selectbox(key="answer").value == "InventoryLedger.release_expired"
+    figures = {m.label: [] for m in retrieve.metric}
+    for m in retrieve.metric:
+        figures[m.label].append(m.value)
+    assert figures["whole@5"][1] == "yes"
+    html = "".join(str(h.proto) for h in retrieve.get("html"))
+    assert "ce-rank" in html and "ce-ans" in html, "results and the answer are painted on the source"
+
+
+def test_re_indexing_after_a_settings_change_re_uses_embeddings(retrieve: AppTest) -> None:
+    retrieve.toggle(key="merge").set_value(True).run()
+    assert not retrieve.exception
+    message = " ".join(s.value for s in retrieve.success)
+    reused = [int(part.split(" re-used")[0].rsplit(", ", 1)[1]) for part in message.split(" · ")]
+    assert sum(reused) > 0, message
+
+
+def test_modes_filters_and_a_line_range_answer(retrieve: AppTest) -> None:
+    retrieve.text_input(key="q").input("convert a count sheet line into quantities").run()
+    for mode in ("vector", "keyword", "hybrid"):
+        retrieve.radio(key="mode").set_value(mode).run()
+        assert not retrieve.exception and results(retrieve)
+    retrieve.selectbox(key="filter_path").set_value("inventory/reconcile.py").run()
+    assert all("inventory/reconcile.py" in r for r in results(retrieve))
+    retrieve.selectbox(key="answer").set_value("a line range").run()
+    retrieve.slider(key="answer_lines").set_value((45, 68)).run()
+    assert not retrieve.exception
+    assert [m.label for m in retrieve.metric][:2] == ["touched@5", "whole@5"]
+
+
+def test_empty_and_huge_queries_get_clear_messages(retrieve: AppTest) -> None:
+    retrieve.text_input(key="q").input("   ").run()
+    assert any("Type a question" in i.value for i in retrieve.info)
+    retrieve.text_input(key="q").input("x" * 100_000).run()
+    assert not retrieve.exception
+    assert any("characters long" in e.value for e in retrieve.error)
+
+
+def test_a_model_that_cannot_be_loaded_is_named(retrieve: AppTest) -> None:
+    retrieve.text_input(key="model").input("no-such-org/missing-model").run()
+    assert not retrieve.exception
+    assert any("missing-model" in e.value for e in retrieve.sidebar.error)
+    assert any("Indexed." in s.value for s in retrieve.success), "the page keeps working on the default model"
+
+
+def test_a_chroma_server_that_is_down_gives_a_clear_error(monkeypatch) -> None:
+    monkeypatch.setenv("CHROMA_HOST", "127.0.0.1")
+    monkeypatch.setenv("CHROMA_PORT", "9")  # discard port: nothing listens
+    at = AppTest.from_file(APP, default_timeout=600)
+    at.run()
+    from pages import common
+
+    common.store.clear()
+    at.switch_page("pages/retrieve.py").run()
+    common.store.clear()
+    assert not at.exception
+    assert at.error and any("127.0.0.1" in e.value or "server" in e.value.lower() for e in at.error)
+
+
+def test_uploads_wait_for_a_click_and_sessions_never_share_uploads() -> None:
+    first = AppTest.from_file(APP, default_timeout=600)
+    first.run()
+    first.switch_page("pages/retrieve.py").run()
+    first.radio(key="source").set_value("Upload files").run()
+    first.file_uploader(key="upload_files").upload(
+        "alpha_secret.py", b"def alpha_secret_rotation(key):\n    return key[::-1]\n").run()
+    assert any("Nothing is indexed" in i.value for i in first.info), "an upload is not indexed until asked"
+    first.toggle(key="index_on").set_value(True).run()
+
+    second = AppTest.from_file(APP, default_timeout=600)
+    second.run()
+    second.switch_page("pages/retrieve.py").run()
+    second.radio(key="source").set_value("Upload files").run()
+    second.file_uploader(key="upload_files").upload(
+        "beta_notes.py", b"def beta_weekly_digest(items):\n    return sorted(items)\n").run()
+    second.toggle(key="index_on").set_value(True).run()
+    for at, mine, theirs in ((first, "alpha_secret", "beta_weekly"), (second, "beta_weekly", "alpha_secret")):
+        assert any("Indexed." in s.value for s in at.success)
+        at.text_input(key="q").input("rotation digest secret weekly").run()
+        shown = " ".join(m.value for m in at.markdown) + " ".join(str(h.proto) for h in at.get("html"))
+        assert mine in shown and theirs not in shown
