@@ -28,7 +28,9 @@ def _add_chunk_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--overlap", type=int, default=0, help="fixed windows only (default 0)")
     parser.add_argument("--language", choices=sorted(LANGUAGES), help="override detection (one file only)")
     parser.add_argument("--raw-cuts", action="store_true", help="fixed windows cut anywhere, not at line ends")
-    parser.add_argument("--no-merge", action="store_true", help="do not pack small siblings together")
+    merge = parser.add_mutually_exclusive_group()
+    merge.add_argument("--merge", action="store_true", help="pack small sibling definitions together up to the budget")
+    merge.add_argument("--no-merge", action="store_true", help="keep every definition its own chunk (the default)")
     parser.add_argument("--no-breadcrumb", action="store_true", help="no 'path :: symbol' line in embed_text")
     parser.add_argument("--no-class-summary", action="store_true", help="no member list in class headers")
     parser.add_argument("--model", default=DEFAULT_MODEL, help="model whose tokenizer counts tokens")
@@ -44,7 +46,7 @@ def settings_from_args(args: argparse.Namespace) -> ChunkSettings:
         unit=args.unit,
         overlap=args.overlap,
         raw_cuts=args.raw_cuts,
-        merge_siblings=not args.no_merge,
+        merge_siblings=bool(args.merge) and not args.no_merge,
         breadcrumb=not args.no_breadcrumb,
         class_summary=not args.no_class_summary,
         model=args.model,

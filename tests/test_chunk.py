@@ -40,10 +40,10 @@ def test_settings_validate_on_construction(kwargs: dict, message: str) -> None:
 
 
 def test_settings_round_trip_and_cli_command() -> None:
-    settings = ChunkSettings(budget=300, unit="chars", overlap=20, merge_siblings=False, breadcrumb=False)
+    settings = ChunkSettings(budget=300, unit="chars", overlap=20, merge_siblings=True, breadcrumb=False)
     assert ChunkSettings.from_dict(json.loads(settings.to_json())) == settings
     command = settings.cli_command("repo/", "syntax")
     assert command.startswith("python -m core chunk repo/ --strategy syntax --budget 300 --unit chars")
-    assert "--overlap 20" in command and "--no-merge" in command and "--no-breadcrumb" in command
+    assert "--overlap 20" in command and "--merge" in command and "--no-breadcrumb" in command
     with pytest.raises(SettingsError, match="unknown setting"):
         ChunkSettings.from_dict({"budgte": 3})
