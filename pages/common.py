@@ -395,6 +395,22 @@ def pick_code_source(default_project: str) -> Picked:
     return picked
 
 
+def code_page_start(explanation: str, default_project: str, empty_hint: str) -> tuple[ChunkSettings, Picked]:
+    """What the code pages open with: the sidebar, the explanation, the settings and a source.
+
+    Stops the page with ``empty_hint`` while no usable source is chosen.
+    """
+    sidebar_settings()
+    intro(explanation)
+    settings = current_settings()
+    picked = pick_code_source(default_project)
+    show_problems(picked.problems)
+    if not picked.files:
+        st.info(empty_hint)
+        st.stop()
+    return settings, picked
+
+
 def show_problems(problems: list[str]) -> None:
     """Bad uploads and skipped files, named, without stopping the page."""
     if not problems:

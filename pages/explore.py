@@ -15,21 +15,15 @@ from pages import common
 DEFAULT_PROJECT = "py_inventory"
 DEFAULT_FILE = "inventory/resilience.py"
 
-common.sidebar_settings()
-common.intro(
+settings, picked = common.code_page_start(
     "Fixed-size windows (orange band, left) end wherever the budget runs out: a **red rule marks each "
     "place a window cuts a function or class in two**, and the piece after it has lost its signature. "
     "Syntax-aware chunks (blue band) follow the parse tree: whole definitions, big classes split into "
     "a header plus members, long functions split into parts that repeat their signature. Move the "
-    "budget in the sidebar and watch both redraw."
+    "budget in the sidebar and watch both redraw.",
+    DEFAULT_PROJECT,
+    "Choose a sample, upload files or a zipped repository, or paste code to start.",
 )
-
-settings = common.current_settings()
-picked = common.pick_code_source(DEFAULT_PROJECT)
-common.show_problems(picked.problems)
-if not picked.files:
-    st.info("Choose a sample, upload files or a zipped repository, or paste code to start.")
-    st.stop()
 
 key = settings.key()
 

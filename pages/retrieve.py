@@ -16,20 +16,14 @@ from pages import common
 DEFAULT_PROJECT = "py_inventory"
 CONTEXT_TOKENS = 1024
 
-common.sidebar_settings()
-common.intro(
+settings, picked = common.code_page_start(
     "Both chunkings of the same source are embedded into a local Chroma index. Ask a question and "
     "compare what each strategy returns: **a fixed window often holds only part of the function you "
     "need**, a syntax chunk holds it whole. Mark where the answer really is to see touched@k, whole@k "
-    "and token-level recall, precision and IoU for this query."
+    "and token-level recall, precision and IoU for this query.",
+    DEFAULT_PROJECT,
+    "Choose a sample, upload files or a zipped repository, or paste code to index.",
 )
-
-settings = common.current_settings()
-picked = common.pick_code_source(DEFAULT_PROJECT)
-common.show_problems(picked.problems)
-if not picked.files:
-    st.info("Choose a sample, upload files or a zipped repository, or paste code to index.")
-    st.stop()
 
 files = picked.files
 wanted = f"{common.corpus_fingerprint(files)}|{settings.key()}"
@@ -118,18 +112,16 @@ definitions = {f.path: common.definitions_for(f.path, f.language, f.text) for f 
 
 
 def badge(chunk) -> str:  # type: ignore[no-untyped-def]
-    """Whether a result holds a whole definition or only part of one."""
+    """Whether a result holds whole definitions, or only part of one."""
     defs = definitions.get(chunk.path, ())
     whole = [d for d in defs if chunk.start_line <= d.first and d.last <= chunk.end_line]
-    partial = [d for d in defs if d.first <= chunk.end_line and chunk.start_line <= d.last and d not in whole
-               and not (d.first <= chunk.start_line and chunk.end_line <= d.last and any(
-                   w.first >= d.first and w.last <= d.last for w in whole))]
-    inner = [d for d in partial if d.first < chunk.start_line or d.last > chunk.end_line]
-    if whole and not inner:
-        return ":green-badge[whole " + ", ".join(d.symbol for d in whole[:2]) + (" …" if len(whole) > 2 else "") + "]"
-    if inner:
-        smallest = min(inner, key=lambda d: d.last - d.first)
-        return f":orange-badge[part of {smallest.symbol}]"
+    if whole:
+        outer = [d for d in whole if not any(o is not d and o.first <= d.first and d.last <= o.last for o in whole)]
+        names = ", ".join(d.symbol for d in outer[:2]) + (" …" if len(outer) > 2 else "")
+        return f":green-badge[whole {names}]"
+    touched = [d for d in defs if d.first <= chunk.end_line and chunk.start_line <= d.last]
+    if touched:
+        return f":orange-badge[part of {min(touched, key=lambda d: d.last - d.first).symbol}]"
     return ":gray-badge[no definition]"
 
 
