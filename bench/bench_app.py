@@ -82,7 +82,7 @@ def bench_file(text: str, gc_after: bool) -> list[float]:
     with patch_config_options({"runner.postScriptGC": gc_after}):
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
         at.run()
-        at.segmented_control(key="source").set_value("Paste code")
+        at.radio(key="source").set_value("Paste code")
         at.run()
         at.text_area(key="paste_text").input(text)
         timed_run(at)
@@ -96,7 +96,7 @@ def bench_file(text: str, gc_after: bool) -> list[float]:
 def bench_repository(data: bytes) -> dict[str, float]:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
     at.run()
-    at.segmented_control(key="source").set_value("Upload zip")
+    at.radio(key="source").set_value("Upload zip")
     at.run()
     at.file_uploader(key="upload_zip").upload("repo.zip", data, "application/zip")
     first = timed_run(at)
