@@ -115,7 +115,9 @@ def highlight_lines(text: str, language: str) -> tuple[str, ...]:
 
 def pygments_css() -> str:
     """Token colours for :func:`highlight_lines`, scoped to the view."""
-    from pygments.formatters import HtmlFormatter
+    # The submodule, not pygments.formatters' lazy attribute: that lookup races when several
+    # sessions' threads import it at once (an ImportError seen under the load test).
+    from pygments.formatters.html import HtmlFormatter
 
     return "<style>" + HtmlFormatter(style="default").get_style_defs(".ce-code") + "</style>"
 

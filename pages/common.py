@@ -488,6 +488,13 @@ def _collection_lock(name: str):  # type: ignore[no-untyped-def]
     return threading.Lock()
 
 
+@st.cache_resource
+def _indexing_slot():  # type: ignore[no-untyped-def]
+    import threading
+
+    return threading.Semaphore(1)
+
+
 def corpus_fingerprint(files: list[SourceFile]) -> str:
     """Identity of a corpus by content: identical corpora share collections and embeddings."""
     digest_ = hashlib.blake2b(digest_size=10)
@@ -508,7 +515,9 @@ def index_corpus(files: list[SourceFile], settings: ChunkSettings, label: str, p
     from core.index import collection_name
 
     names = {s: collection_name(label, key, s, settings) for s in STRATEGIES}
-    with _collection_lock(names["syntax"]):
+    # One indexing at a time per server: thirty sessions embedding at once exhausted memory
+    # under the load test; the others wait and then find the embeddings cached.
+    with _indexing_slot(), _collection_lock(names["syntax"]):
         reports = store().index(chunks, embedder(settings.model), label=label, key=key, settings=settings,
                                 progress=progress)
     return {"names": names, "reports": [r.to_dict() for r in reports], "key": key, "settings": settings.key()}
