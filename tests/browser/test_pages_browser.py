@@ -20,6 +20,9 @@ def test_tables_page_shows_header_loss_and_repeated_headers(page, server) -> Non
     settle(page)
     assert page.locator("text=header lost").count() > 0
     assert page.locator("text=Table chunks").count() > 0
+    page.wait_for_selector('[data-testid="stSidebar"] input[type="range"]')  # widgets drawn, not skeletons
+    page.wait_for_selector('[data-testid="stCode"]')
+    page.wait_for_timeout(1500)
     DOCS.mkdir(exist_ok=True)
     page.screenshot(path=str(DOCS / "tables.png"))
 
