@@ -427,11 +427,6 @@ def _extension(language: str) -> str:
     return spec.extensions[0].lstrip(".") if spec is not None and spec.extensions and spec.extensions[0] else "txt"
 
 
-def detect(path: str) -> str | None:
-    """Language of a path (UI wrapper, so pages import from one place)."""
-    return detect_language(path)
-
-
 # ---- exports --------------------------------------------------------------------------------
 
 
@@ -482,13 +477,6 @@ def embedder(model: str):  # type: ignore[no-untyped-def]
 
 
 @st.cache_resource
-def _collection_lock(name: str):  # type: ignore[no-untyped-def]
-    import threading
-
-    return threading.Lock()
-
-
-@st.cache_resource
 def _indexing_slot():  # type: ignore[no-untyped-def]
     import threading
 
@@ -517,7 +505,7 @@ def index_corpus(files: list[SourceFile], settings: ChunkSettings, label: str, p
     names = {s: collection_name(label, key, s, settings) for s in STRATEGIES}
     # One indexing at a time per server: thirty sessions embedding at once exhausted memory
     # under the load test; the others wait and then find the embeddings cached.
-    with _indexing_slot(), _collection_lock(names["syntax"]):
+    with _indexing_slot():
         reports = store().index(chunks, embedder(settings.model), label=label, key=key, settings=settings,
                                 progress=progress)
     return {"names": names, "reports": [r.to_dict() for r in reports], "key": key, "settings": settings.key()}
