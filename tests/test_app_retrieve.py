@@ -92,25 +92,23 @@ def test_a_chroma_server_that_is_down_gives_a_clear_error(monkeypatch) -> None:
     assert at.error and any("127.0.0.1" in e.value or "server" in e.value.lower() for e in at.error)
 
 
-def test_uploads_wait_for_a_click_and_sessions_never_share_uploads() -> None:
-    first = AppTest.from_file(APP, default_timeout=600)
-    first.run()
-    first.switch_page("pages/retrieve.py").run()
-    first.radio(key="source").set_value("Upload files").run()
-    first.file_uploader(key="upload_files").upload(
-        "alpha_secret.py", b"def alpha_secret_rotation(key):\n    return key[::-1]\n").run()
-    assert any("Nothing is indexed" in i.value for i in first.info), "an upload is not indexed until asked"
-    first.toggle(key="index_on").set_value(True).run()
+def _session_with_upload(name: str, content: bytes) -> AppTest:
+    """A fresh session on Retrieve with one uploaded file, indexed."""
+    at = AppTest.from_file(APP, default_timeout=600)
+    at.run()
+    at.switch_page("pages/retrieve.py").run()
+    at.radio(key="source").set_value("Upload files").run()
+    at.file_uploader(key="upload_files").upload(name, content).run()
+    assert any("Nothing is indexed" in i.value for i in at.info), "an upload is not indexed until asked"
+    at.toggle(key="index_on").set_value(True).run()
+    assert any("Indexed." in s.value for s in at.success)
+    return at
 
-    second = AppTest.from_file(APP, default_timeout=600)
-    second.run()
-    second.switch_page("pages/retrieve.py").run()
-    second.radio(key="source").set_value("Upload files").run()
-    second.file_uploader(key="upload_files").upload(
-        "beta_notes.py", b"def beta_weekly_digest(items):\n    return sorted(items)\n").run()
-    second.toggle(key="index_on").set_value(True).run()
+
+def test_uploads_wait_to_be_indexed_and_sessions_never_share_uploads() -> None:
+    first = _session_with_upload("alpha_secret.py", b"def alpha_secret_rotation(key):\n    return key[::-1]\n")
+    second = _session_with_upload("beta_notes.py", b"def beta_weekly_digest(items):\n    return sorted(items)\n")
     for at, mine, theirs in ((first, "alpha_secret", "beta_weekly"), (second, "beta_weekly", "alpha_secret")):
-        assert any("Indexed." in s.value for s in at.success)
         at.text_input(key="q").input("rotation digest secret weekly").run()
         shown = " ".join(m.value for m in at.markdown) + " ".join(str(h.proto) for h in at.get("html"))
         assert mine in shown and theirs not in shown
