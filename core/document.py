@@ -107,3 +107,11 @@ class Document:
     def is_blank(self, line: int) -> bool:
         """True when 1-based ``line`` holds only whitespace."""
         return not self.data[self.line_start(line) : self.line_end(line)].strip()
+
+    def trim_blank(self, first: int, last: int) -> tuple[int, int]:
+        """Lines ``first..last`` without blank lines at either end (one line is kept)."""
+        while first < last and self.is_blank(first):
+            first += 1
+        while last > first and self.is_blank(last):
+            last -= 1
+        return first, last

@@ -583,7 +583,7 @@ class _Run:
         doc = self.doc
         built: list[Chunk] = []
         for pending in sorted(self.out, key=lambda p: (p.first, p.start_byte or 0)):
-            pending.first, pending.last = _trim_blank(doc, pending.first, pending.last)
+            pending.first, pending.last = doc.trim_blank(pending.first, pending.last)
             flags = pending.flags
             if self.damage.ranges and self.damage.overlaps(pending.first, pending.last):
                 flags = (*flags, "damaged")
@@ -682,14 +682,6 @@ def _clean_name(raw: bytes | None) -> str | None:
     while previous != text:
         previous, text = text, _GENERIC_ARGS.sub("", text)
     return " ".join(text.replace("::", ".").split()) or None
-
-
-def _trim_blank(doc: Document, first: int, last: int) -> tuple[int, int]:
-    while first < last and doc.is_blank(first):
-        first += 1
-    while last > first and doc.is_blank(last):
-        last -= 1
-    return first, last
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,7 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
     chunks = []
     for title, first, last, flags, a, b in spans:
         if a is None or b is None:
-            first, last = _trim(doc, first, last)
+            first, last = doc.trim_blank(first, last)
             a, b = doc.lines_span(first, last)
         chunks.append(maker.make("section", title, a, b, flags=flags))
     return chunks
@@ -110,14 +110,6 @@ def _blocks(doc: Document, first: int, last: int) -> list[tuple[int, int]]:
     if start is not None:
         blocks.append((start, last))
     return blocks or [(first, last)]
-
-
-def _trim(doc: Document, first: int, last: int) -> tuple[int, int]:
-    while first < last and doc.is_blank(first):
-        first += 1
-    while last > first and doc.is_blank(last):
-        last -= 1
-    return first, last
 
 
 def _cut(doc: Document, starts: list[tuple[int, str]], default: str) -> list[Section]:
