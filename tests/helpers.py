@@ -4,11 +4,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from streamlit.testing.v1 import AppTest
+
 from core.builder import Prepared
 from core.chunk import Chunk
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_repos"
+
+
+def open_app(page: str | None = None, *, timeout: float = 120) -> AppTest:
+    """The app run once in AppTest, then switched to ``page`` (e.g. ``"pages/tables.py"``)."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
+    at.run()
+    if page is not None:
+        at.switch_page(page).run()
+    assert not at.exception, at.exception
+    return at
 
 
 def assert_slices_true(prep: Prepared, chunks: list[Chunk]) -> None:

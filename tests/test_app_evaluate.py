@@ -5,18 +5,12 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.helpers import ROOT
-
-APP = str(ROOT / "app.py")
+from tests.helpers import open_app
 
 
 @pytest.fixture
 def evaluate() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=900)
-    at.run()
-    at.switch_page("pages/evaluate.py").run()
-    assert not at.exception, at.exception
-    return at
+    return open_app("pages/evaluate.py", timeout=900)
 
 
 def test_bundled_set_metrics_and_misses(evaluate: AppTest) -> None:

@@ -8,7 +8,7 @@ import zipfile
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, open_app
 
 APP = str(ROOT / "app.py")
 
@@ -26,10 +26,7 @@ def view_html(at: AppTest) -> str:
 
 @pytest.fixture
 def app() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return open_app()
 
 
 def test_opens_on_a_sample_that_shows_the_failure(app: AppTest) -> None:

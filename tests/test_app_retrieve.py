@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, open_app
 
 APP = str(ROOT / "app.py")
 QUESTION = "How are stale reservations that nobody confirmed given back to available stock?"
@@ -13,11 +13,7 @@ QUESTION = "How are stale reservations that nobody confirmed given back to avail
 
 @pytest.fixture
 def retrieve() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=600)
-    at.run()
-    at.switch_page("pages/retrieve.py").run()
-    assert not at.exception, at.exception
-    return at
+    return open_app("pages/retrieve.py", timeout=600)
 
 
 def results(at: AppTest) -> list[str]:
@@ -94,9 +90,7 @@ def test_a_chroma_server_that_is_down_gives_a_clear_error(monkeypatch) -> None:
 
 def _session_with_upload(name: str, content: bytes) -> AppTest:
     """A fresh session on Retrieve with one uploaded file, indexed."""
-    at = AppTest.from_file(APP, default_timeout=600)
-    at.run()
-    at.switch_page("pages/retrieve.py").run()
+    at = open_app("pages/retrieve.py", timeout=600)
     at.radio(key="source").set_value("Upload files").run()
     at.file_uploader(key="upload_files").upload(name, content).run()
     assert any("Nothing is indexed" in i.value for i in at.info), "an upload is not indexed until asked"

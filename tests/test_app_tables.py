@@ -5,9 +5,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.helpers import ROOT
-
-APP = str(ROOT / "app.py")
+from tests.helpers import open_app
 
 
 def figures(at: AppTest) -> dict[str, list[int]]:
@@ -19,11 +17,7 @@ def figures(at: AppTest) -> dict[str, list[int]]:
 
 @pytest.fixture
 def tables() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    at.switch_page("pages/tables.py").run()
-    assert not at.exception, at.exception
-    return at
+    return open_app("pages/tables.py", timeout=120)
 
 
 def test_opens_on_a_sample_where_naive_windows_lose_the_header(tables: AppTest) -> None:
