@@ -210,13 +210,18 @@ def main() -> int:
         "the others cannot be whole in any one chunk, so whole@5 is also shown on the ones that fit"
     )
     base = ChunkSettings()
-    runs: list[tuple[ChunkSettings, Fusion, tuple[str, ...]]] = [(base, Fusion(), ("fixed", "syntax"))]
+    # The defaults, then the same chunks ranked bare (a part of a split function is a result on
+    # its own instead of bringing its whole function: core.groups).
+    runs: list[tuple[ChunkSettings, Fusion, tuple[str, ...], bool]] = [
+        (base, Fusion(), ("fixed", "syntax"), True),
+        (base, Fusion(), ("syntax",), False),
+    ]
     if args.tune:
         # Each variant changes one thing against the best chunking found (siblings not merged:
         # a chunk of several small methods embeds as their blur and is found for none of them).
         syntax = ("syntax",)
         alone = base.with_(merge_siblings=False)
-        runs += [
+        variants = [
             (alone, Fusion(), ("fixed", "syntax")) if base.merge_siblings else (base.with_(merge_siblings=True), Fusion(), syntax),
             (alone.with_(breadcrumb=False), Fusion(), syntax),
             (alone.with_(class_summary=False), Fusion(), syntax),
@@ -226,12 +231,15 @@ def main() -> int:
             (alone, Fusion(vector_weight=1.0, keyword_weight=0.5), syntax),
             (alone, Fusion(vector_weight=1.0, keyword_weight=2.0), syntax),
         ]
+        runs += [(settings, fusion, strategies, True) for settings, fusion, strategies in variants]
     print(HEADER)
     table = []
-    for settings, fusion, strategies in runs:
+    for settings, fusion, strategies, whole in runs:
         tick = time.monotonic()
-        report = evaluation.run(settings, k=5, context_tokens=1024, fusion=fusion, strategies=strategies)
-        label = describe(settings, fusion)
+        report = evaluation.run(
+            settings, k=5, context_tokens=1024, fusion=fusion, strategies=strategies, whole_definitions=whole
+        )
+        label = describe(settings, fusion) + ("" if whole else " parts ranked bare")
         for row in report.rows:
             data = row.to_dict()
             subset = [o for o in report.outcomes if o.strategy == row.strategy and o.mode == row.mode and o.line in fits]

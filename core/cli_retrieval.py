@@ -27,6 +27,12 @@ _MODE_CHOICES = ("vector", "keyword", "hybrid")
 DEFAULT_DB = Path("data") / "chroma"
 
 
+_PARTS_HELP = (
+    "rank the parts of a split definition as results of their own (default: a part found brings "
+    "its whole definition, once, at the rank of its best part)"
+)
+
+
 def add_commands(sub: argparse._SubParsersAction, add_chunk_options: Callable[[argparse.ArgumentParser], None]) -> None:  # type: ignore[type-arg]
     """Register ``index``, ``query`` and ``eval`` on the CLI's sub-parsers."""
     index = sub.add_parser("index", help="embed a file or folder into a Chroma collection per strategy")
@@ -45,6 +51,7 @@ def add_commands(sub: argparse._SubParsersAction, add_chunk_options: Callable[[a
     query.add_argument("--path", dest="filter_path", help="only chunks of this file (path as indexed)")
     query.add_argument("--language", dest="filter_language", help="only chunks of this language")
     query.add_argument("--kind", dest="filter_kind", help="only chunks of this kind (function, class_header...)")
+    query.add_argument("--bare-parts", action="store_true", help=_PARTS_HELP)
     query.set_defaults(handler=cmd_query)
 
     evaluate = sub.add_parser("eval", help="retrieval metrics of an annotated query set per strategy and mode")
@@ -57,6 +64,7 @@ def add_commands(sub: argparse._SubParsersAction, add_chunk_options: Callable[[a
     evaluate.add_argument("--no-cache", action="store_true", help="keep embeddings in memory only")
     evaluate.add_argument("--sweep", action="append", default=[], metavar="NAME=V1,V2", help="grid axis (repeatable)")
     evaluate.add_argument("--json", action="store_true", help="JSON on stdout instead of a table")
+    evaluate.add_argument("--bare-parts", action="store_true", help=_PARTS_HELP)
     add_chunk_options(evaluate)
     evaluate.set_defaults(handler=cmd_eval)
 
@@ -153,7 +161,10 @@ def cmd_query(args: argparse.Namespace) -> int:
     }
     vector = embedder.embed_query(text) if embedder is not None else None
     for strategy, name in collections.items():
-        hits = store.search(name, text, embedder, k=args.k, mode=args.mode, where=where or None, query_vector=vector)
+        hits = store.search(
+            name, text, embedder, k=args.k, mode=args.mode, where=where or None, query_vector=vector,
+            whole_definitions=not args.bare_parts,
+        )
         for hit in hits:
             sys.stdout.write(json.dumps({**hit.to_dict(), "mode": args.mode, "collection": name}, ensure_ascii=False) + "\n")
     return 0
@@ -185,6 +196,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         "modes": MODES if args.mode == "all" else (args.mode,),
         "k": args.k,
         "context_tokens": args.context,
+        "whole_definitions": not args.bare_parts,
     }
     if grid:
         table = sweep(evaluation, settings, grid, **options)

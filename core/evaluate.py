@@ -11,8 +11,11 @@ the byte span of those lines).
 
 Metrics of one query over its ranked chunks (``k`` is the cut-off):
 
-- ``touched@k``: a top-k chunk overlaps the target; ``mrr@k``: 1/rank of the first such chunk;
-- ``whole@k``: one top-k chunk holds every non-blank line of the target;
+A result is one chunk, or, for a part of a split definition, the whole definition: all its chunks
+(:mod:`core.groups`; ``whole_definitions=False`` ranks bare chunks).
+
+- ``touched@k``: a top-k result overlaps the target; ``mrr@k``: 1/rank of the first such result;
+- ``whole@k``: one top-k result holds every non-blank line of the target;
 - ``recall``, ``precision``, ``iou``: of the target's bytes against the union of the top-k
   chunks' source spans (like Chroma's chunking evaluation, but on the chunks' true offsets);
 - ``in_context``: the size-neutral figure. Results are put in a context of ``context_tokens``
@@ -210,14 +213,30 @@ class QueryOutcome:
     top: tuple[str, ...] = field(default=())  # "path:first-last" of the top-k chunks
 
 
-def _overlaps(chunk: Chunk, target: Target) -> bool:
-    return chunk.path == target.path and chunk.start_line <= target.last and chunk.end_line >= target.first
+Result = tuple[Chunk, ...]
+"""One search result: a chunk, or every chunk of a split definition (:mod:`core.groups`)."""
 
 
-def _holds(chunk: Chunk, target: Target) -> bool:
-    if chunk.path != target.path:
-        return False
-    return chunk.start_line <= min(target.lines) and chunk.end_line >= max(target.lines)
+def as_results(ranked: Sequence[Chunk | Sequence[Chunk]]) -> list[Result]:
+    """Ranked results as tuples of chunks (a bare chunk is a result of one)."""
+    return [(item,) if isinstance(item, Chunk) else tuple(item) for item in ranked]
+
+
+def _overlaps(result: Result, target: Target) -> bool:
+    return any(c.path == target.path and c.start_line <= target.last and c.end_line >= target.first for c in result)
+
+
+def _covered(chunks: Sequence[Chunk], target: Target) -> set[int]:
+    """The target's lines that ``chunks`` hold."""
+    covered: set[int] = set()
+    for c in chunks:
+        if c.path == target.path:
+            covered.update(range(max(c.start_line, target.first), min(c.end_line, target.last) + 1))
+    return covered
+
+
+def _holds(result: Result, target: Target) -> bool:
+    return target.lines <= _covered(result, target)
 
 
 def _union_length(spans: list[tuple[int, int]]) -> int:
@@ -246,14 +265,26 @@ def span_metrics(chunks: Sequence[Chunk], target: Target) -> tuple[float, float,
     return recall, precision, (hit / union if union else 0.0)
 
 
-def fill_context(chunks: Sequence[Chunk], budget: int, tokens_of: Callable[[Chunk], int]) -> list[Chunk]:
-    """The chunks, in rank order, that go into a context of ``budget`` tokens (those that do not
-    fit the room left are passed over)."""
-    taken, room = [], budget
-    for chunk in chunks:
-        size = tokens_of(chunk)
+def fill_context(
+    ranked: Sequence[Chunk | Sequence[Chunk]],
+    budget: int,
+    tokens_of: Callable[[Chunk], int],
+    repeated: Callable[[Chunk], int] | None = None,
+) -> list[Chunk]:
+    """The chunks, in rank order, that go into a context of ``budget`` tokens. A result that does
+    not fit the room left is passed over whole.
+
+    A split definition costs all its chunks, less what ``repeated`` says each chunk after the
+    first repeats (its breadcrumb and signature header): given whole, the definition is given
+    once, under one breadcrumb."""
+    taken: list[Chunk] = []
+    room = budget
+    for result in as_results(ranked):
+        size = sum(tokens_of(c) for c in result)
+        if repeated is not None and len(result) > 1:
+            size -= sum(repeated(c) for c in result[1:])
         if size <= room:
-            taken.append(chunk)
+            taken.extend(result)
             room -= size
         if room <= 0:
             break
@@ -263,24 +294,25 @@ def fill_context(chunks: Sequence[Chunk], budget: int, tokens_of: Callable[[Chun
 def score_query(
     spec: QuerySpec,
     target: Target,
-    ranked: Sequence[Chunk],
+    ranked: Sequence[Chunk | Sequence[Chunk]],
     *,
     strategy: str,
     mode: str,
     k: int,
     context_tokens: int,
     tokens_of: Callable[[Chunk], int],
+    repeated: Callable[[Chunk], int] | None = None,
 ) -> QueryOutcome:
-    """Every metric of one query from its ranked chunks (deeper than ``k`` for the context)."""
-    top = list(ranked[:k])
-    touched = next((r for r, c in enumerate(top, start=1) if _overlaps(c, target)), None)
-    whole = next((r for r, c in enumerate(top, start=1) if _holds(c, target)), None)
-    recall, precision, iou = span_metrics(top, target)
-    context = fill_context(ranked, context_tokens, tokens_of)
-    covered: set[int] = set()
-    for c in context:
-        if c.path == target.path:
-            covered.update(range(max(c.start_line, target.first), min(c.end_line, target.last) + 1))
+    """Every metric of one query from its ranked results (deeper than ``k`` for the context); a
+    result is a chunk or the chunks of one split definition (``repeated``: see
+    :func:`fill_context`)."""
+    results = as_results(ranked)
+    top = results[:k]
+    touched = next((r for r, res in enumerate(top, start=1) if _overlaps(res, target)), None)
+    whole = next((r for r, res in enumerate(top, start=1) if _holds(res, target)), None)
+    top_chunks = [c for res in top for c in res]
+    recall, precision, iou = span_metrics(top_chunks, target)
+    context = fill_context(results, context_tokens, tokens_of, repeated)
     return QueryOutcome(
         line=spec.line,
         query=spec.query,
@@ -291,9 +323,20 @@ def score_query(
         recall=recall,
         precision=precision,
         iou=iou,
-        in_context=target.lines <= covered,
-        top=tuple(f"{c.path}:{c.start_line}-{c.end_line}" for c in top),
+        in_context=target.lines <= _covered(context, target),
+        top=tuple(_label(res) for res in top),
     )
+
+
+def prefix_of(chunk: Chunk) -> str:
+    """What ``embed_text`` holds above the chunk's own text (breadcrumb and header)."""
+    return chunk.embed_text[: len(chunk.embed_text) - len(chunk.text)] if chunk.embed_text.endswith(chunk.text) else ""
+
+
+def _label(result: Result) -> str:
+    first = min(c.start_line for c in result)
+    last = max(c.end_line for c in result)
+    return f"{result[0].path}:{first}-{last}"
 
 
 @dataclass(frozen=True)
@@ -438,8 +481,10 @@ class Evaluation:
         context_tokens: int = DEFAULT_CONTEXT_TOKENS,
         fusion: Fusion = Fusion(),
         progress: Callable[[str, int, int], None] | None = None,
+        whole_definitions: bool = True,
     ) -> EvalReport:
-        """Metrics per strategy and mode under ``settings``."""
+        """Metrics per strategy and mode under ``settings`` (``whole_definitions``: see
+        :meth:`core.index.MemoryIndex.search`)."""
         for mode in modes:
             check_mode(mode)
         if k < 1 or context_tokens < 1:
@@ -448,6 +493,9 @@ class Evaluation:
 
         def tokens_of(chunk: Chunk) -> int:
             return chunk.size if chunk.unit == "tokens" else token_sizer.measure(chunk.embed_text)
+
+        def repeated(chunk: Chunk) -> int:
+            return token_sizer.measure(prefix_of(chunk))
 
         rows: list[MetricRow] = []
         outcomes: list[QueryOutcome] = []
@@ -469,17 +517,20 @@ class Evaluation:
                 mode_outcomes = []
                 for row, (spec, target) in enumerate(self.resolved):
                     vector = self.query_vectors[row] if self.query_vectors is not None else None
-                    hits = index.search(spec.query, vector, k=depth, mode=mode, fusion=fusion)
+                    hits = index.search(
+                        spec.query, vector, k=depth, mode=mode, fusion=fusion, whole_definitions=whole_definitions
+                    )
                     mode_outcomes.append(
                         score_query(
                             spec,
                             target,
-                            [h.chunk for h in hits],
+                            [h.chunks for h in hits],
                             strategy=strategy,
                             mode=mode,
                             k=k,
                             context_tokens=context_tokens,
                             tokens_of=tokens_of,
+                            repeated=repeated,
                         )
                     )
                 rows.append(aggregate(mode_outcomes, k=k, context_tokens=context_tokens, chunks=chunks))

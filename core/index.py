@@ -28,6 +28,7 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
@@ -38,6 +39,7 @@ import numpy as np
 
 from core.chunk import Chunk
 from core.errors import ChunkExplorerError, InputError, SettingsError
+from core.groups import collapse, group_key
 from core.keyword import Fusion, KeywordIndex, rrf
 from core.settings import ChunkSettings
 
@@ -71,11 +73,28 @@ class Hit:
     scores: dict[str, float]
     chunk: Chunk
     over_model_limit: bool = False
+    group: tuple[Chunk, ...] = ()
+    """When ``chunk`` is a part of a split definition: every chunk of that definition, in source
+    order (:mod:`core.groups`); empty otherwise."""
+
+    @property
+    def chunks(self) -> tuple[Chunk, ...]:
+        """What the hit returns: the whole definition's chunks, or the one chunk."""
+        return self.group or (self.chunk,)
+
+    @property
+    def lines(self) -> tuple[int, int]:
+        """First and last source line of what the hit returns."""
+        chunks = self.chunks
+        return min(c.start_line for c in chunks), max(c.end_line for c in chunks)
 
     def to_dict(self) -> dict[str, Any]:
-        """The chunk's JSON form plus ``rank``, ``score``, ``scores`` and ``over_model_limit``."""
+        """The chunk's JSON form plus ``rank``, ``score``, ``scores``, ``over_model_limit`` and, for
+        a part of a split definition, ``group`` (the ids of all its chunks) with ``group_lines``."""
         data = self.chunk.to_dict()
         data.update(rank=self.rank, score=self.score, scores=self.scores, over_model_limit=self.over_model_limit)
+        if self.group:
+            data.update(group=[c.id for c in self.group], group_lines=list(self.lines))
         return data
 
 
@@ -102,10 +121,11 @@ def rank(
     mode: str,
     vector: Sequence[tuple[str, float]],
     keyword: Sequence[tuple[str, float]],
-    k: int,
+    k: int | None,
     fusion: Fusion,
 ) -> list[tuple[str, float, dict[str, float]]]:
-    """The top ``k`` ``(id, score, scores)`` of a mode from the two candidate rankings."""
+    """The top ``k`` (all when ``None``) ``(id, score, scores)`` of a mode from the two candidate
+    rankings."""
     vec = dict(vector)
     kw = dict(keyword)
 
@@ -129,6 +149,26 @@ def rank(
     return [(i, s, {**scores(i), "hybrid": s}) for i, s in fused[:k]]
 
 
+def _hits(
+    ranked: Sequence[tuple[str, float, dict[str, float]]],
+    chunk_of: dict[str, Chunk],
+    same_file: Mapping[str, Sequence[Chunk]],
+    k: int,
+    limited: AbstractSet[str],
+    whole_definitions: bool,
+) -> list[Hit]:
+    """``k`` hits from a ranking: parts of split definitions as whole definitions when asked."""
+    found = [x for x in ranked if x[0] in chunk_of]
+    if not whole_definitions:
+        return [Hit(r, s, sc, chunk_of[i], i in limited) for r, (i, s, sc) in enumerate(found[:k], start=1)]
+    scored = {i: (s, sc) for i, s, sc in found}
+    results = collapse([i for i, _, _ in found], chunk_of, same_file, k)
+    return [
+        Hit(r, *scored[i], chunk_of[i], any(c.id in limited for c in group), group if len(group) > 1 else ())
+        for r, (i, group) in enumerate(results, start=1)
+    ]
+
+
 # ---- in memory ---------------------------------------------------------------------------------
 
 
@@ -145,6 +185,9 @@ class MemoryIndex:
         self.vectors = np.asarray(vectors, dtype=np.float32)
         self.too_long = too_long
         self._by_id = {c.id: c for c in self.chunks}
+        self._by_path: dict[str, list[Chunk]] = {}
+        for chunk in self.chunks:
+            self._by_path.setdefault(chunk.path, []).append(chunk)
         self._keyword: KeywordIndex | None = None
 
     @property
@@ -164,8 +207,12 @@ class MemoryIndex:
         mode: str = "hybrid",
         fusion: Fusion = Fusion(),
         where: Mapping[str, str] | None = None,
+        whole_definitions: bool = True,
     ) -> list[Hit]:
-        """Top ``k`` hits; ``query_vector`` is needed by the vector and hybrid modes."""
+        """Top ``k`` hits; ``query_vector`` is needed by the vector and hybrid modes.
+
+        With ``whole_definitions`` a part of a split definition is returned as the whole
+        definition (:mod:`core.groups`), once, at the rank of its best part."""
         check_mode(mode)
         query = check_query(query)
         depth = max(k, fusion.depth)
@@ -177,10 +224,8 @@ class MemoryIndex:
             vector = self._vector(query_vector, depth, where)
         if mode != "vector":
             keyword = self.keyword.search(query, depth, where)
-        return [
-            Hit(r, s, sc, self._by_id[i], i in self.too_long)
-            for r, (i, s, sc) in enumerate(rank(mode, vector, keyword, k, fusion), start=1)
-        ]
+        ranked = rank(mode, vector, keyword, None if whole_definitions else k, fusion)
+        return _hits(ranked, self._by_id, self._by_path, k, self.too_long, whole_definitions)
 
     def _vector(self, query_vector: np.ndarray, n: int, where: Mapping[str, str] | None) -> list[tuple[str, float]]:
         if not self.chunks:
@@ -518,9 +563,12 @@ class Store:
         fusion: Fusion = Fusion(),
         where: Mapping[str, str] | None = None,
         query_vector: np.ndarray | None = None,
+        whole_definitions: bool = True,
     ) -> list[Hit]:
         """Top ``k`` hits of collection ``name``. ``embedder`` (or ``query_vector``) is needed by
-        the vector and hybrid modes; ``where`` filters on path, language or kind."""
+        the vector and hybrid modes; ``where`` filters on path, language or kind. With
+        ``whole_definitions`` a part of a split definition is returned as the whole definition
+        (:mod:`core.groups`)."""
         check_mode(mode)
         query = check_query(query)
         if k < 1:
@@ -539,12 +587,13 @@ class Store:
                 if embedder is None:
                     raise ValueError(f"mode {mode!r} needs an embedder or a query vector")
                 query_vector = embedder.embed_query(query)
-            # Vector mode needs only k results; fusion needs the deeper candidate list. (Chroma
+            # Vector mode needs only k results (unless parts collapse into whole definitions);
+            # fusion needs the deeper candidate list. (Chroma
             # returns fewer when the collection is smaller, so no count() round trip first.)
             with _chroma(f"searching {name}"):
                 got = collection.query(
                     query_embeddings=[np.asarray(query_vector, dtype=np.float32)],
-                    n_results=k if mode == "vector" else depth,
+                    n_results=k if mode == "vector" and not whole_definitions else depth,
                     where=_where(where),
                     include=["documents", "metadatas", "distances"],
                 )
@@ -557,19 +606,60 @@ class Store:
                     limited.add(ident)
         if mode != "vector":
             keyword = self.keyword_index(name, collection).search(query, depth, where)
-        ranked = rank(mode, vector, keyword, k, fusion)
-        missing = [i for i, _, _ in ranked if i not in known]
-        if missing:
+        ranked = rank(mode, vector, keyword, None if whole_definitions else k, fusion)
+
+        def read(**selection: Any) -> None:
             with _chroma(f"reading results from {name}"):
-                got = collection.get(ids=missing, include=["documents", "metadatas"])
+                got = collection.get(**selection, include=["documents", "metadatas"])
             for ident, doc, meta in zip(got["ids"], got["documents"], got["metadatas"]):
                 known[ident] = chunk_from_record(ident, doc, meta)
                 if meta.get("over_model_limit"):
                     limited.add(ident)
-        return [
-            Hit(r, s, sc, known[i], i in limited)
-            for r, (i, s, sc) in enumerate((x for x in ranked if x[0] in known), start=1)
-        ]
+
+        missing = [i for i, _, _ in ranked if i not in known]
+        if missing:
+            read(ids=missing)
+        files: dict[str, list[Chunk]] = {}
+        if whole_definitions:
+            # The files holding parts among the results: every chunk of theirs (to find each
+            # part's siblings and what is nested between them), read in one call per round.
+            while paths := _paths_needed(ranked, known, files, k):
+                read(where={"path": {"$in": paths}} if len(paths) > 1 else {"path": paths[0]})
+                for path in paths:
+                    files[path] = []
+                for chunk in known.values():
+                    if chunk.path in files:
+                        files[chunk.path].append(chunk)
+                for path in paths:
+                    files[path] = list({c.id: c for c in files[path]}.values())
+        return _hits(ranked, known, files, k, limited, whole_definitions)
+
+
+def _paths_needed(
+    ranked: Sequence[tuple[str, float, dict[str, float]]],
+    known: Mapping[str, Chunk],
+    files: Mapping[str, Sequence[Chunk]],
+    k: int,
+) -> list[str]:
+    """Paths not yet read whose parts may be among the first ``k`` results."""
+    needed: list[str] = []
+    results = 0
+    keys: set[str] = set()
+    for ident, _, _ in ranked:
+        chunk = known.get(ident)
+        if chunk is None:
+            continue
+        key = group_key(chunk)
+        if key is None:
+            results += 1
+        elif key not in keys:
+            keys.add(key)
+            results += 1
+            if chunk.path not in files and chunk.path not in needed:
+                needed.append(chunk.path)
+        if results >= k:
+            break
+    return needed
 
 
 # ---- records -----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import json
 import streamlit as st
 
 from core.errors import ChunkExplorerError
-from core.evaluate import QuerySpec, resolve_target, score_query
+from core.evaluate import QuerySpec, prefix_of, resolve_target, score_query
 from core.index import MODES
 from core.render import PALETTES, Band, legend, render_view
 from core.sizing import make_sizer
@@ -64,7 +64,8 @@ st.success(f"Indexed. {summary}")
 
 # ---- the query ----------------------------------------------------------------------------------
 samples = common.sample_queries(picked.label) if picked.shareable else []
-common.seed_state({"q": "", "k": 5, "mode": "hybrid"}, {"k": (1, 20), "mode": MODES})
+common.seed_state({"q": "", "k": 5, "mode": "hybrid", "whole_defs": True},
+                  {"k": (1, 20), "mode": MODES, "whole_defs": (True, False)})
 if samples:
     st.caption("Sample questions for this project (one click):")
     chosen = st.pills("Sample questions", [s["query"] for s in samples], key="sample_q", label_visibility="collapsed")
@@ -81,6 +82,11 @@ query = st.text_input("Question or code to search for", key="q", placeholder="ho
 left, middle, right = st.columns(3)
 k = left.slider("Results per strategy (k)", 1, 20, key="k")
 mode = middle.radio("Mode", MODES, key="mode", horizontal=True)
+whole_defs = middle.toggle(
+    "Whole definitions", key="whole_defs",
+    help="A function too big for one chunk is cut into parts, each embedded on its own. On: a part that "
+         "is found brings its whole function, once, at the rank of its best part. Off: parts are ranked "
+         "as results of their own.")
 paths = sorted({f.path for f in files})
 languages = sorted({f.language for f in files})
 with right:
@@ -101,7 +107,7 @@ try:
     vector = model.embed_query(query)
     hits = {
         strategy: common.store().search(indexed["names"][strategy], query, model, k=k, mode=mode, where=where or None,
-                                        query_vector=vector)
+                                        query_vector=vector, whole_definitions=whole_defs)
         for strategy in common.STRATEGIES
     }
 except ChunkExplorerError as exc:
@@ -111,15 +117,18 @@ except ChunkExplorerError as exc:
 definitions = {f.path: common.definitions_for(f.path, f.language, f.text) for f in files}
 
 
-def badge(chunk) -> str:  # type: ignore[no-untyped-def]
+texts = {f.path: f.text for f in files}
+
+
+def badge(path: str, first: int, last: int) -> str:
     """Whether a result holds whole definitions, or only part of one."""
-    defs = definitions.get(chunk.path, ())
-    whole = [d for d in defs if chunk.start_line <= d.first and d.last <= chunk.end_line]
+    defs = definitions.get(path, ())
+    whole = [d for d in defs if first <= d.first and d.last <= last]
     if whole:
         outer = [d for d in whole if not any(o is not d and o.first <= d.first and d.last <= o.last for o in whole)]
         names = ", ".join(d.symbol for d in outer[:2]) + (" …" if len(outer) > 2 else "")
         return f":green-badge[whole {names}]"
-    touched = [d for d in defs if d.first <= chunk.end_line and chunk.start_line <= d.last]
+    touched = [d for d in defs if d.first <= last and first <= d.last]
     if touched:
         return f":orange-badge[part of {min(touched, key=lambda d: d.last - d.first).symbol}]"
     return ":gray-badge[no definition]"
@@ -133,23 +142,29 @@ for column, strategy in zip(columns, common.STRATEGIES):
             st.info("No results (check the filters).")
         for hit in hits[strategy]:
             chunk = hit.chunk
+            first, last = hit.lines
             scores = ", ".join(f"{name} {value:.3f}" for name, value in hit.scores.items())
-            st.markdown(f"**#{hit.rank}** `{chunk.path}` lines {chunk.start_line}-{chunk.end_line} · "
-                        f"{chunk.symbol or '-'} {badge(chunk)}")
-            st.caption(f"score {hit.score:.4f} ({scores}) · {chunk.size} {chunk.unit}"
+            st.markdown(f"**#{hit.rank}** `{chunk.path}` lines {first}-{last} · "
+                        f"{chunk.symbol or '-'} {badge(chunk.path, first, last)}")
+            size = sum(c.size for c in hit.chunks)
+            found = (f" · found by part {chunk.part} of {chunk.parts} (lines {chunk.start_line}-{chunk.end_line}); "
+                     f"the whole definition is returned, {len(hit.chunks)} chunks") if hit.group else ""
+            st.caption(f"score {hit.score:.4f} ({scores}) · {size} {chunk.unit}{found}"
                        + (" · over the model's limit" if hit.over_model_limit else ""))
-            with st.expander("chunk text"):
-                st.code(chunk.text, language=None)
+            with st.expander("definition text" if hit.group else "chunk text"):
+                lines = texts[chunk.path].splitlines()
+                st.code("\n".join(lines[first - 1:last]) if hit.group else chunk.text, language=None)
 
 # ---- painted on the source ----------------------------------------------------------------------
 hit_paths = [h.chunk.path for s in common.STRATEGIES for h in hits[s]]
+# Every chunk a result returns carries its rank (all parts of a whole definition).
 default_view = hit_paths[0] if hit_paths else paths[0]
 common.seed_state({"view_file": default_view}, {"view_file": paths})
 view_path = st.selectbox("Show results on file", paths, key="view_file")
 source = next(f for f in files if f.path == view_path)
 bands = [
     Band(strategy, common.chunks_for(source.path, source.language, source.text, settings.key(), strategy),
-         PALETTES[strategy], {h.chunk.id: f"#{h.rank}" for h in hits[strategy] if h.chunk.path == view_path})
+         PALETTES[strategy], {c.id: f"#{h.rank}" for h in hits[strategy] for c in h.chunks if c.path == view_path})
     for strategy in common.STRATEGIES
 ]
 
@@ -180,8 +195,9 @@ if target_lines is not None:
         for column, strategy in zip(figures, common.STRATEGIES):
             outcome = score_query(
                 QuerySpec(0, query, view_path, start_line=target.first, end_line=target.last), target,
-                [h.chunk for h in hits[strategy]], strategy=strategy, mode=mode, k=k, context_tokens=CONTEXT_TOKENS,
+                [h.chunks for h in hits[strategy]], strategy=strategy, mode=mode, k=k, context_tokens=CONTEXT_TOKENS,
                 tokens_of=lambda c: c.size if c.unit == "tokens" else token_sizer.measure(c.embed_text),
+                repeated=lambda c: token_sizer.measure(prefix_of(c)),
             )
             with column:
                 st.markdown(f"**{strategy}**")

@@ -106,3 +106,18 @@ def test_uploads_wait_to_be_indexed_and_sessions_never_share_uploads() -> None:
         at.text_input(key="q").input("rotation digest secret weekly").run()
         shown = " ".join(m.value for m in at.markdown) + " ".join(str(h.proto) for h in at.get("html"))
         assert mine in shown and theirs not in shown
+
+
+def test_a_split_function_is_returned_whole_or_as_bare_parts(retrieve: AppTest) -> None:
+    # InventoryLedger.receive is cut into parts at the default budget; a question about it finds a part.
+    retrieve.text_input(key="q").input("receive goods into stock and update the unit cost").run()
+    retrieve.radio(key="mode").set_value("keyword").run()
+    assert not retrieve.exception
+    syntax = results(retrieve)[5:]
+    captions = " ".join(c.value for c in retrieve.caption)
+    assert any("whole InventoryLedger.receive" in r for r in syntax), syntax
+    assert "the whole definition is returned" in captions
+    retrieve.toggle(key="whole_defs").set_value(False).run()
+    assert not retrieve.exception
+    assert "the whole definition is returned" not in " ".join(c.value for c in retrieve.caption)
+    assert any("part of InventoryLedger.receive" in r for r in results(retrieve)[5:])

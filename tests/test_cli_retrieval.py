@@ -143,3 +143,25 @@ def test_the_cli_default_data_folder_is_the_library_default() -> None:
     from core import cli_retrieval, index
 
     assert cli_retrieval.DEFAULT_DB == index.DEFAULT_DB
+
+
+def test_query_returns_a_split_function_whole_unless_bare_parts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], model: object
+) -> None:
+    root = tmp_path / "books"
+    root.mkdir()
+    steps = "\n".join(f"    total_{i} = step_{i}(orders)" for i in range(40))
+    (root / "close.py").write_text(f"def close_books(orders):\n{steps}\n    return zebra_checksum(orders)\n")
+    db = tmp_path / "db"
+    code, _, err = run(capsys, "index", str(root), "--db", str(db), "--unit", "lines", "--budget", "10")
+    assert code == 0, err
+    argv = ["query", "zebra checksum", "--db", str(db), "--strategy", "syntax", "--mode", "keyword", "-k", "3"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    hits = [json.loads(line) for line in out.splitlines()]
+    assert len(hits) == 1 and hits[0]["part"] == hits[0]["parts"] > 1  # found by its last part ...
+    assert hits[0]["group_lines"] == [1, 42] and len(hits[0]["group"]) == hits[0]["parts"]  # ... returned whole
+    code, out, err = run(capsys, *argv, "--bare-parts")
+    assert code == 0, err
+    bare = [json.loads(line) for line in out.splitlines()]
+    assert bare and all("group" not in h for h in bare)

@@ -1,0 +1,73 @@
+"""Whole definitions from their parts: what a search returns for a split function.
+
+A definition too big for the budget is cut into parts (``part`` 1..``parts``; parts 2.. carry
+the first part's id as ``parent_id``); definitions nested in it may be chunks of their own. A
+search that finds one part of such a definition returns the whole of it, as a *group*: every
+chunk of the file inside the definition's lines, in source order. This is "small to big"
+retrieval: each part is embedded on its own (so none is longer than the model reads), the answer
+is the function. Results stay size-neutral where it matters: a group costs the tokens of all its
+chunks when a context is filled (:func:`core.evaluate.fill_context`).
+
+Chunks that are not parts of a split definition (whole functions, class headers, fixed windows,
+table batches) are results on their own: a class header never pulls in its whole class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from core.chunk import Chunk
+
+
+def group_key(chunk: Chunk) -> str | None:
+    """The id of the first part of the split definition ``chunk`` is a part of, else ``None``."""
+    if chunk.parts <= 1:
+        return None
+    if chunk.part == 1:
+        return chunk.id
+    return chunk.parent_id
+
+
+def whole_definition(chunk: Chunk, same_file: Iterable[Chunk]) -> tuple[Chunk, ...]:
+    """Every chunk of the definition ``chunk`` is a part of, in source order (``(chunk,)`` when it
+    is not a part, or when its other parts are not among ``same_file``)."""
+    key = group_key(chunk)
+    if key is None:
+        return (chunk,)
+    pool = [c for c in same_file if c.path == chunk.path]
+    head = next((c for c in pool if c.id == key), None)
+    if head is None:
+        return (chunk,)
+    parts = [c for c in pool if c.id == key or (c.parent_id == key and c.symbol == head.symbol and c.parts == head.parts)]
+    first = min(c.start_byte for c in parts)
+    last = max(c.end_byte for c in parts)
+    inside = {c.id: c for c in pool if first <= c.start_byte and c.end_byte <= last and c.strategy == chunk.strategy}
+    inside[chunk.id] = chunk
+    return tuple(sorted(inside.values(), key=lambda c: (c.start_byte, c.end_byte)))
+
+
+def collapse(
+    ranked: Sequence[str],
+    chunk_of: dict[str, Chunk],
+    same_file: dict[str, Sequence[Chunk]],
+    k: int,
+) -> list[tuple[str, tuple[Chunk, ...]]]:
+    """The first ``k`` results of ``ranked`` ids, each as ``(id, chunks)``: a part of a split
+    definition becomes the whole definition at the rank of its best part; later parts of it, and
+    chunks already inside an earlier result, are left out.
+
+    ``chunk_of`` holds every ranked id's chunk; ``same_file[path]`` every chunk of ``path``
+    (needed only for paths with parts among the ranked).
+    """
+    out: list[tuple[str, tuple[Chunk, ...]]] = []
+    shown: set[str] = set()
+    for ident in ranked:
+        if len(out) >= k:
+            break
+        chunk = chunk_of.get(ident)
+        if chunk is None or ident in shown:
+            continue
+        group = whole_definition(chunk, same_file.get(chunk.path, ())) if group_key(chunk) else (chunk,)
+        shown.update(c.id for c in group)
+        out.append((ident, group))
+    return out

@@ -1,0 +1,134 @@
+"""Whole definitions from their parts (core.groups), in both indexes and in the metrics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from core.chunk import Chunk
+from core.chunking import chunk_document, prepare
+from core.embed import Embedder
+from core.evaluate import QuerySpec, fill_context, resolve_target, score_query
+from core.groups import collapse, group_key, whole_definition
+from core.index import MemoryIndex, Store
+from core.settings import ChunkSettings
+from tests.retrieval_fixtures import model, shared_embedder, tmp_chroma  # noqa: F401 - fixtures
+
+STEPS = "\n".join(f"    total_{i} = compute_step_{i}(orders, {i})" for i in range(30))
+SOURCE = f'''import math
+
+
+class Ledger:
+    def opening(self):
+        return 0
+
+    def close_books(self, orders):
+{STEPS.replace("    ", "        ")}
+        def settle(entry):
+            return entry.amount * 2
+
+        zebra_checksum = sum(settle(o) for o in orders)
+        return zebra_checksum
+
+
+def small(x):
+    return x + 1
+'''
+SETTINGS = ChunkSettings(unit="lines", budget=8)
+
+
+def syntax_chunks(path: str = "ledger.py") -> list[Chunk]:
+    return chunk_document(prepare(path, "python", SOURCE), SETTINGS, "syntax")
+
+
+def parts_of(chunks: list[Chunk], symbol: str) -> list[Chunk]:
+    return [c for c in chunks if c.symbol == symbol and c.parts > 1]
+
+
+def test_a_part_brings_its_whole_definition_in_source_order() -> None:
+    chunks = syntax_chunks()
+    parts = parts_of(chunks, "Ledger.close_books")
+    assert len(parts) >= 3 and [p.part for p in parts] == list(range(1, len(parts) + 1))
+    lines = SOURCE.splitlines()
+    first = next(i for i, line in enumerate(lines, 1) if "def close_books" in line)
+    last = next(i for i, line in enumerate(lines, 1) if "return zebra_checksum" in line)
+    for part in parts:
+        assert group_key(part) == parts[0].id
+        group = whole_definition(part, chunks)
+        assert [c.start_byte for c in group] == sorted(c.start_byte for c in group)
+        covered = {line for c in group for line in range(c.start_line, c.end_line + 1)}
+        assert {i for i in range(first, last + 1) if lines[i - 1].strip()} <= covered
+        assert min(c.start_line for c in group) == first and max(c.end_line for c in group) == last
+        # Nothing outside the definition comes along.
+        assert all(first <= c.start_line and c.end_line <= last for c in group)
+
+
+def test_whole_chunks_and_class_headers_stay_alone() -> None:
+    chunks = syntax_chunks()
+    small = next(c for c in chunks if c.symbol == "small")
+    assert group_key(small) is None and whole_definition(small, chunks) == (small,)
+    header = next(c for c in chunks if c.kind == "class_header")
+    assert whole_definition(header, chunks) == (header,)  # never the whole class
+    # A part whose siblings are not at hand is returned alone, not invented.
+    last_part = parts_of(chunks, "Ledger.close_books")[-1]
+    assert whole_definition(last_part, [last_part]) == (last_part,)
+
+
+def test_collapse_keeps_the_best_rank_and_drops_repeats() -> None:
+    chunks = syntax_chunks()
+    parts = parts_of(chunks, "Ledger.close_books")
+    small = next(c for c in chunks if c.symbol == "small")
+    by_id = {c.id: c for c in chunks}
+    ranked = [parts[-1].id, parts[0].id, small.id, parts[1].id]
+    results = collapse(ranked, by_id, {"ledger.py": chunks}, k=5)
+    assert [ident for ident, _ in results] == [parts[-1].id, small.id]
+    assert len(results[0][1]) > len(parts) - 1 and results[1][1] == (small,)
+    assert len(collapse(ranked, by_id, {"ledger.py": chunks}, k=1)) == 1
+
+
+def test_memory_index_returns_whole_definitions_or_bare_parts() -> None:
+    chunks = syntax_chunks()
+    vectors = np.eye(len(chunks), dtype=np.float32)
+    index = MemoryIndex(chunks, vectors)
+    hits = index.search("zebra checksum settle", None, k=3, mode="keyword")
+    top = hits[0]
+    assert top.chunk.symbol in ("Ledger.close_books", "Ledger.close_books.settle")
+    whole = next(h for h in hits if h.group)
+    assert whole.chunk.symbol == "Ledger.close_books" and len(whole.group) >= 3
+    assert whole.to_dict()["group"] == [c.id for c in whole.group]
+    assert whole.to_dict()["group_lines"] == list(whole.lines)
+    bare = index.search("zebra checksum settle", None, k=3, mode="keyword", whole_definitions=False)
+    assert all(not h.group for h in bare) and all(len(h.chunks) == 1 for h in bare)
+
+
+def test_store_groups_like_the_memory_index(tmp_path: Path, tmp_chroma: Path, shared_embedder: Embedder) -> None:
+    chunks = syntax_chunks()
+    store = Store(tmp_chroma)
+    store.sync("ce_groups_test", chunks, shared_embedder, {"strategy": "syntax"})
+    memory = MemoryIndex(chunks, shared_embedder.embed([c.embed_text for c in chunks]).vectors)
+    query = "zebra checksum of the settled orders"
+    vector = shared_embedder.embed_query(query)
+    for mode in ("keyword", "vector", "hybrid"):
+        got = store.search("ce_groups_test", query, shared_embedder, k=4, mode=mode, query_vector=vector)
+        want = memory.search(query, vector, k=4, mode=mode)
+        assert [[c.id for c in h.chunks] for h in got] == [[c.id for c in h.chunks] for h in want], mode
+        assert any(h.group for h in got), mode
+        assert len({c.id for h in got for c in h.chunks}) == sum(len(h.chunks) for h in got)  # no chunk twice
+
+
+def test_a_whole_definition_counts_as_whole_and_costs_its_text_once() -> None:
+    chunks = syntax_chunks()
+    prep = prepare("ledger.py", "python", SOURCE)
+    spec = QuerySpec(1, "close the books", "ledger.py", symbol="Ledger.close_books")
+    target = resolve_target(spec, prep)
+    group = whole_definition(parts_of(chunks, "Ledger.close_books")[1], chunks)
+    common = dict(strategy="syntax", mode="hybrid", context_tokens=10_000, tokens_of=lambda c: c.size)
+    assert score_query(spec, target, [group], k=1, **common).whole_rank == 1
+    # Ranked as bare parts, no single result holds it (though the context gets it all).
+    bare = score_query(spec, target, list(group), k=len(group), **common)
+    assert bare.whole_rank is None and bare.touched_rank == 1 and bare.in_context
+    full = sum(c.size for c in group)
+    repeated = sum(1 for c in group[1:] if c.header)  # one line of header per later part, in lines
+    assert fill_context([group], full - 1, lambda c: c.size) == []
+    assert fill_context([group], full - repeated, lambda c: c.size, lambda c: 1 if c.header else 0) == list(group)
