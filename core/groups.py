@@ -14,7 +14,7 @@ table batches) are results on their own: a class header never pulls in its whole
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from core.chunk import Chunk
 
@@ -46,18 +46,35 @@ def whole_definition(chunk: Chunk, same_file: Iterable[Chunk]) -> tuple[Chunk, .
     return tuple(sorted(inside.values(), key=lambda c: (c.start_byte, c.end_byte)))
 
 
+def definition_groups(chunks: Iterable[Chunk]) -> dict[str, tuple[str, ...]]:
+    """For every part of a split definition among ``chunks``: the ids of its whole definition,
+    in source order (what :func:`whole_definition` gives, worked out once for a whole index)."""
+    by_path: dict[str, list[Chunk]] = {}
+    for chunk in chunks:
+        by_path.setdefault(chunk.path, []).append(chunk)
+    found: dict[str, tuple[str, ...]] = {}
+    for pool in by_path.values():
+        for head in pool:
+            if head.parts > 1 and head.part == 1:
+                group = whole_definition(head, pool)
+                ids = tuple(c.id for c in group)
+                for chunk in group:
+                    if group_key(chunk) == head.id:
+                        found[chunk.id] = ids
+    return found
+
+
 def collapse(
     ranked: Sequence[str],
-    chunk_of: dict[str, Chunk],
-    same_file: dict[str, Sequence[Chunk]],
+    chunk_of: Mapping[str, Chunk],
+    group_of: Callable[[Chunk], tuple[Chunk, ...]],
     k: int,
 ) -> list[tuple[str, tuple[Chunk, ...]]]:
     """The first ``k`` results of ``ranked`` ids, each as ``(id, chunks)``: a part of a split
-    definition becomes the whole definition at the rank of its best part; later parts of it, and
-    chunks already inside an earlier result, are left out.
+    definition becomes its whole definition (``group_of``) at the rank of its best part; later
+    parts of it, and chunks already inside an earlier result, are left out.
 
-    ``chunk_of`` holds every ranked id's chunk; ``same_file[path]`` every chunk of ``path``
-    (needed only for paths with parts among the ranked).
+    ``chunk_of`` holds the ranked ids' chunks (ids missing from it are skipped).
     """
     out: list[tuple[str, tuple[Chunk, ...]]] = []
     shown: set[str] = set()
@@ -67,7 +84,7 @@ def collapse(
         chunk = chunk_of.get(ident)
         if chunk is None or ident in shown:
             continue
-        group = whole_definition(chunk, same_file.get(chunk.path, ())) if group_key(chunk) else (chunk,)
+        group = group_of(chunk) if group_key(chunk) else (chunk,)
         shown.update(c.id for c in group)
         out.append((ident, group))
     return out

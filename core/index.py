@@ -39,7 +39,7 @@ import numpy as np
 
 from core.chunk import Chunk
 from core.errors import ChunkExplorerError, InputError, SettingsError
-from core.groups import collapse, group_key
+from core.groups import collapse, definition_groups, whole_definition
 from core.keyword import Fusion, KeywordIndex, rrf
 from core.settings import ChunkSettings
 
@@ -151,8 +151,8 @@ def rank(
 
 def _hits(
     ranked: Sequence[tuple[str, float, dict[str, float]]],
-    chunk_of: dict[str, Chunk],
-    same_file: Mapping[str, Sequence[Chunk]],
+    chunk_of: Mapping[str, Chunk],
+    group_of: Callable[[Chunk], tuple[Chunk, ...]],
     k: int,
     limited: AbstractSet[str],
     whole_definitions: bool,
@@ -162,7 +162,7 @@ def _hits(
     if not whole_definitions:
         return [Hit(r, s, sc, chunk_of[i], i in limited) for r, (i, s, sc) in enumerate(found[:k], start=1)]
     scored = {i: (s, sc) for i, s, sc in found}
-    results = collapse([i for i, _, _ in found], chunk_of, same_file, k)
+    results = collapse([i for i, _, _ in found], chunk_of, group_of, k)
     return [
         Hit(r, *scored[i], chunk_of[i], any(c.id in limited for c in group), group if len(group) > 1 else ())
         for r, (i, group) in enumerate(results, start=1)
@@ -225,7 +225,10 @@ class MemoryIndex:
         if mode != "vector":
             keyword = self.keyword.search(query, depth, where)
         ranked = rank(mode, vector, keyword, None if whole_definitions else k, fusion)
-        return _hits(ranked, self._by_id, self._by_path, k, self.too_long, whole_definitions)
+        return _hits(ranked, self._by_id, self._whole, k, self.too_long, whole_definitions)
+
+    def _whole(self, chunk: Chunk) -> tuple[Chunk, ...]:
+        return whole_definition(chunk, self._by_path.get(chunk.path, ()))
 
     def _vector(self, query_vector: np.ndarray, n: int, where: Mapping[str, str] | None) -> list[tuple[str, float]]:
         if not self.chunks:
@@ -346,6 +349,18 @@ class IndexReport:
         }
 
 
+@dataclass(frozen=True)
+class Derived:
+    """What a Store keeps beside a collection, rebuilt when it changes: the BM25 index, and for
+    every part of a split definition the ids of its whole definition (:mod:`core.groups`)."""
+
+    keyword: KeywordIndex
+    groups: dict[str, tuple[str, ...]]
+
+
+_GROUPS_FILE = "groups.json"
+
+
 class Store:
     """A data folder holding Chroma collections, their BM25 indexes and the embedding cache."""
 
@@ -354,7 +369,7 @@ class Store:
         self.own = self.db / OURS
         _prepare_folder(self.db)
         self.client = connect(self.db)
-        self._keyword: dict[str, KeywordIndex] = {}
+        self._derived: dict[str, Derived] = {}
         self._lock = threading.Lock()
 
     @property
@@ -485,7 +500,7 @@ class Store:
         if changed or collection.metadata is None or collection.metadata.get("revision") != revision:
             with _chroma(f"updating {name}"):
                 collection.modify(metadata={**meta, "revision": revision})
-        if changed or not self._keyword_folder(name, revision).is_dir():
+        if changed or not (self._keyword_folder(name, revision) / _GROUPS_FILE).is_file():
             self._save_keyword(name, revision, collection)
         return IndexReport(
             collection=name,
@@ -504,42 +519,60 @@ class Store:
     def _keyword_folder(self, name: str, revision: str) -> Path:
         return self.own / "bm25" / name / revision
 
-    def _save_keyword(self, name: str, revision: str, collection: Any) -> KeywordIndex:
-        """Build the BM25 index from the collection's documents and keep it on disk."""
+    def _save_keyword(self, name: str, revision: str, collection: Any) -> Derived:
+        """Build the BM25 index and the definition groups from the collection's documents and
+        keep them on disk."""
         with _chroma(f"reading the documents of {name}"):
             got = collection.get(include=["documents", "metadatas"])
         fields = {f: [str(m.get(f, "")) for m in got["metadatas"]] for f in FILTER_FIELDS}
         keyword = KeywordIndex.build(got["ids"], got["documents"], fields, revision)
+        # Only parts need their groups worked out; the chunks of their files are read back whole.
+        split_paths = {m["path"] for m in got["metadatas"] if int(m.get("parts", 1)) > 1}
+        groups = definition_groups(
+            chunk_from_record(i, d, m)
+            for i, d, m in zip(got["ids"], got["documents"], got["metadatas"])
+            if m["path"] in split_paths
+        )
         folder = self._keyword_folder(name, revision)
         try:
-            if not folder.is_dir():
-                keyword.save(folder)
+            if not (folder / _GROUPS_FILE).is_file():
+                if folder.is_dir():
+                    shutil.rmtree(folder)  # saved by a version without the groups: replace it
+                keyword.save(folder, {_GROUPS_FILE: groups})
             for old in folder.parent.iterdir():
                 if old.name != revision:
                     shutil.rmtree(old)  # our own derived files of older revisions
         except OSError as exc:
             raise StoreError(f"cannot write the keyword index under {folder.parent}: {exc}") from None
+        derived = Derived(keyword, groups)
         with self._lock:
-            self._keyword[name] = keyword
-        return keyword
+            self._derived[name] = derived
+        return derived
 
-    def keyword_index(self, name: str, collection: Any) -> KeywordIndex:
-        """The collection's BM25 index: from memory, from disk, or rebuilt when stale."""
+    def derived(self, name: str, collection: Any) -> Derived:
+        """The collection's BM25 index and definition groups: from memory, from disk, or rebuilt
+        when stale."""
         revision = str((collection.metadata or {}).get("revision", ""))
         with self._lock:
-            cached = self._keyword.get(name)
-        if cached is not None and cached.revision == revision:
+            cached = self._derived.get(name)
+        if cached is not None and cached.keyword.revision == revision:
             return cached
         folder = self._keyword_folder(name, revision)
-        if revision and folder.is_dir():
+        if revision and (folder / _GROUPS_FILE).is_file():
             try:
                 keyword = KeywordIndex.load(folder)
+                groups = {k: tuple(v) for k, v in json.loads((folder / _GROUPS_FILE).read_text(encoding="utf-8")).items()}
             except (OSError, ValueError, KeyError) as exc:
                 raise StoreError(f"the keyword index in {folder} cannot be read ({exc}); index again") from None
+            derived = Derived(keyword, groups)
             with self._lock:
-                self._keyword[name] = keyword
-            return keyword
+                self._derived[name] = derived
+            return derived
         return self._save_keyword(name, revision, collection)
+
+    def keyword_index(self, name: str, collection: Any) -> KeywordIndex:
+        """The collection's BM25 index (see :meth:`derived`)."""
+        return self.derived(name, collection).keyword
 
     # ---- search --------------------------------------------------------------------------------
 
@@ -607,58 +640,39 @@ class Store:
         if mode != "vector":
             keyword = self.keyword_index(name, collection).search(query, depth, where)
         ranked = rank(mode, vector, keyword, None if whole_definitions else k, fusion)
-
-        def read(**selection: Any) -> None:
+        groups = self.derived(name, collection).groups if whole_definitions else {}
+        needed = _needed(ranked, groups, k) if whole_definitions else [i for i, _, _ in ranked]
+        missing = [i for i in needed if i not in known]
+        if missing:
             with _chroma(f"reading results from {name}"):
-                got = collection.get(**selection, include=["documents", "metadatas"])
+                got = collection.get(ids=missing, include=["documents", "metadatas"])
             for ident, doc, meta in zip(got["ids"], got["documents"], got["metadatas"]):
                 known[ident] = chunk_from_record(ident, doc, meta)
                 if meta.get("over_model_limit"):
                     limited.add(ident)
 
-        missing = [i for i, _, _ in ranked if i not in known]
-        if missing:
-            read(ids=missing)
-        files: dict[str, list[Chunk]] = {}
-        if whole_definitions:
-            # The files holding parts among the results: every chunk of theirs (to find each
-            # part's siblings and what is nested between them), read in one call per round.
-            while paths := _paths_needed(ranked, known, files, k):
-                read(where={"path": {"$in": paths}} if len(paths) > 1 else {"path": paths[0]})
-                for path in paths:
-                    files[path] = []
-                for chunk in known.values():
-                    if chunk.path in files:
-                        files[chunk.path].append(chunk)
-                for path in paths:
-                    files[path] = list({c.id: c for c in files[path]}.values())
-        return _hits(ranked, known, files, k, limited, whole_definitions)
+        def group_of(chunk: Chunk) -> tuple[Chunk, ...]:
+            members = groups.get(chunk.id)
+            return tuple(known[i] for i in members if i in known) if members else (chunk,)
+
+        return _hits(ranked, known, group_of, k, limited, whole_definitions)
 
 
-def _paths_needed(
-    ranked: Sequence[tuple[str, float, dict[str, float]]],
-    known: Mapping[str, Chunk],
-    files: Mapping[str, Sequence[Chunk]],
-    k: int,
-) -> list[str]:
-    """Paths not yet read whose parts may be among the first ``k`` results."""
+def _needed(ranked: Sequence[tuple[str, float, dict[str, float]]], groups: Mapping[str, Sequence[str]], k: int) -> list[str]:
+    """The ids the first ``k`` results of ``ranked`` are made of, parts' whole definitions
+    included (the same walk as :func:`core.groups.collapse`, on ids alone)."""
     needed: list[str] = []
+    shown: set[str] = set()
     results = 0
-    keys: set[str] = set()
     for ident, _, _ in ranked:
-        chunk = known.get(ident)
-        if chunk is None:
-            continue
-        key = group_key(chunk)
-        if key is None:
-            results += 1
-        elif key not in keys:
-            keys.add(key)
-            results += 1
-            if chunk.path not in files and chunk.path not in needed:
-                needed.append(chunk.path)
         if results >= k:
             break
+        if ident in shown:
+            continue
+        members = groups.get(ident) or (ident,)
+        shown.update(members)
+        needed.extend(members)
+        results += 1
     return needed
 
 

@@ -132,9 +132,10 @@ class KeywordIndex:
         top = top[np.lexsort((top, -scores[top]))]  # by score, ties by position: deterministic
         return [(self.ids[i], float(scores[i])) for i in top if scores[i] > 0]
 
-    def save(self, folder: Path) -> None:
+    def save(self, folder: Path, extra: Mapping[str, Any] | None = None) -> None:
         """Write the index into ``folder`` (which must not exist) via a temporary sibling, so a
-        crash never leaves a half-written index under the final name."""
+        crash never leaves a half-written index under the final name. ``extra`` maps file names
+        to more JSON data to keep with it (written in the same step)."""
         tmp = folder.with_name(folder.name + ".tmp")
         if tmp.exists():
             shutil.rmtree(tmp)  # our own leftover from an interrupted save
@@ -143,6 +144,8 @@ class KeywordIndex:
             self._retriever.save(str(tmp), show_progress=False)
         meta = {"revision": self.revision, "ids": self.ids, "fields": self.fields}
         (tmp / _META_FILE).write_text(json.dumps(meta), encoding="utf-8")
+        for name, data in (extra or {}).items():
+            (tmp / name).write_text(json.dumps(data), encoding="utf-8")
         os.replace(tmp, folder)
 
     @classmethod

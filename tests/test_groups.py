@@ -10,7 +10,7 @@ from core.chunk import Chunk
 from core.chunking import chunk_document, prepare
 from core.embed import Embedder
 from core.evaluate import QuerySpec, fill_context, resolve_target, score_query
-from core.groups import collapse, group_key, whole_definition
+from core.groups import collapse, definition_groups, group_key, whole_definition
 from core.index import MemoryIndex, Store
 from core.settings import ChunkSettings
 from tests.retrieval_fixtures import model, shared_embedder, tmp_chroma  # noqa: F401 - fixtures
@@ -81,10 +81,11 @@ def test_collapse_keeps_the_best_rank_and_drops_repeats() -> None:
     small = next(c for c in chunks if c.symbol == "small")
     by_id = {c.id: c for c in chunks}
     ranked = [parts[-1].id, parts[0].id, small.id, parts[1].id]
-    results = collapse(ranked, by_id, {"ledger.py": chunks}, k=5)
+    group_of = lambda c: whole_definition(c, chunks)  # noqa: E731
+    results = collapse(ranked, by_id, group_of, k=5)
     assert [ident for ident, _ in results] == [parts[-1].id, small.id]
     assert len(results[0][1]) > len(parts) - 1 and results[1][1] == (small,)
-    assert len(collapse(ranked, by_id, {"ledger.py": chunks}, k=1)) == 1
+    assert len(collapse(ranked, by_id, group_of, k=1)) == 1
 
 
 def test_memory_index_returns_whole_definitions_or_bare_parts() -> None:
@@ -115,6 +116,15 @@ def test_store_groups_like_the_memory_index(tmp_path: Path, tmp_chroma: Path, sh
         assert [[c.id for c in h.chunks] for h in got] == [[c.id for c in h.chunks] for h in want], mode
         assert any(h.group for h in got), mode
         assert len({c.id for h in got for c in h.chunks}) == sum(len(h.chunks) for h in got)  # no chunk twice
+    # After a restart the groups come from disk; an index saved without them (older version) is rebuilt.
+    want = [[c.id for c in h.chunks] for h in store.search("ce_groups_test", query, None, k=4, mode="keyword")]
+    again = Store(tmp_chroma)
+    assert [[c.id for c in h.chunks] for h in again.search("ce_groups_test", query, None, k=4, mode="keyword")] == want
+    for saved in (tmp_chroma / "chunk_explorer" / "bm25" / "ce_groups_test").glob("*/groups.json"):
+        saved.unlink()
+    fresh = Store(tmp_chroma)
+    assert [[c.id for c in h.chunks] for h in fresh.search("ce_groups_test", query, None, k=4, mode="keyword")] == want
+    assert list((tmp_chroma / "chunk_explorer" / "bm25" / "ce_groups_test").glob("*/groups.json"))  # saved again
 
 
 def test_a_whole_definition_counts_as_whole_and_costs_its_text_once() -> None:
@@ -132,3 +142,12 @@ def test_a_whole_definition_counts_as_whole_and_costs_its_text_once() -> None:
     repeated = sum(1 for c in group[1:] if c.header)  # one line of header per later part, in lines
     assert fill_context([group], full - 1, lambda c: c.size) == []
     assert fill_context([group], full - repeated, lambda c: c.size, lambda c: 1 if c.header else 0) == list(group)
+
+
+def test_definition_groups_lists_each_part_s_whole_definition() -> None:
+    chunks = syntax_chunks()
+    groups = definition_groups(chunks)
+    parts = parts_of(chunks, "Ledger.close_books")
+    assert set(groups) == {c.id for c in chunks if group_key(c)}
+    for part in parts:
+        assert groups[part.id] == tuple(c.id for c in whole_definition(part, chunks))
