@@ -19,9 +19,11 @@ then, in a fresh subprocess per measurement so each gets its own peak RSS:
 
 Times exclude interpreter start-up and imports; each figure is the best of ``--rounds`` runs,
 rounds interleaved so that a busy machine slows every variant alike. CPU time is shown too (on a
-shared machine it is the steadier figure; pandas' reader uses two threads here, the chunker two:
-its profile folds batches in a worker thread). Peak memory is the child's peak RSS
-(``ru_maxrss``), shown whole and above the child's RSS after its imports.
+shared machine it is the steadier figure; pandas' reader uses two threads here, the chunker
+three: it builds the chunks while one worker thread reads and parses the next batch and another
+folds the current one into the profile, so its wall time can be well under its CPU time only
+when two cores are free). Peak memory is the child's peak RSS (``ru_maxrss``), shown whole and
+above the child's RSS after its imports.
 """
 
 from __future__ import annotations

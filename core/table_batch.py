@@ -59,6 +59,25 @@ class RowBatch:
             canonical_csv=self.canonical_csv,
         )
 
+    def head(self, stop: int) -> RowBatch:
+        """Rows ``..stop-1`` as a batch of their own (their source bytes up to where row
+        ``stop`` starts, so that ``head(k)`` then ``tail(k)`` still tile the file)."""
+        if stop >= len(self):
+            return self
+        cut = int(self.start_byte[stop]) - self.raw_base if self.raw else 0
+        return RowBatch(
+            columns=[col.slice(0, stop) for col in self.columns],
+            first_row=self.first_row,
+            start_byte=self.start_byte[:stop],
+            end_byte=self.end_byte[:stop],
+            start_line=self.start_line[:stop],
+            end_line=self.end_line[:stop],
+            ragged=self.ragged[:stop],
+            raw=self.raw[:cut] if self.raw else b"",
+            raw_base=self.raw_base,
+            canonical_csv=self.canonical_csv,
+        )
+
     def then(self, other: RowBatch) -> RowBatch:
         """This batch followed by ``other`` (the next rows of the same table)."""
         return RowBatch(
@@ -74,6 +93,23 @@ class RowBatch:
             # The rows are adjacent, so the joint source has blank lines only if a part has.
             canonical_csv=self.canonical_csv and other.canonical_csv,
         )
+
+    def source_texts(self, first: np.ndarray, stop: np.ndarray, encoding: str) -> list[str]:
+        """:meth:`source_text` of many runs of rows at once: rows ``first[k]..stop[k]-1``."""
+        if not len(first):
+            return []
+        starts = (self.start_byte[first] - self.raw_base).tolist()
+        ends = (self.end_byte[stop - 1] - self.raw_base).tolist()
+        raw = self.raw
+        if encoding == "utf-8" and len(starts) > 1:
+            # The runs are in order: one decode of their stretch, then slices of it (for ASCII,
+            # where a byte offset is a character offset).
+            base = starts[0]
+            stretch = raw[base : max(ends)]
+            if stretch.isascii():
+                text = stretch.decode("ascii")
+                return [text[a - base : b - base] for a, b in zip(starts, ends)]
+        return [raw[a:b].decode(encoding) for a, b in zip(starts, ends)]
 
     def source_text(self, i: int, j: int, encoding: str) -> str:
         """The file's own text of rows ``i..j-1`` (first row's start to last row's end)."""

@@ -259,7 +259,7 @@ def _stream_batches(
             buf = grown
         if not buf:
             break
-        batch, consumed = _parse_block(
+        batch, consumed, breaks = _parse_block(
             buf, base=base, base_line=base_line, final=eof, encoding=encoding,
             dialect=dialect, width=width, columns=columns, first_row=row, path=path,
         )  # fmt: skip
@@ -275,7 +275,7 @@ def _stream_batches(
         if len(batch):
             row += len(batch)
             yield batch
-        base_line += buf.count(b"\n", 0, consumed)
+        base_line += buf.count(b"\n", 0, consumed) if breaks is None else breaks
         base += consumed
         buf = buf[consumed:]
         if eof and not buf:
@@ -288,8 +288,9 @@ def _stream_batches(
 def _parse_block(
     buf: bytes, *, base: int, base_line: int, final: bool, encoding: str, dialect: Dialect,
     width: int, columns: tuple[str, ...], first_row: int, path: str,
-) -> tuple[RowBatch, int]:  # fmt: skip
-    """Rows of ``buf`` up to its last complete record, and how many bytes that took."""
+) -> tuple[RowBatch, int, int | None]:  # fmt: skip
+    """Rows of ``buf`` up to its last complete record, how many bytes that took and how many
+    line breaks they held (None when not counted)."""
     if encoding == "utf-8":
         fast = parse_fast(
             buf, base=base, base_line=base_line, final=final, delimiter=dialect.delimiter,
@@ -300,7 +301,7 @@ def _parse_block(
     recs = _parse_exact(buf, base=base, base_line=base_line, final=final, encoding=encoding, dialect=dialect, path=path)
     cols, ragged = _to_columns(recs, width, columns, path)
     spans = (recs.start_byte, recs.end_byte, recs.start_line, recs.end_line)
-    return make_batch(cols, first_row, spans, ragged, buf[: recs.consumed], base), recs.consumed
+    return make_batch(cols, first_row, spans, ragged, buf[: recs.consumed], base), recs.consumed, None
 
 
 def _parse_exact(

@@ -26,9 +26,10 @@ from core.table_values import cell_lengths, int_values
 
 def parse_fast(
     buf: bytes, *, base: int, base_line: int, final: bool, delimiter: str, quotechar: str, width: int, first_row: int
-) -> tuple[RowBatch, int] | None:
-    """Rows of ``buf`` by Arrow's parser with spans from a vectorised scan, or None when the two
-    disagree anywhere (the caller then takes the exact path)."""
+) -> tuple[RowBatch, int, int] | None:
+    """Rows of ``buf`` by Arrow's parser with spans from a vectorised scan, how many bytes and
+    line breaks they took, or None when the two disagree anywhere (the caller then takes the
+    exact path)."""
     quote = quotechar.encode("ascii")
     if not final:
         cut = buf.rfind(b"\n") + 1
@@ -69,7 +70,8 @@ def _arrow_rows(data: memoryview, delimiter: str, quotechar: str, width: int, mu
         )
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
-    cols = [table.column(j).combine_chunks() for j in range(width)]
+    # (One block, so one chunk per column: take it as is; combine_chunks would copy it.)
+    cols = [c.chunk(0) if c.num_chunks == 1 else c.combine_chunks() for c in table.columns]
     if width == 1 and pc.any(pc.utf8_is_space(cols[0])).as_py():
         return None  # whitespace-only lines: the exact path drops them as blank
     return cols
@@ -77,7 +79,7 @@ def _arrow_rows(data: memoryview, delimiter: str, quotechar: str, width: int, mu
 
 def _parse_simple(
     buf: bytes, cut: int, *, base: int, base_line: int, delimiter: str, quotechar: str, width: int, first_row: int
-) -> tuple[RowBatch, int] | None:
+) -> tuple[RowBatch, int, int] | None:
     """No quote and no CR in the block: if the rows' lengths add up to the block exactly, every
     line is one row (no blank lines), and the spans follow from the lengths alone."""
     cols = _arrow_rows(memoryview(buf)[:cut], delimiter, quotechar, width, multiline=False)
@@ -103,12 +105,13 @@ def _parse_simple(
         raw_base=base,
         canonical_csv=delimiter == ",",
     )
-    return batch, cut
+    # One line per row, each ended by a line break but maybe the file's last.
+    return batch, cut, len(starts) - (buf[cut - 1 : cut] != b"\n")
 
 
 def _parse_scanned(
     buf: bytes, *, base: int, base_line: int, final: bool, delimiter: str, quotechar: str, width: int, first_row: int
-) -> tuple[RowBatch, int] | None:
+) -> tuple[RowBatch, int, int] | None:
     """Record boundaries from newlines and quote parity, cells from Arrow, and every row's byte
     length checked against its cells."""
     data = np.frombuffer(buf, dtype=np.uint8)
@@ -141,7 +144,7 @@ def _parse_scanned(
     starts, stops = starts[keep], stops[keep]
     if not len(starts):
         empty = [pa.array([], type=pa.string()) for _ in range(width)]
-        return make_batch(empty, first_row, ([], [], [], []), [], buf[:cut], base), cut
+        return make_batch(empty, first_row, ([], [], [], []), [], buf[:cut], base), cut, int(np.searchsorted(newlines, cut))
     cols = _arrow_rows(memoryview(buf)[:cut], delimiter, quotechar, width, multiline)
     if cols is None or len(cols[0]) != len(starts):
         return None
@@ -166,4 +169,4 @@ def _parse_scanned(
         raw=buf[:cut],
         raw_base=base,
     )
-    return batch, cut
+    return batch, cut, int(np.searchsorted(newlines, cut))

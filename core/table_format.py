@@ -180,6 +180,18 @@ class JoinedRows:
         a, b = int(self._offsets[i]), int(self._offsets[j]) - 1
         return str(self._data[a:b], "ascii" if self._ascii else "utf-8")
 
+    def texts(self, first: np.ndarray, stop: np.ndarray) -> list[str]:
+        """:meth:`text` of many runs of rows at once: rows ``first[k]..stop[k]-1``."""
+        starts = self._offsets[first].tolist()
+        ends = (self._offsets[stop] - 1).tolist()
+        data = self._data
+        if self._ascii and len(first) > 1:
+            whole = str(data[starts[0] : max(ends)], "ascii")
+            base = starts[0]
+            return ["" if b <= a else whole[a - base : b - base] for a, b in zip(starts, ends)]
+        codec = "ascii" if self._ascii else "utf-8"
+        return ["" if b <= a else str(data[a:b], codec) for a, b in zip(starts, ends)]
+
     def byte_lengths(self) -> np.ndarray:
         """UTF-8 length of each row without its newline (chars too, when ``is_ascii``)."""
         return np.diff(self._offsets) - 1

@@ -104,6 +104,9 @@ class ColumnProfile:
 
     def add(self, col: pa.Array) -> None:
         """Fold one batch of this column's cells (a string array) into the figures."""
+        if self._text_seen and not (self.distinct_capped and not self.top_tracked):
+            self._add_text_column(col)
+            return
         values, n_missing = _present(col)
         self.missing += n_missing
         seen_before = self.count
@@ -121,7 +124,7 @@ class ColumnProfile:
             self.top_exact = False
             self.distinct_partial = True
         self._text_seen = True
-        self._add_text(values)
+        self._add_text(len(values), values=values)
 
     def _add_numbers(self, values: pa.Array) -> None:
         numbers = _as_numbers(values, try_int=self.integer)
@@ -155,17 +158,55 @@ class ColumnProfile:
         if self.last_date is None or high > _parse_iso(self.last_date):
             self.last_date = last
 
-    def _add_text(self, values: pa.Array) -> None:
+    def _add_text_column(self, col: pa.Array) -> None:
+        """:meth:`add` for a column known to be text: one hashing pass over the cells (value
+        counts, or the distinct values when no most-common list is kept), missing markers then
+        taken out of that short result, where :func:`_present` would hash every cell against
+        the markers and filter the column first. Same figures, same value order."""
         if self.top_tracked:
-            counts = pc.value_counts(values)
-            if not self.top and len(counts) > len(values) // 2 and len(values) >= 1000:
+            counts = pc.value_counts(col)
+            values = counts.field("values")
+            marker = pc.is_in(values, value_set=_NA_SET)
+            n_missing = 0
+            if pc.any(marker).as_py():
+                n_missing = pc.sum(counts.field("counts").filter(marker)).as_py()
+                counts = counts.filter(pc.invert(marker))
+            present = len(col) - n_missing
+            self.missing += n_missing
+            self.count += present
+            if present:
+                self._add_text(present, counts)
+            return
+        unique = pc.unique(col)
+        marker = pc.is_in(unique, value_set=_NA_SET)
+        n_missing = 0
+        if pc.any(marker).as_py():
+            n_missing = pc.sum(pc.is_in(col, value_set=unique.filter(marker))).as_py()
+            unique = unique.filter(pc.invert(marker))
+        self.missing += n_missing
+        self.count += len(col) - n_missing
+        if len(unique):
+            self._add_distinct(unique)
+
+    def _add_text(self, n_values: int, counts: pa.StructArray | None = None, values: pa.Array | None = None) -> None:
+        """Tally ``n_values`` present cells: their ``counts`` (``pc.value_counts``) or, when not
+        given, their ``values``."""
+        if self.top_tracked:
+            if counts is None:
+                counts = pc.value_counts(values)
+            if not self.top and len(counts) > n_values // 2 and n_values >= 1000:
                 # Mostly distinct values (ids, free text): a most-common list would say nothing.
                 self.top_tracked = False
             else:
                 self._tally(counts)
         if self.distinct_capped:
             return
-        unique = pc.unique(values)
+        # The distinct values are the counted ones (in the same, first-seen, order).
+        self._add_distinct(counts.field("values") if counts is not None else pc.unique(values))
+
+    def _add_distinct(self, unique: pa.Array) -> None:
+        if self.distinct_capped:
+            return
         self._unmerged.append(unique)
         self._unmerged_size += len(unique)
         # Merging re-hashes everything kept, so merge only once the new values outnumber the

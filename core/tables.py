@@ -36,8 +36,9 @@ Flags: ``oversized``; ``ragged`` (a short row was padded with empty cells); ``ge
 
 from __future__ import annotations
 
+import hashlib
 import io
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -74,6 +75,7 @@ __all__ = [
 ]
 
 TABLE_STRATEGIES = ("syntax", "table", "fixed")
+_GROUP = 64  # row chunks built at a time
 
 
 @contextmanager
@@ -203,15 +205,26 @@ def _preview_frame(table: OpenTable, max_rows: int) -> pd.DataFrame:
     return frame
 
 
+def chunk_id_head(*parts: object) -> hashlib._Hash:
+    """The hash state of :func:`core.chunk.chunk_id` after its first ``parts``: copy it, feed
+    it the remaining parts (each ``str(part)`` in UTF-8 then ``b"\\x1f"``) and take its
+    ``hexdigest()`` to get ``chunk_id(*parts, *remaining)``. (A test holds the two equal.)"""
+    digest = hashlib.blake2b(digest_size=10)
+    for part in parts:
+        digest.update(str(part).encode("utf-8", "surrogatepass"))
+        digest.update(b"\x1f")
+    return digest
+
+
 @dataclass
 class _Serialised:
-    """One batch's rows written out: ``serial(i, j)`` is rows ``i..j-1`` in the chunk format,
-    ``source(i, j)`` their ``text``; ``same`` when the two are equal. ``rows`` holds each row's
-    serialisation (None when taken from the source) and ``lengths`` their UTF-8 lengths when
-    all are ASCII."""
+    """One batch's rows written out: ``serial(first, stop)`` is, for each pair, rows
+    ``first..stop-1`` in the chunk format, ``source(first, stop)`` their ``text``; ``same``
+    when the two are equal. ``rows`` holds each row's serialisation (None when taken from the
+    source) and ``lengths`` their UTF-8 lengths when all are ASCII."""
 
-    serial: Callable[[int, int], str]
-    source: Callable[[int, int], str]
+    serial: Callable[[np.ndarray, np.ndarray], list[str]]
+    source: Callable[[np.ndarray, np.ndarray], list[str]]
     same: bool
     rows: pa.Array | None
     lengths: np.ndarray | None
@@ -233,27 +246,66 @@ class _TableChunker:
         self.prefix = self.crumb + self.header + "\n"
         self.prefix_size = self.sizer.measure(self.prefix)
         self.profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header)
+        # A row chunk's flags, by (oversized, ragged).
+        self._flag_sets = {
+            (over, rag): tuple(sorted(
+                (["oversized"] if over else []) + (["ragged"] if rag else [])
+                + (["generated_header"] if table.generated_header else [])
+            ))
+            for over in (False, True)
+            for rag in (False, True)
+        }  # fmt: skip
+        # The hash of a row chunk's id (see chunk_id) after its parts common to every chunk.
+        self._id_head = chunk_id_head(source.path, "table_rows", table.name)
         self.last_end: tuple[int, int] | None = None  # (end_byte, end_line) of the last row
 
     def run(self) -> Iterator[Chunk]:
         """Row chunks in order, then the profile chunk(s).
 
-        A worker thread folds each batch into the profile while this one cuts the batch into
-        chunks: the profile's work is in Arrow kernels that release the GIL, so the two overlap
-        (measured: a quarter off the wall time on two cores, for ~15 MB more memory; reading
-        ahead in a second worker gained little more and cost more memory).
+        Two worker threads keep this one, which builds the chunks (Python objects, so it holds
+        the GIL), fed: one reads and parses the next batch (Arrow's parser releases the GIL)
+        while this batch is cut, the other folds this batch into the profile (Arrow kernels
+        too). At most three batches are in hand: the one read ahead, the one being cut and
+        profiled, and a tail of fewer rows than a chunk held for the next.
         """
         pending: RowBatch | None = None
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-profile") as worker:
+        per = self.settings.table_rows
+        # One thread each: the reader's and the profile's allocations then stay in their own
+        # thread's heap of the memory pool (measured: a shared pair of threads took ~10 MB more).
+        with (
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-read") as reader,
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-profile") as profiler,
+        ):
+            batches = iter(self.table.batches)
+            # (One next() at a time: the generator is never run by two threads at once.)
+            ahead: Future[RowBatch | None] = reader.submit(next, batches, None)
             folding: Future[None] | None = None
-            for batch in self.table.batches:
+            while True:
+                batch = ahead.result()
+                if batch is None:
+                    break
+                ahead = reader.submit(next, batches, None)
                 if folding is not None:
                     folding.result()  # at most one batch waits for the profile
-                folding = worker.submit(self.profiler.add, batch.columns)
-                if len(batch):
-                    self.last_end = (int(batch.end_byte[-1]), int(batch.end_line[-1]))
+                folding = profiler.submit(self.profiler.add, batch.columns)
+                if not len(batch):
+                    continue
+                self.last_end = (int(batch.end_byte[-1]), int(batch.end_line[-1]))
+                if pending is not None and per is not None:
+                    # Complete the held rows' chunk from the batch's head, without copying
+                    # the whole batch onto them.
+                    take = min(per - len(pending), len(batch))
+                    pending = pending.then(batch.head(take))
+                    if len(pending) < per:
+                        continue
+                    yield from self._cut(pending, final=False)[0]
+                    pending = None
+                    if take == len(batch):
+                        continue
+                else:
+                    take = 0
                 work = batch if pending is None else pending.then(batch)
-                chunks, rest = self._cut(work, final=False)
+                chunks, rest = self._cut(work, final=False, start=take)
                 yield from chunks
                 pending = work.tail(rest) if rest < len(work) else None
             if folding is not None:
@@ -269,8 +321,8 @@ class _TableChunker:
         table, fmt = self.table, self.settings.table_format
         enc = table.encoding
 
-        def source(i: int, j: int) -> str:
-            return work.source_text(i, j, enc)
+        def source(first: np.ndarray, stop: np.ndarray) -> list[str]:
+            return work.source_texts(first, stop, enc)
 
         sizes_needed = self.settings.table_rows is None
         if fmt == "csv" and work.canonical_csv and (
@@ -281,39 +333,62 @@ class _TableChunker:
         rows = serialise_rows(work.columns, table.columns, fmt)
         joined = JoinedRows(rows)
         if table.has_source_text:
-            return _Serialised(joined.text, source, False, rows, None if not joined.is_ascii else joined.byte_lengths())
+            return _Serialised(joined.texts, source, False, rows, None if not joined.is_ascii else joined.byte_lengths())
         if fmt == "csv":
-            return _Serialised(joined.text, joined.text, True, rows, joined.byte_lengths() if joined.is_ascii else None)
+            return _Serialised(joined.texts, joined.texts, True, rows, joined.byte_lengths() if joined.is_ascii else None)
         plain = JoinedRows(serialise_rows(work.columns, table.columns, "csv"))
-        return _Serialised(joined.text, plain.text, False, rows, joined.byte_lengths() if joined.is_ascii else None)
+        return _Serialised(joined.texts, plain.texts, False, rows, joined.byte_lengths() if joined.is_ascii else None)
 
-    def _cut(self, work: RowBatch, *, final: bool) -> tuple[list[Chunk], int]:
-        """Chunks of ``work``'s rows, and the index of the first row held back for the next
-        batch (the last, possibly incomplete, group)."""
+    def _cut(self, work: RowBatch, *, final: bool, start: int = 0) -> tuple[Iterable[Chunk], int]:
+        """Chunks of ``work``'s rows from row ``start`` (with ``table_rows``: the rows before it
+        are in chunks already), and the index of the first row held back for the next batch
+        (the last, possibly incomplete, group)."""
         n = len(work)
-        if not n:
-            return [], 0
+        if n <= start:
+            return [], n
         ser = self._serialise(work)
         per = self.settings.table_rows
         if per is not None:
-            stop = n if final else n // per * per
-            spans = [(i, min(i + per, stop)) for i in range(0, stop, per)]
-            return self._chunks(work, ser, spans), stop
+            stop = n if final else start + (n - start) // per * per
+            spans = [(i, min(i + per, stop)) for i in range(start, stop, per)]
+            return self._groups(work, ser, spans), stop
         return self._pack(work, ser, final)
 
+    def _groups(self, work: RowBatch, ser: _Serialised, spans: list[tuple[int, int]]) -> Iterator[Chunk]:
+        """:meth:`_chunks` a group of spans at a time, so that a batch's chunks are not all in
+        memory at once."""
+        for k in range(0, len(spans), _GROUP):
+            yield from self._chunks(work, ser, spans[k : k + _GROUP])
+
     def _chunks(self, work: RowBatch, ser: _Serialised, spans: list[tuple[int, int]]) -> list[Chunk]:
+        """The ``table_rows`` chunks of ``spans`` (row ranges of ``work``).
+
+        Everything per chunk that is not a string is computed for all spans at once in NumPy,
+        and the loop below only builds strings and Chunks (20k of them for a 1M-row file)."""
         if not spans:
             return []
-        serials = [ser.serial(i, j) for i, j in spans]
-        embeds = [self.prefix + text for text in serials]
-        sizes = self._measure_many(embeds)
         # Every span's numbers in one vectorised step (NumPy scalars are slow one at a time).
         first = np.fromiter((i for i, _ in spans), dtype=np.int64, count=len(spans))
-        last = np.fromiter((j - 1 for _, j in spans), dtype=np.int64, count=len(spans))
+        stop = np.fromiter((j for _, j in spans), dtype=np.int64, count=len(spans))
+        last = stop - 1
+        serials = ser.serial(first, stop)
+        prefix = self.prefix
+        embeds = [prefix + text for text in serials]
+        sizes = self._measure_many(embeds)
+        texts = serials if ser.same else ser.source(first, stop)
         ragged = (
             np.logical_or.reduceat(work.ragged[: int(last[-1]) + 1], first).tolist() if work.ragged.any() else [False] * len(spans)
         )
-        places = zip(
+        budget = self.settings.budget
+        flag_sets = self._flag_sets
+        id_head = self._id_head
+        path, language, unit = self.source.path, self.source.language, self.settings.unit
+        name, header, columns = self.table.name, self.header, self.table.columns
+        out = []
+        for text, embed, size, row_start, row_end, start_byte, end_byte, start_line, end_line, rag in zip(
+            texts,
+            embeds,
+            sizes,
             (first + work.first_row).tolist(),
             (last + work.first_row).tolist(),
             work.start_byte[first].tolist(),
@@ -321,11 +396,21 @@ class _TableChunker:
             work.start_line[first].tolist(),
             work.end_line[last].tolist(),
             ragged,
-        )
-        return [
-            self._chunk(place, serial if ser.same else ser.source(i, j), embed, size)
-            for (i, j), serial, embed, size, place in zip(spans, serials, embeds, sizes, places)
-        ]
+        ):
+            # chunk_id(path, "table_rows", name, span, embed), its first three parts hashed once
+            # (the span is one part: chunk_id hashes each part separately, 20k times a file).
+            digest = id_head.copy()
+            digest.update(f"{row_start}-{row_end}@{start_byte}-{end_byte}\x1f".encode())
+            digest.update(embed.encode("utf-8", "surrogatepass"))
+            digest.update(b"\x1f")
+            out.append(
+                Chunk(
+                    digest.hexdigest(), path, language, "table", "table_rows", name, None,
+                    start_line, end_line, start_byte, end_byte, 1, 1, header, text, embed, size, unit,
+                    None, row_start, row_end, columns, flag_sets[size > budget, rag],
+                )  # fmt: skip  (positional, in the order of Chunk's fields: measurably faster)
+            )
+        return out
 
     def _pack(self, work: RowBatch, ser: _Serialised, final: bool) -> tuple[list[Chunk], int]:
         """Greedy packing under the budget, from estimated row sizes; every chunk is then
@@ -387,44 +472,6 @@ class _TableChunker:
             encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
             return [len(e.ids) for e in encode(list(texts), add_special_tokens=False)]
         return [self.sizer.measure(t) for t in texts]
-
-    def _chunk(self, place: tuple[int, int, int, int, int, int, bool], text: str, embed: str, size: int) -> Chunk:
-        """One ``table_rows`` chunk; ``place`` is (row_start, row_end, start_byte, end_byte,
-        start_line, end_line, ragged)."""
-        table = self.table
-        row_start, row_end, start_byte, end_byte, start_line, end_line, ragged = place
-        flags = []
-        if size > self.settings.budget:
-            flags.append("oversized")
-        if ragged:
-            flags.append("ragged")
-        if table.generated_header:
-            flags.append("generated_header")
-        return Chunk(
-            # (The span as one part: chunk_id hashes each part separately, 20k times a file.)
-            id=chunk_id(self.source.path, "table_rows", table.name, f"{row_start}-{row_end}@{start_byte}-{end_byte}", embed),
-            path=self.source.path,
-            language=self.source.language,
-            strategy="table",
-            kind="table_rows",
-            symbol=table.name,
-            parent_id=None,
-            start_line=start_line,
-            end_line=end_line,
-            start_byte=start_byte,
-            end_byte=end_byte,
-            part=1,
-            parts=1,
-            header=self.header,
-            text=text,
-            embed_text=embed,
-            size=size,
-            unit=self.settings.unit,
-            row_start=row_start,
-            row_end=row_end,
-            columns=table.columns,
-            flags=tuple(sorted(flags)),
-        )
 
     def _profile_chunks(self) -> list[Chunk]:
         """The profile: one chunk, or parts under the budget when it is longer (each part

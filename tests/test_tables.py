@@ -255,6 +255,36 @@ def test_profile_streams_large_columns_in_bounded_state(tmp_path: Path) -> None:
     assert amount.sum == pytest.approx(sum(i * 0.5 for i in range(200_000)))
 
 
+def test_profile_across_many_batches_agrees_with_pandas_and_with_one_batch(tmp_path: Path, monkeypatch) -> None:
+    """Text columns are tallied by a faster route once known to be text (after the first
+    batch): missing markers turning up only in later batches, in a column with a most-common
+    list and in one of mostly different values, must count as pandas counts them."""
+    markers = ["", "NA", "null", "None", "N/A", "nan"]
+    lines = ["id,city,code,amount"]
+    for i in range(6000):
+        city = markers[i % 6] if i > 2500 and i % 5 == 0 else f"City {i % 9}"
+        code = markers[i % 6] if i > 3000 and i % 7 == 0 else f"K{i * 7919 % 100003}"
+        lines.append(f"{i},{city},{code},{i % 13 * 0.25}")
+    source = on_disk(tmp_path, "many.csv", "\n".join(lines) + "\n")
+    (whole,) = profile_tables(source)
+    monkeypatch.setattr(core.table_csv, "SAMPLE_BYTES", 32768)
+    monkeypatch.setattr(core.table_csv, "BLOCK_BYTES", 32768)  # ~1,300 rows a batch
+    (batched,) = profile_tables(source)
+    frame = pd.read_csv(tmp_path / "many.csv")
+    for col in batched.columns:
+        series = frame[col.name]
+        assert col.count == int(series.notna().sum()) and col.missing == int(series.isna().sum()), col.name
+        if col.kind == "text":
+            assert col.distinct == series.nunique(), col.name
+    city = batched.columns[1]
+    assert city.most_common(9) == sorted(frame["city"].value_counts().items(), key=lambda kv: (-kv[1], kv[0]))
+    assert not batched.columns[2].top_tracked  # mostly different values: distinct counts only
+    one = whole.columns
+    assert [(c.count, c.missing, c.distinct, c.most_common()) for c in batched.columns[1:3]] == [
+        (c.count, c.missing, c.distinct, c.most_common()) for c in one[1:3]
+    ]
+
+
 # --- serialisations ---------------------------------------------------------------------------
 
 CELL = st.text(alphabet=st.sampled_from(list('ab ,;:|\\"\'\n\r\tüé<br>x')), max_size=12)
@@ -342,7 +372,8 @@ def test_fast_path_agrees_with_the_exact_path_or_steps_aside(text: str, final: b
     fast = parse_fast(buf, base=10, base_line=3, final=final, delimiter=",", quotechar='"', width=3, first_row=1)
     if fast is None:
         return
-    batch, consumed = fast
+    batch, consumed, breaks = fast
+    assert breaks == buf.count(b"\n", 0, consumed)
     # The fast path claims buf[:consumed] is whole records: the csv module must read the same.
     try:
         exact = _parse_exact(buf[:consumed], base=10, base_line=3, final=True, encoding="utf-8", dialect=Dialect(), path="t")
@@ -358,15 +389,55 @@ def test_fast_path_agrees_with_the_exact_path_or_steps_aside(text: str, final: b
         assert consumed == len(buf)
 
 
-def test_big_file_streams_in_blocks_identically(tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize("table_rows,block", [(None, 1000), (7, 1000), (7, 64), (60, 300)])
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_big_file_streams_in_blocks_identically(
+    tmp_path: Path, monkeypatch, table_rows: int | None, block: int, fmt: str
+) -> None:
     lines = ["n,word,note"] + [f'{i},w{i % 13},"multi\nline {i}"' if i % 50 == 0 else f"{i},w{i % 13},plain"
                                 for i in range(3000)]  # fmt: skip
     source = on_disk(tmp_path, "s.csv", "\n".join(lines) + "\n")
-    settings = ChunkSettings(budget=300, unit="chars")
+    settings = ChunkSettings(budget=300, unit="chars", table_rows=table_rows, table_format=fmt)
     whole = chunk_table_source(source, settings, "syntax")
-    monkeypatch.setattr(core.table_csv, "BLOCK_BYTES", 1000)
+    monkeypatch.setattr(core.table_csv, "SAMPLE_BYTES", 4096)  # (the top is read whole first)
+    monkeypatch.setattr(core.table_csv, "BLOCK_BYTES", block)
     blocks = chunk_table_source(source, settings, "syntax")
     assert [c.id for c in blocks] == [c.id for c in whole]
+    assert [c.to_dict() for c in blocks] == [c.to_dict() for c in whole]
+    if table_rows:
+        sizes = [table_rows] * (3000 // table_rows) + ([3000 % table_rows] if 3000 % table_rows else [])
+        assert [c.row_end - c.row_start + 1 for c in row_chunks(blocks)] == sizes
+
+
+def test_row_chunk_ids_are_chunk_id_of_their_parts() -> None:
+    """Row chunk ids are hashed from a precomputed state: they must stay chunk_id's."""
+    from core.chunk import chunk_id
+
+    for name in ("sales.csv", "support_tickets.csv", "budget.xlsx"):
+        for fmt in FORMATS:
+            for chunk in row_chunks(chunk_table_source(sample(name), ChunkSettings(table_format=fmt), "syntax")):
+                span = f"{chunk.row_start}-{chunk.row_end}@{chunk.start_byte}-{chunk.end_byte}"
+                assert chunk.id == chunk_id(chunk.path, "table_rows", chunk.symbol, span, chunk.embed_text)
+
+
+def test_chunking_can_stop_early_and_errors_in_the_reader_reach_the_caller(tmp_path: Path, monkeypatch) -> None:
+    """Batches are read in a worker thread: leaving the loop early must stop it cleanly, and a
+    reading error must surface in the caller (as before, with its line)."""
+    from core.tables import iter_table_chunks
+
+    monkeypatch.setattr(core.table_csv, "BLOCK_BYTES", 1024)
+    rows = "".join(f"{i},name {i}\n" for i in range(5000))
+    source = on_disk(tmp_path, "ok.csv", "id,name\n" + rows)
+    chunks = iter_table_chunks(source, ChunkSettings(table_rows=10), "syntax")
+    first = [next(chunks) for _ in range(3)]
+    chunks.close()
+    assert [c.row_start for c in first] == [1, 11, 21]
+    monkeypatch.setattr(core.table_csv, "SAMPLE_BYTES", 4096)
+    monkeypatch.setattr(core.table_csv, "_SNIFF_CHARS", 1024)
+    bad = on_disk(tmp_path, "bad.csv", ("id,name\n" + rows).encode("utf-8") + b"5000,caf\xe9\n")
+    with pytest.raises(InputError, match=r"bad\.csv: line 5002: bytes that are not valid utf-8"):
+        for _ in iter_table_chunks(bad, ChunkSettings(table_rows=10), "syntax"):
+            pass
 
 
 # --- headers ----------------------------------------------------------------------------------
