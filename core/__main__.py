@@ -11,8 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from core.chunk import Chunk
-from core.chunking import STRATEGY_CHOICES, chunk_corpus, load_any
+from core.chunking import STRATEGY_CHOICES, load_any, strategies
 from core.errors import ChunkExplorerError
 from core.languages import LANGUAGES
 from core.settings import DEFAULT_BUDGETS, DEFAULT_MODEL, TABLE_FORMATS, UNITS, ChunkSettings
@@ -62,6 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
     chunk = sub.add_parser("chunk", help="write chunks of a file or folder as JSONL on stdout")
     chunk.add_argument("path", type=Path)
     _add_chunk_options(chunk)
+    chunk.add_argument(
+        "--jobs", type=int, default=0,
+        help="processes for a folder (default 0: one per CPU for big inputs, else 1); the output is the same",
+    )
     from core import cli_retrieval
 
     cli_retrieval.add_commands(sub, _add_chunk_options)
@@ -70,14 +73,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_chunk(args: argparse.Namespace) -> int:
     """``chunk``: JSONL chunks on stdout, skipped files on stderr."""
+    from core.jsonl import choose_jobs, iter_jsonl
+
     settings = settings_from_args(args)
     corpus = load_any(args.path, language=args.language, limits=Limits(max_file_bytes=args.max_bytes))
+    strategies(args.strategy)  # an unknown strategy is refused before any worker starts
+    jobs = choose_jobs(args.jobs, corpus.files)
     out = sys.stdout
     skipped = list(corpus.skipped)
     count = 0
-    for item in chunk_corpus(corpus, settings, args.strategy):
-        if isinstance(item, Chunk):
-            out.write(item.to_json() + "\n")
+    for item in iter_jsonl(corpus, settings, args.strategy, jobs):
+        if isinstance(item, str):
+            out.write(item)
             count += 1
         else:
             skipped.append(item)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from core.chunk import Chunk, chunk_id
+from core.chunk import Chunk, span_chunk_id
 from core.document import Document
 from core.languages import comment_line
 from core.settings import ChunkSettings
@@ -55,11 +55,13 @@ class ChunkMaker:
     doc: Document = field(init=False)
     _measured: dict[str, int] = field(init=False, default_factory=dict)
     _prefixes: dict[tuple[str, str], str] = field(init=False, default_factory=dict)
+    _bytes_are_chars: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         self.sizer = make_sizer(self.settings.unit, self.settings.model)
         self.spans = self.prep.spans(self.sizer)
         self.doc = self.prep.doc
+        self._bytes_are_chars = self.settings.unit == "chars" and self.doc.is_ascii
 
     def breadcrumb(self, symbol: str) -> str:
         """The breadcrumb line for ``symbol`` (empty when breadcrumbs are off)."""
@@ -89,7 +91,10 @@ class ChunkMaker:
 
     def lines_size(self, first: int, last: int) -> int:
         """Size of whole lines ``first..last``."""
-        return self.spans.span(*self.doc.lines_span(first, last))
+        doc = self.doc
+        if self._bytes_are_chars:  # characters of ASCII text: the byte span's length
+            return doc.line_end(last) - doc.line_starts[first - 1]
+        return self.spans.span(doc.line_start(first), doc.line_end(last))
 
     def make(
         self,
@@ -115,7 +120,9 @@ class ChunkMaker:
             flags = (*flags, "oversized")
         start_line = doc.line_of_byte(start_byte)
         end_line = doc.line_of_byte(max(start_byte, end_byte - 1))
-        ident = chunk_id(doc.path, self.strategy, kind, symbol, part, parts, start_byte, end_byte, embed_text)
+        ident = span_chunk_id(
+            (doc.path, self.strategy, kind, symbol, part, parts, start_byte, end_byte), prefix, doc.data, start_byte, end_byte
+        )
         return Chunk(
             id=ident,
             path=doc.path,

@@ -120,14 +120,19 @@ class _Run:
         self.settings = settings
         self.damage = damage
         self.out: list[Pending] = []
+        self.budget = settings.budget
+        self._prefix_sizes: dict[tuple[str, str], int] = {}
 
     # ---- sizes -------------------------------------------------------------------------------
 
     def fits(self, first: int, last: int, symbol: str, header: str, reserve: int = 0) -> bool:
         """Whether lines ``first..last`` under this breadcrumb and header fit the budget
         (less ``reserve`` units kept free for a header decided later)."""
-        size = self.maker.measure(self.maker.prefix(symbol, header)) + self.maker.lines_size(first, last)
-        return size + reserve <= self.settings.budget
+        # The hottest call of the chunker (every packing step asks): prefix sizes memoised here.
+        prefix = self._prefix_sizes.get((symbol, header))
+        if prefix is None:
+            prefix = self._prefix_sizes[(symbol, header)] = self.maker.measure(self.maker.prefix(symbol, header))
+        return prefix + self.maker.lines_size(first, last) + reserve <= self.budget
 
     def avail(self, symbol: str, header: str) -> int:
         """Units left for the span once the prefix is paid for (at least 1)."""

@@ -1,0 +1,110 @@
+"""Chunks of a corpus as JSONL text, on one process or several (the CLI's ``chunk`` command).
+
+Files are independent, so a folder is cut into runs of files that worker processes chunk and
+serialise; their texts come back in the order of the files, so the output is the same, byte for
+byte, whatever the number of processes. Small inputs stay on one process: starting workers
+costs more than it saves.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+
+from core.chunk import Chunk
+from core.chunking import chunk_corpus
+from core.errors import SettingsError
+from core.settings import ChunkSettings
+from core.sources import Corpus, Skipped, SourceFile
+
+MAX_AUTO_JOBS = 8
+MIN_PARALLEL_FILES = 16
+MIN_PARALLEL_BYTES = 1_000_000
+RUNS_PER_JOB = 8  # runs of files per process: enough to even out big and small files
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def choose_jobs(requested: int, files: Sequence[SourceFile]) -> int:
+    """Processes to use: ``requested`` when positive; ``0`` means one per usable CPU (at most
+    :data:`MAX_AUTO_JOBS`) for inputs big enough to gain from it, else one."""
+    if requested < 0:
+        raise SettingsError(f"--jobs must be 0 (automatic) or a positive number, got {requested}")
+    if requested:
+        return min(requested, max(len(files), 1))
+    size = sum(_size(f) for f in files)
+    if len(files) < MIN_PARALLEL_FILES or size < MIN_PARALLEL_BYTES:
+        return 1
+    return max(1, min(usable_cpus(), MAX_AUTO_JOBS, len(files)))
+
+
+def iter_jsonl(corpus: Corpus, settings: ChunkSettings, strategy_choice: str, jobs: int = 1) -> Iterator[str | Skipped]:
+    """JSONL text (a chunk per line) and :class:`Skipped` files, in the order of the files."""
+    if jobs <= 1:
+        yield from _serialise(corpus.files, settings, strategy_choice)
+        return
+    # Imported here: the single-process path (every small input) does without them.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    runs = _runs(corpus.files, jobs * RUNS_PER_JOB)
+    context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        for items in pool.map(_chunk_run, runs, [settings] * len(runs), [strategy_choice] * len(runs)):
+            yield from items
+
+
+def _serialise(files: list[SourceFile], settings: ChunkSettings, strategy_choice: str) -> Iterator[str | Skipped]:
+    for item in chunk_corpus(Corpus(files=files), settings, strategy_choice):
+        yield item.to_json() + "\n" if isinstance(item, Chunk) else item
+
+
+def _chunk_run(files: list[SourceFile], settings: ChunkSettings, strategy_choice: str) -> list[str | Skipped]:
+    """A worker's task: one run of files, its JSONL joined into as few strings as possible."""
+    out: list[str | Skipped] = []
+    lines: list[str] = []
+    for item in _serialise(files, settings, strategy_choice):
+        if isinstance(item, str):
+            lines.append(item)
+            continue
+        if lines:
+            out.append("".join(lines))
+            lines = []
+        out.append(item)
+    if lines:
+        out.append("".join(lines))
+    return out
+
+
+def _runs(files: list[SourceFile], count: int) -> list[list[SourceFile]]:
+    """``files`` cut, in order, into about ``count`` runs of similar size in bytes."""
+    total = sum(_size(f) for f in files) or 1
+    target = total / max(count, 1)
+    runs: list[list[SourceFile]] = [[]]
+    filled = 0.0
+    for source in files:
+        if runs[-1] and filled >= target:
+            runs.append([])
+            filled = 0.0
+        runs[-1].append(source)
+        filled += _size(source)
+    return runs
+
+
+def _size(source: SourceFile) -> int:
+    if source.text is not None:
+        return len(source.text)
+    if source.data is not None:
+        return len(source.data)
+    if source.origin is not None:
+        try:
+            return source.origin.stat().st_size
+        except OSError:
+            return 0
+    return 0
