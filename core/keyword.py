@@ -20,8 +20,14 @@ from typing import Any
 
 import numpy as np
 
-RRF_K = 60
-"""Reciprocal rank fusion constant: a result at rank r contributes ``weight / (RRF_K + r)``."""
+RRF_K = 10
+"""Reciprocal rank fusion constant: a result at rank r contributes ``weight / (RRF_K + r)``.
+
+10, not the customary 60: with two rankings of 50 candidates, a smaller constant lets the top
+of each ranking count more. On the retrieval-quality bench (docstring queries over requests,
+click and httpx) it raised syntax hybrid from 72.3% to 72.7% whole@5 and from 73.0% to 75.7% in a
+1,024-token context on the 300 tuning queries, and from 68.7% to 71.1% / 71.6% to 72.6% on the
+201 documented functions held out of that sample."""
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
