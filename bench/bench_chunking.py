@@ -604,7 +604,7 @@ def render(results: dict) -> str:
         verdict = "ok" if r["net_cpu"] <= r["aim"] else "MISSED"
         add(f"  {label:<32} {r['raw']:5.2f}x {r['net']:5.2f}x {r['net_cpu']:5.2f}x {r['library_in_process']:6.2f}x"
             f" {r['library_in_process_cpu']:5.2f}x  {verdict}")
-    add(f"  {'same, the default --jobs (wall)':<32} {'':>6} {'':>6} {'':>6}")
+    add("  With the command's default --jobs (one process per CPU), for what a user waits (wall):")
     for label, r in results["ratios"].items():
         verdict = "ok in wall time" if r["default_jobs_net"] <= r["aim"] else "missed in wall time too"
         add(f"  {label + ', --jobs 0':<32} {r['default_jobs_raw']:5.2f}x {r['default_jobs_net']:5.2f}x "
