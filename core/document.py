@@ -53,7 +53,7 @@ class Document:
         """Byte offset just past ``line``'s content (its newline excluded)."""
         if line < len(self.line_starts):
             end = self.line_starts[line] - 1
-            if end > 0 and self.data[end - 1 : end] == b"\r":
+            if end > 0 and self.data[end - 1] == 13:  # "\r" (an int: no slice allocated)
                 end -= 1
             return end
         return len(self.data)

@@ -46,6 +46,24 @@ def whole_definition(chunk: Chunk, same_file: Iterable[Chunk]) -> tuple[Chunk, .
     return tuple(sorted(inside.values(), key=lambda c: (c.start_byte, c.end_byte)))
 
 
+def group_text(chunks: Sequence[Chunk]) -> str:
+    """The text of chunks of one file in source order, as one piece: their texts, with the lines
+    between them (blank lines trimmed off their edges) restored as empty lines. For a whole
+    definition this is its source, whitespace-only blank lines aside."""
+    ordered = sorted(chunks, key=lambda c: (c.start_byte, c.end_byte))
+    pieces: list[str] = []
+    last_line = None
+    last_end = -1
+    for chunk in ordered:
+        if chunk.end_byte <= last_end:
+            continue  # inside the previous one (cannot happen for a group; kept safe)
+        if last_line is not None:
+            pieces.append("\n" * max(chunk.start_line - last_line, 1))
+        pieces.append(chunk.text)
+        last_line, last_end = chunk.end_line, chunk.end_byte
+    return "".join(pieces)
+
+
 def definition_groups(chunks: Iterable[Chunk]) -> dict[str, tuple[str, ...]]:
     """For every part of a split definition among ``chunks``: the ids of its whole definition,
     in source order (what :func:`whole_definition` gives, worked out once for a whole index)."""

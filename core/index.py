@@ -39,7 +39,7 @@ import numpy as np
 
 from core.chunk import Chunk
 from core.errors import ChunkExplorerError, InputError, SettingsError
-from core.groups import collapse, definition_groups, whole_definition
+from core.groups import collapse, definition_groups, group_text, whole_definition
 from core.keyword import Fusion, KeywordIndex, rrf
 from core.settings import ChunkSettings
 
@@ -90,12 +90,19 @@ class Hit:
 
     def to_dict(self) -> dict[str, Any]:
         """The chunk's JSON form plus ``rank``, ``score``, ``scores``, ``over_model_limit`` and, for
-        a part of a split definition, ``group`` (the ids of all its chunks) with ``group_lines``."""
+        a part of a split definition, ``group`` (the ids of all its chunks), ``group_lines`` and
+        ``group_text`` (the whole definition's text)."""
         data = self.chunk.to_dict()
         data.update(rank=self.rank, score=self.score, scores=self.scores, over_model_limit=self.over_model_limit)
         if self.group:
-            data.update(group=[c.id for c in self.group], group_lines=list(self.lines))
+            data.update(group=[c.id for c in self.group], group_lines=list(self.lines), group_text=self.text)
         return data
+
+    @property
+    def text(self) -> str:
+        """What the hit returns as text: the chunk's, or the whole definition's
+        (:func:`core.groups.group_text`)."""
+        return group_text(self.group) if self.group else self.chunk.text
 
 
 def check_query(text: str) -> str:

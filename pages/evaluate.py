@@ -18,7 +18,8 @@ METRICS = ("touched", "whole", "mrr", "iou", "in_context")
 common.sidebar_settings()
 common.intro(
     "Run a whole set of annotated questions against both strategies and all three search modes. "
-    "**whole@k** is the share of questions whose answer comes back in one piece among the top k; "
+    "**whole@k** is the share of questions whose answer comes back whole in one result among the top "
+    "k (a function too big for one chunk comes back as all its parts, found by any of them); "
     "**in context** fills a 1,024-token prompt with results in rank order, so big chunks cannot "
     "win by being big. The sweep tries several settings and highlights the best."
 )

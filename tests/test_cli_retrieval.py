@@ -161,6 +161,7 @@ def test_query_returns_a_split_function_whole_unless_bare_parts(
     hits = [json.loads(line) for line in out.splitlines()]
     assert len(hits) == 1 and hits[0]["part"] == hits[0]["parts"] > 1  # found by its last part ...
     assert hits[0]["group_lines"] == [1, 42] and len(hits[0]["group"]) == hits[0]["parts"]  # ... returned whole
+    assert hits[0]["group_text"] == (root / "close.py").read_text().rstrip("\n")
     code, out, err = run(capsys, *argv, "--bare-parts")
     assert code == 0, err
     bare = [json.loads(line) for line in out.splitlines()]

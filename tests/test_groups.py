@@ -99,6 +99,9 @@ def test_memory_index_returns_whole_definitions_or_bare_parts() -> None:
     assert whole.chunk.symbol == "Ledger.close_books" and len(whole.group) >= 3
     assert whole.to_dict()["group"] == [c.id for c in whole.group]
     assert whole.to_dict()["group_lines"] == list(whole.lines)
+    first, last = whole.lines
+    source = "\n".join(SOURCE.splitlines()[first - 1 : last])
+    assert whole.text == whole.to_dict()["group_text"] == source  # the whole function, as written
     bare = index.search("zebra checksum settle", None, k=3, mode="keyword", whole_definitions=False)
     assert all(not h.group for h in bare) and all(len(h.chunks) == 1 for h in bare)
 
