@@ -6,7 +6,8 @@ search that finds one part of such a definition returns the whole of it, as a *g
 chunk of the file inside the definition's lines, in source order. This is "small to big"
 retrieval: each part is embedded on its own (so none is longer than the model reads), the answer
 is the function. Results stay size-neutral where it matters: a group costs the tokens of all its
-chunks when a context is filled (:func:`core.evaluate.fill_context`).
+chunks when a context is filled, the signature each later part repeats counted once
+(:func:`core.evaluate.fill_context`).
 
 Chunks that are not parts of a split definition (whole functions, class headers, fixed windows,
 table batches) are results on their own: a class header never pulls in its whole class.
