@@ -378,6 +378,7 @@ class Store:
         self.client = connect(self.db)
         self._derived: dict[str, Derived] = {}
         self._lock = threading.Lock()
+        self._save_lock = threading.Lock()
 
     @property
     def cache_path(self) -> Path:
@@ -541,16 +542,18 @@ class Store:
             if m["path"] in split_paths
         )
         folder = self._keyword_folder(name, revision)
-        try:
-            if not (folder / _GROUPS_FILE).is_file():
-                if folder.is_dir():
-                    shutil.rmtree(folder)  # saved by a version without the groups: replace it
-                keyword.save(folder, {_GROUPS_FILE: groups})
-            for old in folder.parent.iterdir():
-                if old.name != revision:
-                    shutil.rmtree(old)  # our own derived files of older revisions
-        except OSError as exc:
-            raise StoreError(f"cannot write the keyword index under {folder.parent}: {exc}") from None
+        # One writer at a time in this process (two sessions may find the files missing at once).
+        with self._save_lock:
+            try:
+                if not (folder / _GROUPS_FILE).is_file():
+                    if folder.is_dir():
+                        shutil.rmtree(folder)  # saved by a version without the groups: replace it
+                    keyword.save(folder, {_GROUPS_FILE: groups})
+                for old in folder.parent.iterdir():
+                    if old.name != revision:
+                        shutil.rmtree(old)  # our own derived files of older revisions
+            except OSError as exc:
+                raise StoreError(f"cannot write the keyword index under {folder.parent}: {exc}") from None
         derived = Derived(keyword, groups)
         with self._lock:
             self._derived[name] = derived

@@ -154,3 +154,20 @@ def test_definition_groups_lists_each_part_s_whole_definition() -> None:
     assert set(groups) == {c.id for c in chunks if group_key(c)}
     for part in parts:
         assert groups[part.id] == tuple(c.id for c in whole_definition(part, chunks))
+
+
+def test_two_sessions_rebuilding_the_groups_at_once(tmp_chroma: Path, shared_embedder: Embedder) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    chunks = syntax_chunks()
+    Store(tmp_chroma).sync("ce_groups_race", chunks, shared_embedder, {"strategy": "syntax"})
+    for saved in (tmp_chroma / "chunk_explorer" / "bm25" / "ce_groups_race").glob("*/groups.json"):
+        saved.unlink()
+    store = Store(tmp_chroma)  # one server process, several sessions: one Store, many threads
+
+    def search(_: int) -> list[list[str]]:
+        return [[c.id for c in h.chunks] for h in store.search("ce_groups_race", "zebra checksum", None, k=3, mode="keyword")]
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        found = list(pool.map(search, range(8)))
+    assert all(f == found[0] for f in found) and any(len(ids) > 1 for ids in found[0])
