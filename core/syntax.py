@@ -683,9 +683,12 @@ def _clean_name(raw: bytes | None) -> str | None:
     if "\n" in text or len(text) > _MAX_NAME:
         return None
     # ``WeightedLru<K, V>`` names the same thing as ``WeightedLru``; drop type arguments.
-    previous = None
-    while previous != text:
-        previous, text = text, _GENERIC_ARGS.sub("", text)
+    if "<" in text:
+        previous = None
+        while previous != text:
+            previous, text = text, _GENERIC_ARGS.sub("", text)
+    if text.isidentifier():  # most names: nothing to normalise
+        return text
     return " ".join(text.replace("::", ".").split()) or None
 
 
