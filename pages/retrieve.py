@@ -117,9 +117,6 @@ except ChunkExplorerError as exc:
 definitions = {f.path: common.definitions_for(f.path, f.language, f.text) for f in files}
 
 
-texts = {f.path: f.text for f in files}
-
-
 def badge(path: str, first: int, last: int) -> str:
     """Whether a result holds whole definitions, or only part of one."""
     defs = definitions.get(path, ())
@@ -152,8 +149,7 @@ for column, strategy in zip(columns, common.STRATEGIES):
             st.caption(f"score {hit.score:.4f} ({scores}) · {size} {chunk.unit}{found}"
                        + (" · over the model's limit" if hit.over_model_limit else ""))
             with st.expander("definition text" if hit.group else "chunk text"):
-                lines = texts[chunk.path].splitlines()
-                st.code("\n".join(lines[first - 1:last]) if hit.group else chunk.text, language=None)
+                st.code(hit.text, language=None)
 
 # ---- painted on the source ----------------------------------------------------------------------
 hit_paths = [h.chunk.path for s in common.STRATEGIES for h in hits[s]]
