@@ -15,7 +15,7 @@ table batches) are results on their own: a class header never pulls in its whole
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from core.chunk import Chunk
 
@@ -85,25 +85,22 @@ def definition_groups(chunks: Iterable[Chunk]) -> dict[str, tuple[str, ...]]:
 
 def collapse(
     ranked: Sequence[str],
-    chunk_of: Mapping[str, Chunk],
-    group_of: Callable[[Chunk], tuple[Chunk, ...]],
+    members_of: Callable[[str], Sequence[str]],
     k: int,
-) -> list[tuple[str, tuple[Chunk, ...]]]:
-    """The first ``k`` results of ``ranked`` ids, each as ``(id, chunks)``: a part of a split
-    definition becomes its whole definition (``group_of``) at the rank of its best part; later
-    parts of it, and chunks already inside an earlier result, are left out.
-
-    ``chunk_of`` holds the ranked ids' chunks (ids missing from it are skipped).
+) -> list[tuple[str, tuple[str, ...]]]:
+    """The first ``k`` results of ``ranked`` ids, each as ``(id, member ids)``. ``members_of``
+    gives the ids an id returns: a part's whole definition (:func:`whole_definition`), or the id
+    alone. A result stands at the rank of its best id; later ids already inside an earlier
+    result are left out. Works on ids alone, so a store knows what to fetch before it fetches.
     """
-    out: list[tuple[str, tuple[Chunk, ...]]] = []
+    out: list[tuple[str, tuple[str, ...]]] = []
     shown: set[str] = set()
     for ident in ranked:
         if len(out) >= k:
             break
-        chunk = chunk_of.get(ident)
-        if chunk is None or ident in shown:
+        if ident in shown:
             continue
-        group = group_of(chunk) if group_key(chunk) else (chunk,)
-        shown.update(c.id for c in group)
-        out.append((ident, group))
+        members = tuple(members_of(ident)) or (ident,)
+        shown.update(members)
+        out.append((ident, members))
     return out

@@ -158,22 +158,21 @@ def rank(
 
 def _hits(
     ranked: Sequence[tuple[str, float, dict[str, float]]],
+    results: Sequence[tuple[str, tuple[str, ...]]],
     chunk_of: Mapping[str, Chunk],
-    group_of: Callable[[Chunk], tuple[Chunk, ...]],
-    k: int,
     limited: AbstractSet[str],
-    whole_definitions: bool,
 ) -> list[Hit]:
-    """``k`` hits from a ranking: parts of split definitions as whole definitions when asked."""
-    found = [x for x in ranked if x[0] in chunk_of]
-    if not whole_definitions:
-        return [Hit(r, s, sc, chunk_of[i], i in limited) for r, (i, s, sc) in enumerate(found[:k], start=1)]
-    scored = {i: (s, sc) for i, s, sc in found}
-    results = collapse([i for i, _, _ in found], chunk_of, group_of, k)
-    return [
-        Hit(r, *scored[i], chunk_of[i], any(c.id in limited for c in group), group if len(group) > 1 else ())
-        for r, (i, group) in enumerate(results, start=1)
-    ]
+    """Hits for ``results`` (:func:`core.groups.collapse`), ranked anew over the ids found in
+    ``chunk_of``; a result of several chunks is a whole definition."""
+    scored = {i: (s, sc) for i, s, sc in ranked}
+    hits: list[Hit] = []
+    for ident, members in results:
+        if ident not in chunk_of:
+            continue  # gone from the collection since it was ranked
+        group = tuple(chunk_of[m] for m in members if m in chunk_of)
+        over = any(c.id in limited for c in group)
+        hits.append(Hit(len(hits) + 1, *scored[ident], chunk_of[ident], over, group if len(group) > 1 else ()))
+    return hits
 
 
 # ---- in memory ---------------------------------------------------------------------------------
@@ -232,10 +231,12 @@ class MemoryIndex:
         if mode != "vector":
             keyword = self.keyword.search(query, depth, where)
         ranked = rank(mode, vector, keyword, None if whole_definitions else k, fusion)
-        return _hits(ranked, self._by_id, self._whole, k, self.too_long, whole_definitions)
+        members = self._members if whole_definitions else _alone
+        return _hits(ranked, collapse([i for i, _, _ in ranked], members, k), self._by_id, self.too_long)
 
-    def _whole(self, chunk: Chunk) -> tuple[Chunk, ...]:
-        return whole_definition(chunk, self._by_path.get(chunk.path, ()))
+    def _members(self, ident: str) -> tuple[str, ...]:
+        chunk = self._by_id[ident]
+        return tuple(c.id for c in whole_definition(chunk, self._by_path.get(chunk.path, ())))
 
     def _vector(self, query_vector: np.ndarray, n: int, where: Mapping[str, str] | None) -> list[tuple[str, float]]:
         if not self.chunks:
@@ -651,8 +652,8 @@ class Store:
             keyword = self.keyword_index(name, collection).search(query, depth, where)
         ranked = rank(mode, vector, keyword, None if whole_definitions else k, fusion)
         groups = self.derived(name, collection).groups if whole_definitions else {}
-        needed = _needed(ranked, groups, k) if whole_definitions else [i for i, _, _ in ranked]
-        missing = [i for i in needed if i not in known]
+        results = collapse([i for i, _, _ in ranked], lambda i: groups.get(i) or (i,), k)
+        missing = [m for _, members in results for m in members if m not in known]
         if missing:
             with _chroma(f"reading results from {name}"):
                 got = collection.get(ids=missing, include=["documents", "metadatas"])
@@ -660,30 +661,11 @@ class Store:
                 known[ident] = chunk_from_record(ident, doc, meta)
                 if meta.get("over_model_limit"):
                     limited.add(ident)
-
-        def group_of(chunk: Chunk) -> tuple[Chunk, ...]:
-            members = groups.get(chunk.id)
-            return tuple(known[i] for i in members if i in known) if members else (chunk,)
-
-        return _hits(ranked, known, group_of, k, limited, whole_definitions)
+        return _hits(ranked, results, known, limited)
 
 
-def _needed(ranked: Sequence[tuple[str, float, dict[str, float]]], groups: Mapping[str, Sequence[str]], k: int) -> list[str]:
-    """The ids the first ``k`` results of ``ranked`` are made of, parts' whole definitions
-    included (the same walk as :func:`core.groups.collapse`, on ids alone)."""
-    needed: list[str] = []
-    shown: set[str] = set()
-    results = 0
-    for ident, _, _ in ranked:
-        if results >= k:
-            break
-        if ident in shown:
-            continue
-        members = groups.get(ident) or (ident,)
-        shown.update(members)
-        needed.extend(members)
-        results += 1
-    return needed
+def _alone(ident: str) -> tuple[str, ...]:
+    return (ident,)
 
 
 # ---- records -----------------------------------------------------------------------------------

@@ -81,11 +81,16 @@ def test_collapse_keeps_the_best_rank_and_drops_repeats() -> None:
     small = next(c for c in chunks if c.symbol == "small")
     by_id = {c.id: c for c in chunks}
     ranked = [parts[-1].id, parts[0].id, small.id, parts[1].id]
-    group_of = lambda c: whole_definition(c, chunks)  # noqa: E731
-    results = collapse(ranked, by_id, group_of, k=5)
+
+    def members_of(ident: str) -> tuple[str, ...]:
+        return tuple(c.id for c in whole_definition(by_id[ident], chunks))
+
+    results = collapse(ranked, members_of, k=5)
     assert [ident for ident, _ in results] == [parts[-1].id, small.id]
-    assert len(results[0][1]) > len(parts) - 1 and results[1][1] == (small,)
-    assert len(collapse(ranked, by_id, group_of, k=1)) == 1
+    assert len(results[0][1]) > len(parts) - 1 and results[1][1] == (small.id,)
+    assert len(collapse(ranked, members_of, k=1)) == 1
+    # Each id alone: the first k, as ranked.
+    assert [i for i, _ in collapse(ranked, lambda i: (i,), k=3)] == ranked[:3]
 
 
 def test_memory_index_returns_whole_definitions_or_bare_parts() -> None:
