@@ -108,11 +108,15 @@ def dumps_compact(data: Any) -> str:
 
 def chunk_id(*parts: object) -> str:
     """A stable id: the same input and parameters always give the same id."""
-    digest = hashlib.blake2b(digest_size=10)
-    for part in parts:
-        digest.update(str(part).encode("utf-8", "surrogatepass"))
-        digest.update(b"\x1f")
-    return digest.hexdigest()
+    return chunk_id_state(*parts).hexdigest()
+
+
+def chunk_id_state(*parts: object) -> Any:
+    """The hash behind :func:`chunk_id` after ``parts``: each ``str(part)`` in UTF-8 then
+    ``b"\x1f"``. Feed it more parts the same way (or :meth:`copy` it first, to share a prefix
+    between many ids) and take ``hexdigest()``: that is ``chunk_id(*parts, *more)``."""
+    joined = "\x1f".join(map(str, parts)) + "\x1f" if parts else ""
+    return hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=10)
 
 
 def dumps_jsonl(chunks: list[Chunk]) -> str:
@@ -124,8 +128,8 @@ def span_chunk_id(fields: tuple[object, ...], prefix: str, data: bytes, start: i
     """``chunk_id(*fields, prefix + text)`` where ``text`` is ``data[start:end]`` decoded (UTF-8,
     surrogates passed): the same id, hashing the source's own bytes instead of encoding the
     text again (every chunk of every file goes through here)."""
-    head = "\x1f".join(map(str, fields)) + "\x1f" + prefix
-    digest = hashlib.blake2b(head.encode("utf-8", "surrogatepass"), digest_size=10)
+    digest = chunk_id_state(*fields)
+    digest.update(prefix.encode("utf-8", "surrogatepass"))
     digest.update(memoryview(data)[start:end])
     digest.update(b"\x1f")
     return digest.hexdigest()

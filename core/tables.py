@@ -36,7 +36,6 @@ Flags: ``oversized``; ``ragged`` (a short row was padded with empty cells); ``ge
 
 from __future__ import annotations
 
-import hashlib
 import io
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -49,7 +48,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from core.chunk import Chunk, chunk_id
+from core.chunk import Chunk, chunk_id, chunk_id_state
 from core.errors import InputError, SettingsError
 from core.languages import TABLE_LANGUAGES, comment_line
 from core.settings import ChunkSettings
@@ -205,17 +204,6 @@ def _preview_frame(table: OpenTable, max_rows: int) -> pd.DataFrame:
     return frame
 
 
-def chunk_id_head(*parts: object) -> hashlib._Hash:
-    """The hash state of :func:`core.chunk.chunk_id` after its first ``parts``: copy it, feed
-    it the remaining parts (each ``str(part)`` in UTF-8 then ``b"\\x1f"``) and take its
-    ``hexdigest()`` to get ``chunk_id(*parts, *remaining)``. (A test holds the two equal.)"""
-    digest = hashlib.blake2b(digest_size=10)
-    for part in parts:
-        digest.update(str(part).encode("utf-8", "surrogatepass"))
-        digest.update(b"\x1f")
-    return digest
-
-
 @dataclass
 class _Serialised:
     """One batch's rows written out: ``serial(first, stop)`` is, for each pair, rows
@@ -256,7 +244,7 @@ class _TableChunker:
             for rag in (False, True)
         }  # fmt: skip
         # The hash of a row chunk's id (see chunk_id) after its parts common to every chunk.
-        self._id_head = chunk_id_head(source.path, "table_rows", table.name)
+        self._id_head = chunk_id_state(source.path, "table_rows", table.name)
         self.last_end: tuple[int, int] | None = None  # (end_byte, end_line) of the last row
 
     def run(self) -> Iterator[Chunk]:
