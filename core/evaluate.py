@@ -333,6 +333,21 @@ def prefix_of(chunk: Chunk) -> str:
     return chunk.embed_text[: len(chunk.embed_text) - len(chunk.text)] if chunk.embed_text.endswith(chunk.text) else ""
 
 
+def context_costs(model: str) -> tuple[Callable[[Chunk], int], Callable[[Chunk], int]]:
+    """``tokens_of`` and ``repeated`` for :func:`fill_context` in ``model``'s tokens: what a
+    chunk costs in a context (all it embeds), and what a later part of a whole definition
+    repeats (its breadcrumb and header)."""
+    token_sizer = make_sizer("tokens", model)
+
+    def tokens_of(chunk: Chunk) -> int:
+        return chunk.size if chunk.unit == "tokens" else token_sizer.measure(chunk.embed_text)
+
+    def repeated(chunk: Chunk) -> int:
+        return token_sizer.measure(prefix_of(chunk))
+
+    return tokens_of, repeated
+
+
 def _label(result: Result) -> str:
     first = min(c.start_line for c in result)
     last = max(c.end_line for c in result)
@@ -489,13 +504,7 @@ class Evaluation:
             check_mode(mode)
         if k < 1 or context_tokens < 1:
             raise InputError(f"k and the context size must be positive (got k={k}, context={context_tokens})")
-        token_sizer = make_sizer("tokens", settings.model)
-
-        def tokens_of(chunk: Chunk) -> int:
-            return chunk.size if chunk.unit == "tokens" else token_sizer.measure(chunk.embed_text)
-
-        def repeated(chunk: Chunk) -> int:
-            return token_sizer.measure(prefix_of(chunk))
+        tokens_of, repeated = context_costs(settings.model)
 
         rows: list[MetricRow] = []
         outcomes: list[QueryOutcome] = []

@@ -7,10 +7,9 @@ import json
 import streamlit as st
 
 from core.errors import ChunkExplorerError
-from core.evaluate import QuerySpec, prefix_of, resolve_target, score_query
+from core.evaluate import QuerySpec, context_costs, resolve_target, score_query
 from core.index import MODES
 from core.render import PALETTES, Band, legend, render_view
-from core.sizing import make_sizer
 from pages import common
 
 DEFAULT_PROJECT = "py_inventory"
@@ -186,14 +185,13 @@ if target_lines is not None:
     except ChunkExplorerError as exc:
         st.error(str(exc))
     else:
-        token_sizer = make_sizer("tokens", settings.model)
+        tokens_of, repeated = context_costs(settings.model)
         figures = st.columns(2)
         for column, strategy in zip(figures, common.STRATEGIES):
             outcome = score_query(
                 QuerySpec(0, query, view_path, start_line=target.first, end_line=target.last), target,
                 [h.chunks for h in hits[strategy]], strategy=strategy, mode=mode, k=k, context_tokens=CONTEXT_TOKENS,
-                tokens_of=lambda c: c.size if c.unit == "tokens" else token_sizer.measure(c.embed_text),
-                repeated=lambda c: token_sizer.measure(prefix_of(c)),
+                tokens_of=tokens_of, repeated=repeated,
             )
             with column:
                 st.markdown(f"**{strategy}**")
