@@ -49,7 +49,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from core.embed import Embedder  # noqa: E402 - after the path set-up, so the bench runs from anywhere
-from core.evaluate import Evaluation, QuerySpec, aggregate  # noqa: E402
+from core.evaluate import EvalReport, Evaluation, QuerySpec, aggregate  # noqa: E402
 from core.chunking import prepare  # noqa: E402
 from core.keyword import Fusion  # noqa: E402
 from core.settings import ChunkSettings  # noqa: E402
@@ -244,14 +244,7 @@ def main() -> int:
             settings, k=5, context_tokens=1024, fusion=fusion, strategies=strategies, whole_definitions=whole
         )
         label = describe(settings, fusion) + ("" if whole else " parts ranked bare")
-        for row in report.rows:
-            data = row.to_dict()
-            subset = [o for o in report.outcomes if o.strategy == row.strategy and o.mode == row.mode and o.line in fits]
-            fit_row = aggregate(subset, k=5, context_tokens=1024, chunks=[]).to_dict()
-            data["whole@5_fits"] = fit_row["whole@5"]
-            data["in_context@1024_fits"] = fit_row["in_context@1024"]
-            print(row_text(label, data))
-            table.append({"settings": label, **data})
+        table += print_rows(report, label, fits)
         print(
             f"{'':<52} ({report.embedded} texts embedded, {report.reused} re-used, "
             f"{report.too_long} over the model limit; {time.monotonic() - tick:.0f}s)"
@@ -264,19 +257,26 @@ def main() -> int:
         held_eval = Evaluation(corpus, held, embedder)
         report = held_eval.run(base, k=5, context_tokens=1024, strategies=("fixed", "syntax"))
         print(f"held out: the {len(held_eval.resolved)} documented functions not in the sample, defaults")
-        held_fits = _fitting(held_eval)
-        for row in report.rows:
-            data = row.to_dict()
-            subset = [o for o in report.outcomes if o.strategy == row.strategy and o.mode == row.mode and o.line in held_fits]
-            fit_row = aggregate(subset, k=5, context_tokens=1024, chunks=[]).to_dict()
-            data["whole@5_fits"] = fit_row["whole@5"]
-            data["in_context@1024_fits"] = fit_row["in_context@1024"]
-            print(row_text("held out, " + describe(base, Fusion()), data))
-            table.append({"settings": "held out, " + describe(base, Fusion()), "queries": len(held_eval.resolved), **data})
+        table += print_rows(report, "held out, " + describe(base, Fusion()), _fitting(held_eval))
     print(f"total {time.monotonic() - started:.0f}s")
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({"queries": len(evaluation.resolved), "rows": table}, indent=2))
     return 0
+
+
+def print_rows(report: EvalReport, label: str, fits: set[int]) -> list[dict]:
+    """Print a report's rows, each with its figures over the targets that fit (query lines in
+    ``fits``); return them as table rows."""
+    rows = []
+    for row in report.rows:
+        data = row.to_dict()
+        subset = [o for o in report.outcomes if o.strategy == row.strategy and o.mode == row.mode and o.line in fits]
+        fit_row = aggregate(subset, k=5, context_tokens=1024, chunks=[]).to_dict()
+        data["whole@5_fits"] = fit_row["whole@5"]
+        data["in_context@1024_fits"] = fit_row["in_context@1024"]
+        print(row_text(label, data))
+        rows.append({"settings": label, **data})
+    return rows
 
 
 def _fitting(evaluation: Evaluation) -> set[int]:
