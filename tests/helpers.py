@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -77,3 +78,13 @@ def sample_code_files() -> list[Path]:
         if language is not None and language not in TABLE_LANGUAGES:
             found.append(path)
     return found
+
+
+def stop_process(process: subprocess.Popen, timeout: float) -> None:  # type: ignore[type-arg]
+    """Stop a server a fixture started: terminate, then kill if it has not exited in ``timeout``."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

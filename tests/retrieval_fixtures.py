@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from core.settings import DEFAULT_MODEL
+from tests.helpers import stop_process
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -106,12 +107,7 @@ def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
             time.sleep(0.3)
         yield "127.0.0.1", port
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc, timeout=15)
         log.close()
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, stop_process
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -60,11 +60,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         process.kill()
         pytest.fail(f"streamlit did not start: {(data / 'server.log').read_text()[-2000:]}")
     yield url
-    process.terminate()
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    stop_process(process, timeout=20)
     log.close()
 
 
