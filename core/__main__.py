@@ -14,7 +14,15 @@ from pathlib import Path
 from core.chunking import STRATEGY_CHOICES, load_any, strategies
 from core.errors import ChunkExplorerError
 from core.languages import LANGUAGES
-from core.settings import DEFAULT_BUDGETS, DEFAULT_MODEL, TABLE_FORMATS, UNITS, ChunkSettings
+from core.settings import (
+    DEFAULT_BUDGETS,
+    DEFAULT_HEAD_LINES,
+    DEFAULT_HEAD_WEIGHT,
+    DEFAULT_MODEL,
+    TABLE_FORMATS,
+    UNITS,
+    ChunkSettings,
+)
 from core.sources import Limits, Skipped
 
 EXIT_BAD_INPUT = 2
@@ -35,6 +43,18 @@ def _add_chunk_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default=DEFAULT_MODEL, help="model whose tokenizer counts tokens")
     parser.add_argument("--rows", type=int, help="tables: rows per chunk (instead of the budget)")
     parser.add_argument("--format", choices=TABLE_FORMATS, default="csv", help="tables: serialisation")
+    parser.add_argument(
+        "--head-weight",
+        type=float,
+        default=DEFAULT_HEAD_WEIGHT,
+        help=f"index, eval: weight of a chunk's first lines in its vector, 0 to <1 (default {DEFAULT_HEAD_WEIGHT})",
+    )
+    parser.add_argument(
+        "--head-lines",
+        type=int,
+        default=DEFAULT_HEAD_LINES,
+        help=f"index, eval: non-blank lines that make a chunk's head (default {DEFAULT_HEAD_LINES})",
+    )
     parser.add_argument("--max-bytes", type=int, default=Limits().max_file_bytes, help="skip larger code files")
 
 
@@ -51,6 +71,8 @@ def settings_from_args(args: argparse.Namespace) -> ChunkSettings:
         model=args.model,
         table_rows=args.rows,
         table_format=args.format,
+        head_weight=args.head_weight,
+        head_lines=args.head_lines,
     )
 
 

@@ -9,6 +9,8 @@
 - :class:`Embedder` ties both together and reports texts longer than the model reads: they are
   embedded (the model reads their beginning) but listed in :attr:`Embedded.too_long`, never
   truncated silently.
+- :func:`embed_chunks` makes chunk vectors: a syntax chunk's embedding leans toward its head's
+  (``ChunkSettings.head_weight``).
 
 torch and sentence-transformers are imported lazily: importing this module is cheap.
 """
@@ -22,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -32,6 +34,8 @@ from core.sizing import load_tokenizer, model_max_seq_length, resolve_model_path
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
+
+    from core.chunk import Chunk
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` while texts are embedded."""
@@ -105,10 +109,64 @@ class TooLong:
 class Embedded:
     """Vectors for a list of texts, in order, with what was re-used and what is too long."""
 
-    vectors: np.ndarray  # (n, dim) float32, unit length
+    vectors: np.ndarray  # (n, dim) float32, unit length (chunk vectors with a head: at most 1)
     reused: int  # texts found in the cache
     computed: int  # texts the model embedded now (distinct texts)
     too_long: tuple[TooLong, ...]
+
+
+class TextEmbedder(Protocol):
+    """What :func:`embed_chunks` needs: :class:`Embedder`, or a stand-in (benchmarks, tests)."""
+
+    def embed(self, texts: Sequence[str], *, progress: Progress | None = None) -> Embedded: ...
+
+
+def head_text(text: str, lines: int) -> str:
+    """The head of a chunk's ``embed_text``: its first ``lines`` non-blank lines, stripped (the
+    breadcrumb, the signature header and the first lines of code, for a syntax chunk)."""
+    head: list[str] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            head.append(line)
+            if len(head) == lines:
+                break
+    return "\n".join(head)
+
+
+def has_head(chunk: Chunk) -> bool:
+    """Whether a chunk's first lines say what it is: a syntax chunk (a definition, its signature
+    on top) does; a fixed window starts wherever the cut fell, a table chunk with its header row
+    and a prose section are embedded whole (no evidence that a head helps them)."""
+    return chunk.strategy == "syntax" and not chunk.fallback
+
+
+def embed_chunks(
+    embedder: TextEmbedder,
+    chunks: Sequence[Chunk],
+    *,
+    head_weight: float,
+    head_lines: int,
+    progress: Progress | None = None,
+) -> Embedded:
+    """Vectors of ``chunks`` from their ``embed_text``. For a chunk that :func:`has_head`, the
+    vector is ``(1 - head_weight)`` times its text's unit vector plus ``head_weight`` times its
+    :func:`head_text`'s, so a query vector scores ``(1 - w) cos(query, text) + w cos(query, head)``
+    (ChunkSettings explains why); other chunks get their text's unit vector.
+
+    Heads go through the embedder (and its cache) in the same call as the texts: ``reused`` and
+    ``computed`` count them too; ``too_long`` names chunks only (a head is never longer than its
+    chunk)."""
+    texts = [c.embed_text for c in chunks]
+    rows = [i for i, c in enumerate(chunks) if has_head(c)] if head_weight else []
+    if not rows:
+        return embedder.embed(texts, progress=progress)
+    n = len(texts)
+    both = embedder.embed([*texts, *(head_text(texts[i], head_lines) for i in rows)], progress=progress)
+    vectors = both.vectors[:n].copy()
+    vectors[rows] = (1.0 - head_weight) * vectors[rows] + head_weight * both.vectors[n:]
+    too_long = tuple(t for t in both.too_long if t.index < n)
+    return Embedded(vectors, both.reused, both.computed, too_long)
 
 
 class EmbeddingCache:

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.builder import Prepared
 from core.chunk import Chunk
+from core.embed import embed_chunks
 from core.chunking import chunk_document, chunk_source, prepare
 from core.errors import ChunkExplorerError, InputError
 from core.index import MODES, MemoryIndex, check_mode
@@ -517,7 +518,13 @@ class Evaluation:
                 if progress is not None:
                     progress(strategy, done, total)
 
-            result = self.embedder.embed([c.embed_text for c in chunks], progress=on_progress)
+            result = embed_chunks(
+                self.embedder,
+                chunks,
+                head_weight=settings.head_weight,
+                head_lines=settings.head_lines,
+                progress=on_progress,
+            )
             reused += result.reused
             embedded += result.computed
             too_long += len(result.too_long)
@@ -604,6 +611,11 @@ def parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
                 if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
                     raise InputError(f"sweep axis {key}: {text!r} is not true or false")
                 values.append(text.lower() in ("true", "1", "yes"))
+            elif kind == "float":
+                try:
+                    values.append(float(text))
+                except ValueError:
+                    raise InputError(f"sweep axis {key}: {text!r} is not a number") from None
             elif "int" in kind:
                 try:
                     values.append(int(text))

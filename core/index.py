@@ -1,7 +1,9 @@
 """Search indexes over chunks: a persistent Chroma store and an in-memory one for evaluation.
 
-Both rank the same way: vectors by cosine similarity, keywords by BM25 (:mod:`core.keyword`),
-hybrid by reciprocal rank fusion of the two; both return :class:`Hit` objects with full chunks.
+Both rank the same way: vectors by inner product with the chunk vectors (their cosine
+similarity when a chunk's vector has no head part: :func:`core.embed.embed_chunks`), keywords by
+BM25 (:mod:`core.keyword`), hybrid by reciprocal rank fusion of the two; both return
+:class:`Hit` objects with full chunks.
 
 :class:`Store` is a data folder (``--db``, default ``data/chroma``):
 
@@ -38,10 +40,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from core.chunk import Chunk
+from core.embed import embed_chunks
 from core.errors import ChunkExplorerError, InputError, SettingsError
 from core.groups import collapse, definition_groups, group_text, whole_definition
-from core.keyword import Fusion, KeywordIndex, rrf
-from core.settings import ChunkSettings
+from core.keyword import Fusion, KeywordIndex, keyword_document, own_name, rrf
+from core.settings import DEFAULT_HEAD_LINES, ChunkSettings
 
 if TYPE_CHECKING:
     from core.embed import Embedder, Progress
@@ -52,6 +55,8 @@ MAX_QUERY_CHARS = 10_000
 """Longer queries are refused: the model reads ~256 word pieces, so a 100 KB "query" is a pasted
 file, not a question. Search with a description or a short snippet instead."""
 FILTER_FIELDS = ("path", "language", "kind")
+KEYWORD_FORMAT = "k2"  # bump when keyword_document changes what BM25 indexes
+SPACE = "ip"  # Chroma's distance: 1 - inner product (see Store.sync)
 OURS = "chunk_explorer"  # our sub-folder of the data folder
 MANIFEST = "manifest.json"
 ENV_HOST, ENV_PORT = "CHROMA_HOST", "CHROMA_PORT"
@@ -65,7 +70,7 @@ class StoreError(ChunkExplorerError):
 class Hit:
     """One result: its 1-based rank, the mode's score, every score known, and the chunk.
 
-    ``scores`` may hold ``vector`` (cosine similarity), ``keyword`` (BM25) and ``hybrid`` (RRF).
+    ``scores`` may hold ``vector`` (similarity: see the module docstring), ``keyword`` (BM25) and ``hybrid`` (RRF).
     """
 
     rank: int
@@ -201,7 +206,8 @@ class MemoryIndex:
         """The BM25 index, built on first use."""
         if self._keyword is None:
             fields = {f: [str(getattr(c, f)) for c in self.chunks] for f in FILTER_FIELDS}
-            self._keyword = KeywordIndex.build([c.id for c in self.chunks], [c.embed_text for c in self.chunks], fields)
+            documents = [keyword_document(c.embed_text, own_name(c.strategy, c.kind, c.symbol)) for c in self.chunks]
+            self._keyword = KeywordIndex.build([c.id for c in self.chunks], documents, fields)
         return self._keyword
 
     def search(
@@ -450,7 +456,15 @@ class Store:
                 if progress is not None:
                     progress(strategy, done, total)
 
-            report = self.sync(name, chunks, embedder, meta, progress=on_progress)
+            report = self.sync(
+                name,
+                chunks,
+                embedder,
+                meta,
+                progress=on_progress,
+                head_weight=settings.head_weight,
+                head_lines=settings.head_lines,
+            )
             reports.append(replace(report, skipped=tuple(skipped)))
             manifest["collections"][name] = {
                 **meta,
@@ -476,20 +490,28 @@ class Store:
         meta: Mapping[str, str],
         *,
         progress: Progress | None = None,
+        head_weight: float = 0.0,
+        head_lines: int = DEFAULT_HEAD_LINES,
     ) -> IndexReport:
         """Make collection ``name`` hold exactly ``chunks``: delete what is gone, embed and add
-        what is new, keep the rest. Rebuilds the collection's BM25 index when anything changed."""
+        what is new, keep the rest. Rebuilds the collection's BM25 index when anything changed.
+
+        ``head_weight`` and ``head_lines`` make the chunk vectors (:func:`core.embed.embed_chunks`);
+        the collection name must change with them (:func:`collection_name` does), since the
+        vectors already in a collection are not made again."""
         chunks = list({c.id: c for c in chunks}.values())
         wanted = {c.id for c in chunks}
         with _chroma(f"opening collection {name}"):
             collection = self.client.get_or_create_collection(
-                name, configuration={"hnsw": {"space": "cosine"}}, embedding_function=None
+                # Inner product: chunk vectors with a head are not unit length, and a query must
+                # score (1 - w) cos(query, text) + w cos(query, head) as in MemoryIndex.
+                name, configuration={"hnsw": {"space": SPACE}}, embedding_function=None
             )
             existing = set(collection.get(include=[])["ids"])
         stale = sorted(existing - wanted)
         new = [c for c in chunks if c.id not in existing]
         # Embed before touching the collection: a model failure then leaves it as it was.
-        embedded = embedder.embed([c.embed_text for c in new], progress=progress)
+        embedded = embed_chunks(embedder, new, head_weight=head_weight, head_lines=head_lines, progress=progress)
         too_long = frozenset(new[t.index].id for t in embedded.too_long)
         batch = max(1, min(int(self.client.get_max_batch_size()), 2000))
         with _chroma(f"deleting {len(stale)} old chunks from {name}"):
@@ -526,7 +548,8 @@ class Store:
     # ---- keyword index ---------------------------------------------------------------------------
 
     def _keyword_folder(self, name: str, revision: str) -> Path:
-        return self.own / "bm25" / name / revision
+        # The format tag retires folders built by an older keyword_document (swept on save).
+        return self.own / "bm25" / name / f"{revision}.{KEYWORD_FORMAT}"
 
     def _save_keyword(self, name: str, revision: str, collection: Any) -> Derived:
         """Build the BM25 index and the definition groups from the collection's documents and
@@ -534,7 +557,11 @@ class Store:
         with _chroma(f"reading the documents of {name}"):
             got = collection.get(include=["documents", "metadatas"])
         fields = {f: [str(m.get(f, "")) for m in got["metadatas"]] for f in FILTER_FIELDS}
-        keyword = KeywordIndex.build(got["ids"], got["documents"], fields, revision)
+        documents = [
+            keyword_document(d, own_name(str(m.get("strategy", "")), str(m.get("kind", "")), str(m.get("symbol", ""))))
+            for d, m in zip(got["documents"], got["metadatas"])
+        ]
+        keyword = KeywordIndex.build(got["ids"], documents, fields, revision)
         # Only parts need their groups worked out; the chunks of their files are read back whole.
         split_paths = {m["path"] for m in got["metadatas"] if int(m.get("parts", 1)) > 1}
         groups = definition_groups(
@@ -551,7 +578,7 @@ class Store:
                         shutil.rmtree(folder)  # saved by a version without the groups: replace it
                     keyword.save(folder, {_GROUPS_FILE: groups})
                 for old in folder.parent.iterdir():
-                    if old.name != revision:
+                    if old.name != folder.name:
                         shutil.rmtree(old)  # our own derived files of older revisions
             except OSError as exc:
                 raise StoreError(f"cannot write the keyword index under {folder.parent}: {exc}") from None

@@ -29,7 +29,21 @@ click and httpx) it raised syntax hybrid from 72.3% to 72.7% whole@5 and from 73
 1,024-token context on the 300 tuning queries, and from 68.7% to 71.1% / 71.6% to 72.6% on the
 201 documented functions held out of that sample."""
 
+NAME_WEIGHT = 2
+"""A syntax chunk's own name (``get`` for ``Session.get``) is added to its keyword document this
+many more times: a field weight, as BM25F gives a title. Code calls names far more often than it
+defines them, so without it "send a GET request" meets every ``.get(`` call as well as ``def get``.
+See :func:`keyword_document`, and the README's retrieval-quality table for its figures."""
+
+KEYWORD_WEIGHT = 0.7
+"""The keyword ranking's weight in the fusion (the vector ranking's is 1). Once chunk vectors
+lean toward their heads (ChunkSettings.head_weight) the vector ranking is the better one; on the
+retrieval-quality bench 0.5-0.8 were level and 1.0 lost about 2 points of whole@5 (the README's
+table has the figures)."""
+
 _WORD = re.compile(r"[A-Za-z0-9_]+")
+_NAME = re.compile(r"[A-Za-z_$][\w$]*\Z")
+_NAMELESS_KINDS = frozenset({"module", "statements"})
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 # Words that carry no meaning in a query about code; kept short on purpose: BM25's idf already
 # discounts frequent words, this only removes ones that match everywhere in comments.
@@ -56,6 +70,21 @@ def tokenize(text: str) -> list[str]:
     return terms
 
 
+def own_name(strategy: str, kind: str, symbol: str) -> str:
+    """The name a syntax chunk defines (the last part of its dotted ``symbol``), or "" for module
+    code, statements of a split body, merged siblings, fixed windows and tables."""
+    if strategy != "syntax" or kind in _NAMELESS_KINDS:
+        return ""
+    name = symbol.rpartition(".")[2]
+    return name if _NAME.match(name) else ""
+
+
+def keyword_document(text: str, name: str) -> str:
+    """What BM25 indexes for a chunk: its ``embed_text``, then its own ``name`` (see
+    :func:`own_name`) :data:`NAME_WEIGHT` more times."""
+    return text + f"\n{name}" * NAME_WEIGHT if name else text
+
+
 @lru_cache(maxsize=200_000)
 def _word_terms(word: str) -> tuple[str, ...]:
     # Code repeats its identifiers endlessly: splitting each distinct word once makes indexing
@@ -73,7 +102,7 @@ class Fusion:
 
     rrf_k: int = RRF_K
     vector_weight: float = 1.0
-    keyword_weight: float = 1.0
+    keyword_weight: float = KEYWORD_WEIGHT
     depth: int = 50  # candidates taken from each ranking before fusing
 
 

@@ -16,6 +16,10 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 # The bundled model reads 256 word pieces, two of which are [CLS] and [SEP]: 254 content tokens.
 DEFAULT_BUDGET = 254
 
+# How a chunk's vector leans toward its head (breadcrumb, signature, first lines): see ChunkSettings.
+DEFAULT_HEAD_WEIGHT = 0.5
+DEFAULT_HEAD_LINES = 6
+
 # Rough conversions so that a unit switch keeps a comparable chunk size (UI and CLI defaults).
 DEFAULT_BUDGETS = {"tokens": DEFAULT_BUDGET, "chars": 800, "nws": 600, "lines": 40}
 
@@ -31,6 +35,15 @@ class ChunkSettings:
     and 8.3 of in-context recall, and it re-uses fewer embeddings after a budget change). ``breadcrumb`` prefixes ``embed_text`` with ``path :: symbol`` as a comment.
     ``class_summary`` lists member signatures in a split class's header chunk.
     ``table_rows`` (when set) batches tables by row count instead of by budget.
+
+    ``head_weight`` and ``head_lines`` shape the vector of a syntax chunk, not its text: the
+    vector is ``(1 - head_weight)`` times the embedding of ``embed_text`` plus ``head_weight``
+    times the embedding of its head, its first ``head_lines`` non-blank lines (breadcrumb,
+    signature, first statements), so a query scores ``(1 - w) cos(query, chunk) + w cos(query,
+    head)``. A long chunk's embedding averages everything in it; its head says what it is. Fixed
+    windows, tables and prose are embedded whole (:func:`core.embed.has_head`). 0 turns it off (one
+    text per chunk is embedded instead of two). The figures behind 0.5 and 6 lines are in the
+    README (Retrieval quality: bench/bench_retrieval_quality.py --tune).
     """
 
     budget: int = DEFAULT_BUDGET
@@ -43,6 +56,8 @@ class ChunkSettings:
     model: str = DEFAULT_MODEL
     table_rows: int | None = None
     table_format: str = "csv"
+    head_weight: float = DEFAULT_HEAD_WEIGHT
+    head_lines: int = DEFAULT_HEAD_LINES
 
     def __post_init__(self) -> None:
         if self.unit not in UNITS:
@@ -59,6 +74,10 @@ class ChunkSettings:
             raise SettingsError(
                 f"unknown table format {self.table_format!r}; expected one of: {', '.join(TABLE_FORMATS)}"
             )
+        if isinstance(self.head_weight, bool) or not isinstance(self.head_weight, (int, float)) or not 0 <= self.head_weight < 1:
+            raise SettingsError(f"head weight must be at least 0 and below 1, got {self.head_weight!r}")
+        if isinstance(self.head_lines, bool) or not isinstance(self.head_lines, int) or self.head_lines < 1:
+            raise SettingsError(f"head lines must be a positive integer, got {self.head_lines!r}")
         if not self.model or not isinstance(self.model, str):
             raise SettingsError("model must be a non-empty name or path")
 
@@ -107,6 +126,10 @@ class ChunkSettings:
             args += ["--rows", str(self.table_rows)]
         if self.table_format != default.table_format:
             args += ["--format", self.table_format]
+        if self.head_weight != default.head_weight:
+            args += ["--head-weight", str(self.head_weight)]
+        if self.head_lines != default.head_lines:
+            args += ["--head-lines", str(self.head_lines)]
         return args
 
     def cli_command(self, path: str, strategy: str = "both") -> str:

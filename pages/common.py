@@ -20,7 +20,7 @@ from core.chunking import chunk_document, chunk_source, prepare
 from core.errors import ChunkExplorerError, InputError
 from core.languages import CODE_LANGUAGES, TABLE_LANGUAGES, TEXT_LANGUAGES, detect_language
 from core.metrics import DamageReport, boundary_damage
-from core.settings import DEFAULT_BUDGETS, DEFAULT_MODEL, UNITS, ChunkSettings
+from core.settings import DEFAULT_BUDGETS, DEFAULT_HEAD_LINES, DEFAULT_HEAD_WEIGHT, DEFAULT_MODEL, UNITS, ChunkSettings
 from core.sizing import load_tokenizer, model_token_limit
 from core.sources import Corpus, SourceFile, load_bytes, load_folder, load_zip
 from core.syntax import Definition, list_definitions
@@ -62,6 +62,8 @@ SETTING_DEFAULTS: dict[str, object] = {
     "crumb": True,
     "summary": True,
     "model": DEFAULT_MODEL,
+    "head_pct": round(DEFAULT_HEAD_WEIGHT * 100),
+    "head_lines": DEFAULT_HEAD_LINES,
 }
 
 
@@ -141,7 +143,10 @@ def sidebar_settings() -> None:
     """The chunking settings, shared by every page (same widget keys everywhere)."""
     leave_legacy_page_mode()
     budget_ranges = {f"budget_{u}": (low, high) for u, (low, high, _) in BUDGET_RANGES.items()}
-    seed_state(SETTING_DEFAULTS, {"unit": UNITS, "overlap_pct": (0, 50), **budget_ranges})
+    seed_state(
+        SETTING_DEFAULTS,
+        {"unit": UNITS, "overlap_pct": (0, 50), "head_pct": (0, 90), "head_lines": (1, 20), **budget_ranges},
+    )
     with st.sidebar:
         st.subheader("Chunking settings")
         unit = st.selectbox(
@@ -177,6 +182,23 @@ def sidebar_settings() -> None:
             key="model",
             help="The bundled all-MiniLM-L6-v2, a local folder, or a model in the Hugging Face cache.",
         )
+        st.slider(
+            "Head weight in chunk vectors (%)",
+            0,
+            90,
+            step=5,
+            key="head_pct",
+            help="A chunk's vector mixes the embedding of its whole text with that of its head (first "
+            "non-blank lines: breadcrumb, signature, first statements). 0 embeds the whole text only. "
+            "Search and evaluation only; chunks do not change.",
+        )
+        st.slider(
+            "Head lines",
+            1,
+            20,
+            key="head_lines",
+            help="Non-blank lines that make a chunk's head.",
+        )
 
 
 def current_settings() -> ChunkSettings:
@@ -201,6 +223,8 @@ def current_settings() -> ChunkSettings:
         breadcrumb=bool(state.get("crumb", True)),
         class_summary=bool(state.get("summary", True)),
         model=model,
+        head_weight=int(state.get("head_pct", round(DEFAULT_HEAD_WEIGHT * 100))) / 100,
+        head_lines=int(state.get("head_lines", DEFAULT_HEAD_LINES)),
     )
 
 

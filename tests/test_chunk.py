@@ -33,6 +33,10 @@ def test_invalid_spans_are_rejected() -> None:
     ({"overlap": 300, "budget": 100}, "overlap"),
     ({"table_format": "xml"}, "table format"),
     ({"table_rows": 0}, "rows"),
+    ({"head_weight": 1.0}, "head weight"),
+    ({"head_weight": -0.1}, "head weight"),
+    ({"head_weight": "0.5"}, "head weight"),
+    ({"head_lines": 0}, "head lines"),
 ])
 def test_settings_validate_on_construction(kwargs: dict, message: str) -> None:
     with pytest.raises(SettingsError, match=message):
@@ -45,5 +49,9 @@ def test_settings_round_trip_and_cli_command() -> None:
     command = settings.cli_command("repo/", "syntax")
     assert command.startswith("python -m core chunk repo/ --strategy syntax --budget 300 --unit chars")
     assert "--overlap 20" in command and "--merge" in command and "--no-breadcrumb" in command
+    assert "--head" not in command  # defaults are not spelled out
+    tuned = ChunkSettings(head_weight=0.25, head_lines=3)
+    assert ChunkSettings.from_dict(json.loads(tuned.to_json())) == tuned
+    assert tuned.cli_args()[-4:] == ["--head-weight", "0.25", "--head-lines", "3"]
     with pytest.raises(SettingsError, match="unknown setting"):
         ChunkSettings.from_dict({"budgte": 3})

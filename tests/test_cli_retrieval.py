@@ -72,6 +72,19 @@ def test_index_then_query(project: Path, tmp_path: Path, capsys: pytest.CaptureF
     assert code == 0 and all(json.loads(line)["added"] == 0 for line in out.splitlines())
 
 
+def test_the_head_weight_is_an_index_setting(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = ["--db", str(tmp_path / "db"), "--budget", "64", "--strategy", "syntax"]
+    code, out, err = run(capsys, "index", str(project), *db)
+    assert code == 0, err
+    default = json.loads(out.splitlines()[0])
+    code, out, err = run(capsys, "index", str(project), *db, "--head-weight", "0")
+    assert code == 0, err
+    plain = json.loads(out.splitlines()[0])
+    assert plain["collection"] != default["collection"]  # other vectors: another collection
+    assert plain["embedded"] + plain["reused"] == plain["chunks"]  # one text per chunk
+    assert default["embedded"] + default["reused"] > default["chunks"]  # and the heads of definitions
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -80,8 +93,9 @@ def test_index_then_query(project: Path, tmp_path: Path, capsys: pytest.CaptureF
         (["query", "refund", "--db", "{db}"], "nothing is indexed"),
         (["index", "{project}", "--db", "{db}", "--model", "no-such-org/no-model"], "not in the local Hugging Face cache"),
         (["index", "{project}/nope", "--db", "{db}"], "no such file or folder"),
+        (["index", "{project}", "--db", "{db}", "--head-weight", "1.5"], "head weight must be at least 0 and below 1"),
     ],
-    ids=["empty-query", "100KB-query", "empty-db", "unknown-model", "missing-path"],
+    ids=["empty-query", "100KB-query", "empty-db", "unknown-model", "missing-path", "head-weight"],
 )
 def test_bad_input_exits_2_with_a_message(
     project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str

@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from core.embed import Embedder, EmbeddingCache, load_model, model_key, text_digest
+from core.chunk import Chunk
+from core.embed import Embedder, EmbeddingCache, embed_chunks, head_text, load_model, model_key, text_digest
 from core.errors import InputError, ModelError
 from core.settings import DEFAULT_MODEL
 from tests.retrieval_fixtures import ROOT, embedder, model  # noqa: F401 - fixtures
@@ -114,3 +115,69 @@ def test_a_crash_mid_write_keeps_what_was_committed(tmp_path: Path) -> None:
     found = cache.get_many("m", [b"a" * 32, b"b" * 32])
     assert list(found) == [b"a" * 32]
     assert found[b"a" * 32][1] == 3
+
+
+# ---- chunk vectors with a head -------------------------------------------------------------------
+
+
+def _chunk(text: str, strategy: str = "syntax", fallback: str | None = None) -> Chunk:
+    return Chunk(
+        id=f"{strategy}-{len(text)}-{fallback}",
+        path="pkg/mod.py",
+        language="python",
+        strategy=strategy,
+        kind="function",
+        symbol="fetch",
+        parent_id=None,
+        start_line=1,
+        end_line=text.count("\n") + 1,
+        start_byte=0,
+        end_byte=len(text),
+        part=1,
+        parts=1,
+        header="",
+        text=text,
+        embed_text=text,
+        size=len(text),
+        unit="chars",
+        fallback=fallback,
+    )
+
+
+LONG = "# pkg/mod.py :: fetch\n\ndef fetch(url):\n" + "".join(f"    step_{i} = work({i})\n" for i in range(12))
+
+
+def test_head_text_is_the_first_non_blank_lines_stripped() -> None:
+    assert head_text(LONG, 3) == "# pkg/mod.py :: fetch\ndef fetch(url):\nstep_0 = work(0)"
+    assert head_text("\n\n  a  \n", 6) == "a"
+    assert head_text("", 6) == ""
+
+
+def test_a_syntax_chunk_vector_leans_toward_its_head(embedder: Embedder) -> None:
+    chunks = [_chunk(LONG), _chunk(LONG, strategy="fixed"), _chunk(LONG, fallback="parse_error")]
+    result = embed_chunks(embedder, chunks, head_weight=0.25, head_lines=3)
+    whole, head = embedder.embed([LONG, head_text(LONG, 3)]).vectors
+    assert np.allclose(result.vectors[0], 0.75 * whole + 0.25 * head, atol=1e-6)
+    # A fixed window, and a file that fell back to windows, have no meaningful head.
+    assert np.allclose(result.vectors[1], whole, atol=1e-6) and np.allclose(result.vectors[2], whole, atol=1e-6)
+    assert np.linalg.norm(result.vectors[0]) < 1.0  # a weighted sum of two unit vectors
+    assert result.vectors.dtype == np.float32 and result.vectors.shape == (3, 384)
+
+
+def test_without_a_head_weight_chunks_embed_their_text_alone(embedder: Embedder) -> None:
+    chunks = [_chunk(LONG)]
+    plain = embed_chunks(embedder, chunks, head_weight=0.0, head_lines=6)
+    assert (plain.reused, plain.computed) == (0, 1)  # one text per chunk, no head embedded
+    assert np.allclose(plain.vectors[0], embedder.embed([chunks[0].embed_text]).vectors[0])
+    assert embed_chunks(embedder, [], head_weight=0.5, head_lines=6).vectors.shape[0] == 0
+
+
+def test_heads_go_through_the_cache_and_long_chunks_are_still_named(embedder: Embedder) -> None:
+    long_text = "# pkg/big.py :: big\ndef big():\n" + "    total = total + value_of_the_item\n" * 200
+    chunks = [_chunk(long_text), _chunk("def small():\n    return 1\n")]
+    first = embed_chunks(embedder, chunks, head_weight=0.5, head_lines=6)
+    assert first.computed == 4  # two texts, two heads
+    assert [t.index for t in first.too_long] == [0]  # the chunk, never its (short) head
+    again = embed_chunks(embedder, chunks, head_weight=0.5, head_lines=6)
+    assert (again.reused, again.computed) == (4, 0)
+    assert np.array_equal(first.vectors, again.vectors)

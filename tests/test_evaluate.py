@@ -245,6 +245,9 @@ def test_grid_values_are_typed() -> None:
         "breadcrumb": [True, False],
         "unit": ["tokens"],
     }
+    assert parse_grid(["head_weight=0,0.5", "head-lines=3"]) == {"head_weight": [0.0, 0.5], "head_lines": [3]}
+    with pytest.raises(InputError, match="not a number"):
+        parse_grid(["head_weight=half"])
     with pytest.raises(InputError, match="not an integer"):
         parse_grid(["budget=big"])
     with pytest.raises(InputError, match="bad sweep axis"):

@@ -14,7 +14,7 @@ import pytest
 
 from core.chunk import Chunk
 from core.chunking import chunk_corpus, load_any
-from core.embed import Embedder
+from core.embed import Embedder, embed_chunks, has_head, head_text
 from core.errors import InputError, SettingsError
 from core.index import (
     MODES,
@@ -26,7 +26,7 @@ from core.index import (
     collection_name,
     corpus_key,
 )
-from core.keyword import Fusion, KeywordIndex, rrf, tokenize
+from core.keyword import NAME_WEIGHT, Fusion, KeywordIndex, keyword_document, own_name, rrf, tokenize
 from core.settings import ChunkSettings
 from tests.retrieval_fixtures import (  # noqa: F401 - fixtures
     ROOT,
@@ -83,6 +83,32 @@ def test_keyword_index_filters_and_round_trips(tmp_path: Path) -> None:
     loaded = KeywordIndex.load(tmp_path / "kw")
     assert loaded.revision == "r1"
     assert loaded.search("release stock", 3) == index.search("release stock", 3)
+
+
+def test_a_syntax_chunk_names_itself_in_its_keyword_document() -> None:
+    assert own_name("syntax", "method", "Session.get") == "get"
+    assert own_name("syntax", "class_header", "HTTPAdapter") == "HTTPAdapter"
+    # Module code, a split body's statements, merged siblings, windows and tables name nothing.
+    assert own_name("syntax", "module", "<module>") == ""
+    assert own_name("syntax", "statements", "Group") == ""
+    assert own_name("syntax", "function", "a, b") == ""
+    assert own_name("fixed", "window", "get") == "" and own_name("table", "rows", "orders") == ""
+    assert keyword_document("def get(url): ...", "get") == "def get(url): ..." + "\nget" * NAME_WEIGHT
+    assert keyword_document("x = 1", "") == "x = 1"
+
+
+def test_the_definition_outranks_its_callers_on_its_name() -> None:
+    def make(ident: str, symbol: str, text: str) -> Chunk:
+        return Chunk(ident, "client.py", "python", "syntax", "method", symbol, None, 1, 3, 0, len(text), 1, 1, "",
+                      text, text, len(text), "chars")  # fmt: skip
+
+    chunks = [
+        make("caller", "Client.fetch_all", "def fetch_all(self, urls):\n    first = self.get(urls[0])\n"
+             "    rest = [self.get(u) for u in urls[1:]]\n    return self.get(first) + self.get(rest)\n"),  # fmt: skip
+        make("definer", "Client.get", "def get(self, url):\n    return self.send(self.build(url))\n"),
+    ]
+    index = MemoryIndex(chunks, np.eye(2, 384, dtype=np.float32))
+    assert [h.chunk.id for h in index.search("get", None, k=2, mode="keyword")] == ["definer", "caller"]
 
 
 # ---- records and names ------------------------------------------------------------------------
@@ -270,7 +296,7 @@ def test_against_a_real_chroma_server(
 
 def test_memory_index_ranks_like_the_store(tmp_chroma: Path, shared_embedder: Embedder) -> None:
     chunks = corpus_chunks()
-    vectors = shared_embedder.embed([c.embed_text for c in chunks]).vectors
+    vectors = embed_chunks(shared_embedder, chunks, head_weight=SETTINGS.head_weight, head_lines=SETTINGS.head_lines).vectors
     memory = MemoryIndex(chunks, vectors)
     store = Store(tmp_chroma)
     name = {r.strategy: r for r in index_corpus(store, shared_embedder)}["syntax"].collection
@@ -280,3 +306,34 @@ def test_memory_index_ranks_like_the_store(tmp_chroma: Path, shared_embedder: Em
         mem = [h.chunk.id for h in memory.search(query, qv, k=5, mode=mode, fusion=Fusion())]
         chroma = [h.chunk.id for h in store.search(name, query, shared_embedder, k=5, mode=mode, query_vector=qv)]
         assert mem[:3] == chroma[:3], mode
+
+
+def test_vector_scores_weigh_the_chunk_and_its_head(tmp_chroma: Path, shared_embedder: Embedder) -> None:
+    # Chunk vectors with a head are not unit length: the store must rank by inner product, as
+    # MemoryIndex does, so a score is (1 - w) cos(query, text) + w cos(query, head).
+    store = Store(tmp_chroma)
+    name = {r.strategy: r for r in index_corpus(store, shared_embedder)}["syntax"].collection
+    chunks = {c.id: c for c in corpus_chunks()}
+    query = "release reservations that expired"
+    qv = shared_embedder.embed_query(query)
+    hits = store.search(name, query, shared_embedder, k=8, mode="vector", query_vector=qv, whole_definitions=False)
+    assert hits and any(has_head(h.chunk) for h in hits)
+    for hit in hits:
+        chunk = chunks[hit.chunk.id]
+        text, head = shared_embedder.embed([chunk.embed_text, head_text(chunk.embed_text, SETTINGS.head_lines)]).vectors
+        w = SETTINGS.head_weight if has_head(chunk) else 0.0
+        assert hit.score == pytest.approx((1 - w) * float(text @ qv) + w * float(head @ qv), abs=1e-4)
+
+
+def test_a_keyword_index_of_an_older_format_is_rebuilt(tmp_chroma: Path, shared_embedder: Embedder) -> None:
+    store = Store(tmp_chroma)
+    name = {r.strategy: r for r in index_corpus(store, shared_embedder)}["syntax"].collection
+    folder = next((store.own / "bm25" / name).iterdir())
+    # What an older version left: the same files under the bare revision, BM25 without names.
+    old = folder.with_name(folder.name.rsplit(".", 1)[0])
+    shutil.copytree(folder, old)
+    shutil.rmtree(folder)
+    fresh = Store(tmp_chroma)
+    hits = fresh.search(name, "release expired reservations", shared_embedder, k=3, mode="keyword")
+    assert hits
+    assert [p.name for p in (store.own / "bm25" / name).iterdir()] == [folder.name]  # rebuilt; the old one swept
