@@ -23,7 +23,9 @@ Reported, for both strategies and the three search modes, at the project's defau
 - touched@5 and MRR@5 for reference.
 
 ``--tune`` also evaluates variants, one change at a time: merge_siblings, then (siblings not
-merged) breadcrumb, class_summary, budget 192 and 128, RRF k and weights, on the same queries.
+merged) breadcrumb, class_summary, budget 192 and 128, head weight and lines, RRF k, the keyword
+weight, the name weight of the keyword documents, and all of the last three undone at once, on
+the same queries.
 Every run ends with the defaults on a held-out set: the documented functions not sampled.
 Embeddings are cached in ``bench/out/embeddings.sqlite3``: only new chunk texts are embedded.
 
@@ -51,7 +53,8 @@ sys.path.insert(0, str(REPO))
 from core.embed import Embedder  # noqa: E402 - after the path set-up, so the bench runs from anywhere
 from core.evaluate import EvalReport, Evaluation, QuerySpec, aggregate  # noqa: E402
 from core.chunking import prepare  # noqa: E402
-from core.keyword import Fusion  # noqa: E402
+from core import keyword  # noqa: E402
+from core.keyword import NAME_WEIGHT, Fusion  # noqa: E402
 from core.settings import ChunkSettings  # noqa: E402
 from core.sources import Corpus, SourceFile  # noqa: E402
 from core.syntax import list_definitions  # noqa: E402
@@ -182,7 +185,7 @@ HEADER = (
 def describe(settings: ChunkSettings, fusion: Fusion) -> str:
     base = ChunkSettings()
     parts = [f"budget={settings.budget}"]
-    for name in ("merge_siblings", "breadcrumb", "class_summary"):
+    for name in ("merge_siblings", "breadcrumb", "class_summary", "head_weight", "head_lines"):
         if getattr(settings, name) != getattr(base, name):
             parts.append(f"{name}={getattr(settings, name)}")
     if fusion != Fusion():
@@ -216,9 +219,10 @@ def main() -> int:
     base = ChunkSettings()
     # The defaults, then the same chunks ranked bare (a part of a split function is a result on
     # its own instead of bringing its whole function: core.groups).
-    runs: list[tuple[ChunkSettings, Fusion, tuple[str, ...], bool]] = [
-        (base, Fusion(), ("fixed", "syntax"), True),
-        (base, Fusion(), ("syntax",), False),
+    # (settings, fusion, strategies, whole definitions, name weight of the keyword documents)
+    runs: list[tuple[ChunkSettings, Fusion, tuple[str, ...], bool, int]] = [
+        (base, Fusion(), ("fixed", "syntax"), True, NAME_WEIGHT),
+        (base, Fusion(), ("syntax",), False, NAME_WEIGHT),
     ]
     if args.tune:
         # Each variant changes one thing against the best chunking found (siblings not merged:
@@ -231,19 +235,33 @@ def main() -> int:
             (alone.with_(class_summary=False), Fusion(), syntax),
             (alone.with_(budget=192), Fusion(), syntax),
             (alone.with_(budget=128), Fusion(), syntax),
+            (alone.with_(head_weight=0.0), Fusion(), syntax),  # chunk vectors without their heads
+            (alone.with_(head_weight=0.3), Fusion(), syntax),
+            (alone.with_(head_weight=0.7), Fusion(), syntax),
+            (alone.with_(head_lines=3), Fusion(), syntax),
+            (alone.with_(head_lines=10), Fusion(), syntax),
             (alone, Fusion(rrf_k=60), syntax),  # the customary constant (ours is 10)
-            (alone, Fusion(vector_weight=1.0, keyword_weight=0.5), syntax),
-            (alone, Fusion(vector_weight=1.0, keyword_weight=2.0), syntax),
+            (alone, Fusion(keyword_weight=0.5), syntax),
+            (alone, Fusion(keyword_weight=1.0), syntax),  # equal weights (the default until the heads)
         ]
-        runs += [(settings, fusion, strategies, True) for settings, fusion, strategies in variants]
+        runs += [(settings, fusion, strategies, True, NAME_WEIGHT) for settings, fusion, strategies in variants]
+        runs.append((alone, Fusion(), syntax, True, 0))  # keyword documents without the names
+        # The state before chunk heads, name weights and the fusion weights: all three undone.
+        runs.append((alone.with_(head_weight=0.0), Fusion(keyword_weight=1.0), ("fixed", "syntax"), True, 0))
     print(HEADER)
     table = []
-    for settings, fusion, strategies, whole in runs:
+    for settings, fusion, strategies, whole, name_weight in runs:
         tick = time.monotonic()
-        report = evaluation.run(
-            settings, k=5, context_tokens=1024, fusion=fusion, strategies=strategies, whole_definitions=whole
-        )
+        # The name weight is a constant of the keyword documents, not a setting: set it for the run.
+        keyword.NAME_WEIGHT = name_weight
+        try:
+            report = evaluation.run(
+                settings, k=5, context_tokens=1024, fusion=fusion, strategies=strategies, whole_definitions=whole
+            )
+        finally:
+            keyword.NAME_WEIGHT = NAME_WEIGHT
         label = describe(settings, fusion) + ("" if whole else " parts ranked bare")
+        label += "" if name_weight == NAME_WEIGHT else f" name_weight={name_weight}"
         table += print_rows(report, label, fits)
         print(
             f"{'':<52} ({report.embedded} texts embedded, {report.reused} re-used, "
@@ -258,6 +276,15 @@ def main() -> int:
         report = held_eval.run(base, k=5, context_tokens=1024, strategies=("fixed", "syntax"))
         print(f"held out: the {len(held_eval.resolved)} documented functions not in the sample, defaults")
         table += print_rows(report, "held out, " + describe(base, Fusion()), _fitting(held_eval))
+        if args.tune:  # and the state before chunk heads, name weights and fusion weights
+            before, fusion = base.with_(head_weight=0.0), Fusion(keyword_weight=1.0)
+            keyword.NAME_WEIGHT = 0
+            try:
+                report = held_eval.run(before, k=5, context_tokens=1024, fusion=fusion, strategies=("syntax",))
+            finally:
+                keyword.NAME_WEIGHT = NAME_WEIGHT
+            label = f"held out, {describe(before, fusion)} name_weight=0"
+            table += print_rows(report, label, _fitting(held_eval))
     print(f"total {time.monotonic() - started:.0f}s")
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({"queries": len(evaluation.resolved), "rows": table}, indent=2))
