@@ -589,19 +589,22 @@ def evaluation_report(query_hash: str, text: str, settings_key: str, k: int, con
 
 
 def sweep_table(query_hash: str, text: str, settings_key: str, grid: dict, mode: str, k: int, context: int) -> list[dict]:
-    """One row per (budget, overlap %, breadcrumb, strategy), each combination cached on its own."""
+    """One row per (budget, overlap %, breadcrumb, head weight %, strategy), each combination cached
+    on its own."""
     import itertools
 
     base = ChunkSettings.from_dict(_settings_dict(settings_key))
-    combos = list(itertools.product(grid["budget"], grid["overlap_pct"], grid["breadcrumb"]))
+    heads = grid.get("head_pct", (round(base.head_weight * 100),))
+    combos = list(itertools.product(grid["budget"], grid["overlap_pct"], grid["breadcrumb"], heads))
     bar = st.progress(0.0, text="Sweeping…")
     rows = []
-    for done, (budget, pct, crumb) in enumerate(combos, start=1):
+    for done, (budget, pct, crumb, head) in enumerate(combos, start=1):
         settings = base.with_(budget=int(budget), overlap=min(int(budget) * int(pct) // 100, int(budget) - 1),
-                              breadcrumb=bool(crumb))
+                              breadcrumb=bool(crumb), head_weight=int(head) / 100)
         report = evaluation_report(query_hash, text, settings.key(), k, context, (mode,))
         for row in report.rows:
-            rows.append({"budget": int(budget), "overlap_pct": int(pct), "breadcrumb": bool(crumb), **row.to_dict()})
+            rows.append({"budget": int(budget), "overlap_pct": int(pct), "breadcrumb": bool(crumb), "head_pct": int(head),
+                         **row.to_dict()})
         bar.progress(done / len(combos), text=f"Sweeping: {done}/{len(combos)} settings")
     bar.empty()
     return rows

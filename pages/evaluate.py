@@ -135,16 +135,20 @@ st.subheader("Parameter sweep")
 unit = settings.unit
 low, high, _ = common.BUDGET_RANGES[unit]
 options = sorted({max(low, min(high, int(settings.budget * f))) for f in (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)})
-grid_columns = st.columns(4)
+grid_columns = st.columns(5)
 budgets = grid_columns[0].multiselect(f"Budgets ({common.UNIT_LABELS[unit]})", options, default=options[:4],
                                       key="sweep_budgets")
 overlaps = grid_columns[1].multiselect("Overlaps (% of budget, fixed)", [0, 10, 25], default=[0], key="sweep_overlaps")
 crumbs = grid_columns[2].multiselect("Breadcrumb", [True, False], default=[True], key="sweep_crumbs")
-sweep_mode = grid_columns[3].radio("Mode", MODES, index=2, key="sweep_mode")
+head_now = round(settings.head_weight * 100)
+heads = grid_columns[3].multiselect("Head weight (%, syntax)", sorted({0, 30, 50, 70, head_now}), default=[head_now],
+                                    key="sweep_heads")
+sweep_mode = grid_columns[4].radio("Mode", MODES, index=2, key="sweep_mode")
 run = st.toggle("Run the sweep over these values", key="sweep_on",
                 help="Each setting is evaluated once and cached: change the values and only new ones run.")
 if run:
-    grid = {"budget": tuple(sorted(budgets)), "overlap_pct": tuple(sorted(overlaps)), "breadcrumb": tuple(crumbs)}
+    grid = {"budget": tuple(sorted(budgets)), "overlap_pct": tuple(sorted(overlaps)), "breadcrumb": tuple(crumbs),
+            "head_pct": tuple(sorted(heads))}
     if not all(grid.values()):
         st.warning("Pick at least one value of each parameter.")
         st.stop()
@@ -159,7 +163,8 @@ if run:
         frame = frame[frame["error"].isna()] if frame["error"].notna().any() else frame.drop(columns=["error"])
     st.dataframe(frame, hide_index=True, width="stretch")
     best = frame.sort_values([whole, f"in_context@{int(context)}"], ascending=False).iloc[0]
-    frame["label"] = frame.apply(lambda r: f"{r['strategy']} (overlap {r['overlap_pct']}%, crumb {r['breadcrumb']})", axis=1)
+    frame["label"] = frame.apply(
+        lambda r: f"{r['strategy']} (overlap {r['overlap_pct']}%, crumb {r['breadcrumb']}, head {r['head_pct']}%)", axis=1)
     line = alt.Chart(frame).mark_line(point=True).encode(
         x=alt.X("budget:Q", title=f"budget ({common.UNIT_LABELS[unit]})"),
         y=alt.Y(f"{whole}:Q", scale=alt.Scale(domain=[0, 1])),
@@ -170,9 +175,9 @@ if run:
         x="budget:Q", y=f"{whole}:Q")
     st.altair_chart((line + star).properties(height=280), width="stretch")
     best_settings = settings.with_(budget=int(best["budget"]), overlap=int(best["budget"]) * int(best["overlap_pct"]) // 100,
-                                   breadcrumb=bool(best["breadcrumb"]))
+                                   breadcrumb=bool(best["breadcrumb"]), head_weight=int(best["head_pct"]) / 100)
     st.success(f"Best: {best['strategy']} at budget {int(best['budget'])}, overlap {best['overlap_pct']}%, "
-               f"breadcrumb {best['breadcrumb']}: {whole} {best[whole]:.2f}")
+               f"breadcrumb {best['breadcrumb']}, head weight {best['head_pct']}%: {whole} {best[whole]:.2f}")
     st.download_button("Best settings (JSON)", best_settings.to_json(), file_name="chunk-settings.json",
                        mime="application/json", key="dl_best")
     st.code(best_settings.cli_command("sample_repos", str(best["strategy"])), language="bash")

@@ -35,7 +35,8 @@ if indexed is None or indexed.get("wanted") != wanted:
         bar = st.progress(0.0, text="Chunking and embedding…")
 
         def on_progress(strategy: str, done: int, total: int) -> None:
-            bar.progress(done / total if total else 1.0, text=f"Embedding {strategy} chunks: {done}/{total}")
+            # Texts, not chunks: a syntax chunk's head is embedded too (ChunkSettings.head_weight).
+            bar.progress(done / total if total else 1.0, text=f"Embedding {strategy} chunks: {done}/{total} texts")
 
         try:
             result = common.index_corpus(files, settings, label, on_progress)
@@ -55,7 +56,7 @@ if not any(r["chunks"] for r in indexed["reports"]):
 
 reports = indexed["reports"]
 summary = " · ".join(
-    f"{r['strategy']}: {r['chunks']} chunks, {r['embedded']} embedded, {r['reused']} re-used from the cache"
+    f"{r['strategy']}: {r['chunks']} chunks, {r['embedded']} texts embedded, {r['reused']} re-used from the cache"
     + (f", {r['too_long']} over the model's limit" if r.get("too_long") else "")
     for r in reports
 )

@@ -46,7 +46,10 @@ def test_a_small_sweep_highlights_the_best(evaluate: AppTest) -> None:
     evaluate.multiselect(key="sweep_budgets").set_value([127, 254])
     evaluate.multiselect(key="sweep_overlaps").set_value([0])
     evaluate.multiselect(key="sweep_crumbs").set_value([True])
+    evaluate.multiselect(key="sweep_heads").set_value([0, 50])
     evaluate.toggle(key="sweep_on").set_value(True).run()
     assert not evaluate.exception, evaluate.exception
-    assert any(s.value.startswith("Best:") for s in evaluate.success)
+    swept = evaluate.dataframe[-1].value
+    assert sorted(set(zip(swept["budget"], swept["head_pct"]))) == [(127, 0), (127, 50), (254, 0), (254, 50)]
+    assert any(s.value.startswith("Best:") and "head weight" in s.value for s in evaluate.success)
     assert any("python -m core chunk sample_repos" in c.value for c in evaluate.code)
