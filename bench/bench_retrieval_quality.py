@@ -29,9 +29,10 @@ the same queries.
 Every run ends with the defaults on a held-out set: the documented functions not sampled.
 Embeddings are cached in ``bench/out/embeddings.sqlite3``: only new chunk texts are embedded.
 
-Runtime on 2 idle cores: about 5 minutes for the default run from a cold cache (embedding ~2,300
-chunk texts dominates), about a minute with a warm cache. ``--tune`` embeds ~6,000 more texts
-from cold (~15-20 minutes), a few minutes warm.
+Runtime on 2 cores: about 4 minutes for the default run from a cold cache (embedding ~4,500
+texts, chunks and the heads of syntax chunks, dominates; measured with tests running beside it),
+under 10 seconds with a warm cache. ``--tune`` embeds ~10,000 more texts from cold (expect
+15-25 minutes), about a minute warm.
 """
 
 from __future__ import annotations
