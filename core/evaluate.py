@@ -40,8 +40,8 @@ from typing import TYPE_CHECKING, Any
 
 from core.builder import Prepared
 from core.chunk import Chunk
-from core.embed import embed_chunks
 from core.chunking import chunk_document, chunk_source, prepare
+from core.embed import embed_chunks
 from core.errors import ChunkExplorerError, InputError
 from core.index import MODES, MemoryIndex, check_mode
 from core.keyword import Fusion

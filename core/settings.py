@@ -76,6 +76,8 @@ class ChunkSettings:
             )
         if isinstance(self.head_weight, bool) or not isinstance(self.head_weight, (int, float)) or not 0 <= self.head_weight < 1:
             raise SettingsError(f"head weight must be at least 0 and below 1, got {self.head_weight!r}")
+        # One spelling per value (0 and 0.0 would name two collections for the same vectors).
+        object.__setattr__(self, "head_weight", float(self.head_weight))
         if isinstance(self.head_lines, bool) or not isinstance(self.head_lines, int) or self.head_lines < 1:
             raise SettingsError(f"head lines must be a positive integer, got {self.head_lines!r}")
         if not self.model or not isinstance(self.model, str):

@@ -188,9 +188,9 @@ def sidebar_settings() -> None:
             90,
             step=5,
             key="head_pct",
-            help="A chunk's vector mixes the embedding of its whole text with that of its head (first "
-            "non-blank lines: breadcrumb, signature, first statements). 0 embeds the whole text only. "
-            "Search and evaluation only; chunks do not change.",
+            help="A syntax chunk's vector mixes the embedding of its whole text with that of its head (first "
+            "non-blank lines: breadcrumb, signature, first statements). 0 embeds the whole text only. Fixed "
+            "windows are always embedded whole. Search and evaluation only; chunks do not change.",
         )
         st.slider(
             "Head lines",

@@ -50,6 +50,7 @@ def test_settings_round_trip_and_cli_command() -> None:
     assert command.startswith("python -m core chunk repo/ --strategy syntax --budget 300 --unit chars")
     assert "--overlap 20" in command and "--merge" in command and "--no-breadcrumb" in command
     assert "--head" not in command  # defaults are not spelled out
+    assert ChunkSettings(head_weight=0).key() == ChunkSettings(head_weight=0.0).key()  # one index for both
     tuned = ChunkSettings(head_weight=0.25, head_lines=3)
     assert ChunkSettings.from_dict(json.loads(tuned.to_json())) == tuned
     assert tuned.cli_args()[-4:] == ["--head-weight", "0.25", "--head-lines", "3"]
