@@ -194,6 +194,43 @@ def resolve_target(spec: QuerySpec, prep: Prepared, definitions: Sequence[Defini
     return Target(spec.path, first, last, start_byte, end_byte, lines)
 
 
+def table_target(spec: QuerySpec, source: SourceFile) -> Target:
+    """The target of ``spec`` in a CSV or TSV file: its lines ``start_line..end_line``, counted
+    as table chunks count them (line 1 the header row, then a line per row; byte offsets into the
+    file as it is, whatever its encoding). :class:`InputError` for a symbol (a table has no
+    definitions), a workbook (no lines) or lines past the end."""
+    from core.tables import open_stream
+
+    if spec.symbol is not None:
+        raise InputError(f"{spec.path} is a table: give its rows as start_line/end_line, not a symbol")
+    if source.language == "xlsx":
+        raise InputError(f"{spec.path} is a workbook: its rows have no lines to point at (use its CSV export)")
+    assert spec.start_line is not None and spec.end_line is not None  # checked when parsed
+    first, last = spec.start_line, spec.end_line
+    with open_stream(source) as stream:
+        data = stream.read()
+    starts = [0]  # where each line starts, up to the one after ``last``
+    while len(starts) <= last:
+        newline = data.find(b"\n", starts[-1])
+        if newline < 0:
+            break
+        starts.append(newline + 1)
+    count = len(starts) - 1 if starts[-1] == len(data) else len(starts)
+    if last > count:
+        raise InputError(f"lines {first}-{last} are past the end of {spec.path} ({count} lines)")
+
+    def end(line: int) -> int:
+        if line < len(starts):
+            stop = starts[line] - 1
+            return stop - 1 if stop > 0 and data[stop - 1] == 13 else stop  # before "\r\n"
+        return len(data)
+
+    lines = frozenset(n for n in range(first, last + 1) if data[starts[n - 1] : end(n)].strip())
+    if not lines:
+        raise InputError(f"lines {first}-{last} of {spec.path} are blank")
+    return Target(spec.path, first, last, starts[first - 1], end(last), lines)
+
+
 # ---- metrics -----------------------------------------------------------------------------------
 
 
@@ -455,9 +492,16 @@ class Evaluation:
         unresolved: list[tuple[int, str]] = []
         definitions: dict[str, list[Definition]] = {}
         for spec in queries:
+            source = self.prepared.sources.get(spec.path)
+            if source is not None and source.language in TABLE_LANGUAGES:
+                try:
+                    resolved.append((spec, table_target(spec, source)))
+                except InputError as exc:
+                    unresolved.append((spec.line, str(exc)))
+                continue
             prep = self.prepared.get(spec.path)
             if prep is None:
-                reason = "is not a code or text file of the corpus" if spec.path in self.prepared.sources else "is not in the corpus"
+                reason = "is not a code or text file of the corpus" if source is not None else "is not in the corpus"
                 unresolved.append((spec.line, f"{spec.path} {reason}"))
                 continue
             if spec.symbol is not None and spec.path not in definitions:

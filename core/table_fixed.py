@@ -38,13 +38,13 @@ MAX_BLOCK_BYTES = 256 << 20
 
 def iter_fixed_table_chunks(source: SourceFile, settings: ChunkSettings, *, has_header: bool | None = None) -> Iterator[Chunk]:
     """Fixed windows over every table of ``source`` (see the module docstring)."""
-    from core.tables import _open_stream, open_tables
+    from core.tables import open_stream, open_tables
 
     with open_tables(source, has_header=has_header) as tables:
         for table in tables:
             if table.has_source_text:
                 starts, ends = _row_spans(table)
-                with _open_stream(source) as stream:
+                with open_stream(source) as stream:
                     yield from _file_windows(stream, table, source, settings, starts, ends)
             else:
                 yield from _sheet_windows(table, source, settings)

@@ -78,7 +78,8 @@ _GROUP = 64  # row chunks built at a time
 
 
 @contextmanager
-def _open_stream(source: SourceFile) -> Iterator[BinaryIO]:
+def open_stream(source: SourceFile) -> Iterator[BinaryIO]:
+    """The raw bytes of a table source, as a binary stream (its data, its file, or its text)."""
     if source.data is not None:
         yield io.BytesIO(source.data)
     elif source.origin is not None:
@@ -109,7 +110,7 @@ def open_tables(source: SourceFile, *, has_header: bool | None = None) -> Iterat
     if source.language not in TABLE_LANGUAGES:
         raise InputError(f"{source.path}: {source.language} is not a table format")
     name = PurePosixPath(source.path).name
-    with _open_stream(source) as stream:
+    with open_stream(source) as stream:
         if source.language == "xlsx":
             from core.table_xlsx import read_xlsx_tables
 

@@ -129,6 +129,10 @@ if missed:
         st.html(legend(bands))
         with st.container(height=520, key="miss_view"):
             st.html(render_view(source.text, source.language, bands, answer=target))
+    else:  # a table: its rows are drawn on the Tables page
+        st.caption(f"target: {spec.path} lines {spec.start_line}-{spec.end_line} · touched at rank "
+                   f"{outcome.touched_rank or '-'} · returned: {', '.join(outcome.top) or 'none'} "
+                   "(open the table on the Tables page to see its chunks)")
 
 # ---- sweep ----------------------------------------------------------------------------------------
 st.subheader("Parameter sweep")

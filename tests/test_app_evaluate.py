@@ -26,6 +26,16 @@ def test_bundled_set_metrics_and_misses(evaluate: AppTest) -> None:
     assert any(c.value.startswith("target:") for c in evaluate.caption)
 
 
+def test_the_table_query_set_is_evaluated_too(evaluate: AppTest) -> None:
+    evaluate.selectbox(key="qset").set_value("tables.jsonl").run()
+    assert not evaluate.exception
+    frame = evaluate.dataframe[0].value
+    assert set(frame["queries"]) == {18}  # every row lookup and aggregate has its target
+    evaluate.radio(key="miss_strategy").set_value("fixed").run()
+    assert not evaluate.exception
+    assert any(c.value.startswith("target: tables/") for c in evaluate.caption)
+
+
 def test_malformed_query_lines_are_named(evaluate: AppTest) -> None:
     evaluate.radio(key="qsource").set_value("Upload").run()
     bad = b'{"query": "ok", "path": "py_inventory/inventory/models.py", "symbol": "Sku"}\nnot json\n{"query": ""}\n'

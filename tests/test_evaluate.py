@@ -227,6 +227,37 @@ def test_evaluation_finds_obvious_targets(shared_embedder: Embedder) -> None:
     assert as_json["metrics"][0]["whole@1"] >= 0 and as_json["unresolved"][0]["line"] == 3
 
 
+CITIES = "city,country,population\r\n" + "".join(
+    f"{name},{country},{people}\r\n"
+    for name, country, people in [("Lyon", "France", 522969), ("Porto", "Portugal", 231800), ("Graz", "Austria", 291072),
+                                  ("Turku", "Finland", 195301), ("Cork", "Ireland", 224004)]
+)  # fmt: skip
+
+
+def test_a_table_row_is_a_target_by_its_lines(shared_embedder: Embedder) -> None:
+    corpus = tiny_corpus()
+    corpus.files.append(SourceFile("data/cities.csv", "csv", data=CITIES.encode("utf-8")))
+    corpus.files.append(SourceFile("data/book.xlsx", "xlsx", data=b"PK\x03\x04"))
+    queries = [
+        QuerySpec(1, "how many people live in Graz", "data/cities.csv", start_line=4, end_line=4),
+        QuerySpec(2, "cities", "data/cities.csv", symbol="Graz"),
+        QuerySpec(3, "cities", "data/cities.csv", start_line=6, end_line=9),
+        QuerySpec(4, "cities", "data/book.xlsx", start_line=1, end_line=1),
+    ]
+    evaluation = Evaluation(corpus, queries, shared_embedder)
+    (spec, found), = evaluation.resolved
+    # Bytes of the file as it is: line 4 after three CRLF lines, its "\r\n" left out.
+    start = CITIES.index("Graz")
+    assert (found.first, found.last, found.start_byte, found.end_byte) == (4, 4, start, CITIES.index("\r", start))
+    reasons = dict(evaluation.unresolved)
+    assert "is a table: give its rows as start_line/end_line" in reasons[2]
+    assert "lines 6-9 are past the end of data/cities.csv (6 lines)" == reasons[3]
+    assert "is a workbook" in reasons[4]
+    report = evaluation.run(ChunkSettings(table_rows=2), k=3, strategies=("syntax",), modes=("vector",))
+    # The row chunk holding line 4 comes back (rows 3-4 of the table, under its header).
+    assert report.rows[0].whole == 1.0 and report.rows[0].in_context == 1.0
+
+
 def test_sweep_reuses_embeddings_and_reports_bad_combinations(shared_embedder: Embedder, tmp_path: Path) -> None:
     embedder = shared_embedder.with_cache(tmp_path / "cache.sqlite3")
     evaluation = Evaluation(tiny_corpus(), QUERIES[:2], embedder)
