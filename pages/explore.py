@@ -8,6 +8,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from core.embed import has_head, head_text
 from core.render import PALETTES, Band, legend, render_view
 from core.sizing import make_sizer
 from pages import common
@@ -135,7 +136,12 @@ if options:
     right.progress(min(embed_tokens / limit, 1.0))
     if embed_tokens > limit:
         right.error(f"{embed_tokens - limit} tokens past the model's limit would be silently cut off.")
-    right.code(chunk.embed_text, language=language if language in {"python", "javascript", "java", "go", "rust", "c", "cpp"} else None)
+    code_language = language if language in {"python", "javascript", "java", "go", "rust", "c", "cpp"} else None
+    right.code(chunk.embed_text, language=code_language)
+    if settings.head_weight and has_head(chunk):
+        right.markdown(f"**And its head**, embedded too: {settings.head_weight:.0%} of the chunk's vector "
+                       f"(the text above makes the other {1 - settings.head_weight:.0%})")
+        right.code(head_text(chunk.embed_text, settings.head_lines), language=code_language)
 
 common.export_panel(chunks, settings, path if not picked.shareable else f"sample_repos/{picked.label}/{path}", path.rsplit("/", 1)[-1])
 if not picked.shareable:

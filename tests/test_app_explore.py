@@ -81,6 +81,14 @@ def test_pasted_code_with_a_language(app: AppTest) -> None:
 def test_inspect_shows_embed_text_against_the_model_limit(app: AppTest) -> None:
     assert any("of 254 tokens" in m.value for m in app.markdown)
     assert app.code, "the embed_text is shown"
+    # A syntax chunk (the default choice) also shows its head, the other part of its vector.
+    assert any(m.value.startswith("**And its head**") and "50%" in m.value for m in app.markdown)
+    blocks = [c.value for c in app.code]
+    at = next(i for i, text in enumerate(blocks) if text.startswith("# inventory/"))  # the embed_text
+    embedded, head = blocks[at], blocks[at + 1]
+    assert head.splitlines()[0] == embedded.splitlines()[0] and 1 < len(head.splitlines()) <= 6
+    app.selectbox(key="inspect").set_value(("fixed", 0)).run()
+    assert not any(m.value.startswith("**And its head**") for m in app.markdown)  # windows are embedded whole
 
 
 def test_shared_link_reproduces_the_view() -> None:
