@@ -4,6 +4,7 @@ Run from the repository root:
 
     python bench/bench_tables.py                      # 1,000,000 rows x 10 columns, 3 rounds
     python bench/bench_tables.py --rows 200000 --rounds 1 --tokens
+    python bench/bench_tables.py --stages                 # plus each stage alone, on one thread
 
 It writes a CSV of ``--rows`` rows and 10 columns (order lines: ids, dates, regions, products,
 quantities, prices, discounts, revenue, customers, notes) under ``bench/out/`` (git-ignored),
@@ -131,6 +132,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--tokens", action="store_true", help="also measure sizes in model tokens")
+    parser.add_argument("--stages", action="store_true", help="also time each stage of the chunker alone")
     parser.add_argument("--child", nargs=2, metavar=("VARIANT", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -170,6 +172,54 @@ def main() -> None:
         "\nseconds: wall time, best round; cpu s: CPU time of the process (all its threads); "
         "peak: peak RSS;\nadded: peak RSS above the process's RSS after imports, both over the file's size."
     )
+    if args.stages:
+        stages(path, reference)
+
+
+def stages(path: Path, reference: float) -> None:
+    """Each stage of the CSV chunker alone, one after the other on one thread (the chunker runs
+    them in three threads at once): where the time goes, and how far one stage alone is from the
+    aim. The batches are kept in memory for the profile and chunk stages: no memory figure."""
+    sys.path.insert(0, str(ROOT))  # the children get it through PYTHONPATH; this runs in the parent
+    from core.settings import ChunkSettings
+    from core.sources import load_file
+    from core.table_profile import TableProfiler
+    from core.tables import _TableChunker, open_tables
+
+    source = load_file(path)
+    settings = ChunkSettings(unit="chars", budget=800, table_rows=50, table_format="csv")
+    timed: dict[str, tuple[float, float]] = {}
+
+    def clock() -> tuple[float, float]:
+        return time.perf_counter(), time.process_time()
+
+    wall, cpu = clock()
+    with open_tables(source) as tables:
+        for table in tables:
+            for _ in table.batches:
+                pass  # streamed, as the chunker reads (kept batches would add page faults)
+    timed["read: Arrow's parse and the row spans"] = (time.perf_counter() - wall, time.process_time() - cpu)
+    with open_tables(source) as tables:  # again, kept this time, for the other two stages
+        (table,) = list(tables)
+        batches = list(table.batches)
+    profiler = TableProfiler(table.name, list(table.columns))
+    per_column = dict.fromkeys(table.columns, 0.0)
+    wall, cpu = clock()
+    for batch in batches:
+        for stats, column in zip(profiler.profile.columns, batch.columns):
+            tick = time.process_time()
+            stats.add(column)
+            per_column[stats.name] += time.process_time() - tick
+    timed["profile: every column's figures"] = (time.perf_counter() - wall, time.process_time() - cpu)
+    chunker = _TableChunker(table, source, settings)
+    wall, cpu = clock()
+    count = sum(len(list(chunker._cut(batch, final=True)[0])) for batch in batches)
+    timed[f"chunks: {count:,} row chunks (text, ids)"] = (time.perf_counter() - wall, time.process_time() - cpu)
+    print(f"\nstages alone (csv, 50 rows a chunk), against read_csv's {reference:.2f} s wall:")
+    for label, (seconds, cpu_s) in timed.items():
+        print(f"  {label:<42} {seconds:>6.2f} s wall {cpu_s:>6.2f} s CPU {seconds / reference:>6.2f}x read_csv")
+    slowest = sorted(per_column.items(), key=lambda item: -item[1])[:3]
+    print("  profile's costliest columns: " + ", ".join(f"{name} {cpu_s:.2f} s" for name, cpu_s in slowest))
 
 
 if __name__ == "__main__":
