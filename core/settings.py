@@ -20,6 +20,9 @@ DEFAULT_BUDGET = 254
 DEFAULT_HEAD_WEIGHT = 0.5
 DEFAULT_HEAD_LINES = 6
 
+# Settings that shape a chunk's vector but not the chunks (ChunkSettings.chunk_key leaves them out).
+VECTOR_FIELDS = ("head_weight", "head_lines")
+
 # Rough conversions so that a unit switch keeps a comparable chunk size (UI and CLI defaults).
 DEFAULT_BUDGETS = {"tokens": DEFAULT_BUDGET, "chars": 800, "nws": 600, "lines": 40}
 
@@ -107,6 +110,12 @@ class ChunkSettings:
     def key(self) -> str:
         """A short deterministic string that names these settings (index keys, cache keys)."""
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    def chunk_key(self) -> str:
+        """Like :meth:`key`, without the fields that shape only vectors (:data:`VECTOR_FIELDS`):
+        the cache key of a chunking, which they do not change."""
+        data = {k: v for k, v in self.to_dict().items() if k not in VECTOR_FIELDS}
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     def cli_args(self) -> list[str]:
         """The ``python -m core chunk`` options that reproduce these settings."""

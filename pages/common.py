@@ -521,7 +521,7 @@ def index_corpus(files: list[SourceFile], settings: ChunkSettings, label: str, p
     """Index ``files`` with both strategies; returns collection names and what was re-used."""
     key = corpus_fingerprint(files)
     chunks = {
-        strategy: [c for f in files for c in chunks_for(f.path, f.language, f.text or "", settings.key(), strategy)]
+        strategy: [c for f in files for c in chunks_for(f.path, f.language, f.text or "", settings.chunk_key(), strategy)]
         for strategy in STRATEGIES
     }
     from core.index import collection_name

@@ -113,7 +113,7 @@ if missed:
         marks: dict[str, dict[str, str]] = {}
         bands = []
         for name in common.STRATEGIES:
-            chunks = common.chunks_for(source.path, source.language, source.text, settings.key(), name)
+            chunks = common.chunks_for(source.path, source.language, source.text, settings.chunk_key(), name)
             ranks = {}
             if name == strategy:
                 for rank, (path, span) in enumerate(returned, start=1):

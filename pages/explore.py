@@ -26,7 +26,7 @@ settings, picked = common.code_page_start(
     "Choose a sample, upload files or a zipped repository, or paste code to start.",
 )
 
-key = settings.key()
+key = settings.chunk_key()  # the head settings shape vectors only: no re-chunking when they move
 
 
 def file_figures(files: list) -> pd.DataFrame:

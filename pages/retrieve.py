@@ -159,7 +159,7 @@ common.seed_state({"view_file": default_view}, {"view_file": paths})
 view_path = st.selectbox("Show results on file", paths, key="view_file")
 source = next(f for f in files if f.path == view_path)
 bands = [
-    Band(strategy, common.chunks_for(source.path, source.language, source.text, settings.key(), strategy),
+    Band(strategy, common.chunks_for(source.path, source.language, source.text, settings.chunk_key(), strategy),
          PALETTES[strategy], {c.id: f"#{h.rank}" for h in hits[strategy] for c in h.chunks if c.path == view_path})
     for strategy in common.STRATEGIES
 ]
@@ -207,7 +207,7 @@ if target_lines is not None:
 
 st.html(legend(bands))
 view = render_view(source.text, source.language, bands,
-                   cuts=common.damage_for(source.path, source.language, source.text, settings.key(), "fixed").cuts,
+                   cuts=common.damage_for(source.path, source.language, source.text, settings.chunk_key(), "fixed").cuts,
                    answer=target_lines)
 with st.container(height=640, key="retrieve_view"):
     st.html(view)

@@ -63,7 +63,7 @@ try:
     previews = common.table_preview(source.path, source.language, common.table_bytes(source), header_flag)
     chunks = {
         strategy: common.table_chunks_for(source.path, source.language, common.table_bytes(source),
-                                          settings.key(), strategy, header_flag)
+                                          settings.chunk_key(), strategy, header_flag)
         for strategy in ("fixed", "syntax")
     }
 except ChunkExplorerError as exc:

@@ -56,9 +56,11 @@ def test_unit_switch_and_options(app: AppTest) -> None:
     app.toggle(key="crumb").set_value(False).run()
     assert not app.exception
     assert any("--no-breadcrumb" in c.value for c in app.code)
+    view = view_html(app)
     app.slider(key="head_pct").set_value(30).run()
     app.slider(key="head_lines").set_value(4).run()
     assert not app.exception
+    assert view_html(app) == view  # vectors change, chunks do not
     assert any("--head-weight 0.3 --head-lines 4" in c.value for c in app.code)
     assert app.query_params["head_pct"] == "30"  # in the shared link too
 
