@@ -129,28 +129,18 @@ def test_span_metrics_known_answers() -> None:
 def test_touched_whole_and_mrr() -> None:
     goal = target(11, 14)
     ranked = [make_chunk(1, 4), make_chunk(13, 19), make_chunk(6, 14)]
-    out = score_query(
-        QuerySpec(1, "q", "a.py", start_line=11, end_line=14),
-        goal,
-        ranked,
-        strategy="fixed",
-        mode="vector",
-        k=3,
-        context_tokens=1000,
-        tokens_of=lambda c: c.size,
-    )
-    assert (out.touched_rank, out.whole_rank) == (2, 3)
-    out2 = score_query(
-        QuerySpec(1, "q", "a.py", start_line=11, end_line=14),
-        goal,
-        ranked,
-        strategy="fixed",
-        mode="vector",
-        k=2,
-        context_tokens=1000,
-        tokens_of=lambda c: c.size,
-    )
-    assert (out2.touched_rank, out2.whole_rank) == (2, None)
+    for k, ranks in ((3, (2, 3)), (2, (2, None))):
+        out = score_query(
+            QuerySpec(1, "q", "a.py", start_line=11, end_line=14),
+            goal,
+            ranked,
+            strategy="fixed",
+            mode="vector",
+            k=k,
+            context_tokens=1000,
+            tokens_of=lambda c: c.size,
+        )
+        assert (out.touched_rank, out.whole_rank) == ranks, k
 
 
 def test_blank_edge_lines_do_not_count_against_whole() -> None:
