@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import re
 import shutil
@@ -44,6 +45,7 @@ from core.embed import embed_chunks
 from core.errors import ChunkExplorerError, InputError, SettingsError
 from core.groups import collapse, definition_groups, group_text, whole_definition
 from core.keyword import Fusion, KeywordIndex, keyword_document, own_name, rrf
+from core.locking import FolderLock
 from core.settings import DEFAULT_HEAD_LINES, ChunkSettings
 
 if TYPE_CHECKING:
@@ -59,7 +61,11 @@ KEYWORD_FORMAT = "k2"  # bump when keyword_document changes what BM25 indexes
 SPACE = "ip"  # Chroma's distance: 1 - inner product (see Store.sync)
 OURS = "chunk_explorer"  # our sub-folder of the data folder
 MANIFEST = "manifest.json"
+LOCK_FILE = "write.lock"  # core.locking.FolderLock: one writer at a time, threads and processes
+GENERATION_FILE = "generation"  # rewritten by every write: other processes then reopen Chroma
+UPDATING = "updating"  # a collection's revision while a write is under way
 ENV_HOST, ENV_PORT = "CHROMA_HOST", "CHROMA_PORT"
+log = logging.getLogger(__name__)
 
 
 class StoreError(ChunkExplorerError):
@@ -276,9 +282,18 @@ def collection_name(label: str, key: str, strategy: str, settings: ChunkSettings
     return f"ce_{slug}_{strategy}_{digest}"
 
 
-def connect(db: Path) -> Any:
+def serves_remotely() -> bool:
+    """Whether :func:`connect` talks to a Chroma server (``CHROMA_HOST``/``CHROMA_PORT`` set)."""
+    return bool(os.environ.get(ENV_HOST) or os.environ.get(ENV_PORT))
+
+
+def connect(db: Path, *, fresh: bool = False) -> Any:
     """A Chroma client: an HTTP client when ``CHROMA_HOST``/``CHROMA_PORT`` are set, else an
-    embedded persistent client on ``db``. Telemetry off. Raises :class:`StoreError`."""
+    embedded persistent client on ``db``. Telemetry off. Raises :class:`StoreError`.
+
+    ``fresh`` drops Chroma's per-process cache of embedded systems first, so the client reads
+    what another process wrote since (Chroma keeps an embedded folder's vector index in memory
+    and never notices other processes' writes; see :meth:`Store.search`)."""
     try:
         import chromadb
         from chromadb.config import Settings
@@ -303,7 +318,16 @@ def connect(db: Path) -> Any:
             ) from None
         return client
     try:
-        return chromadb.PersistentClient(path=str(db), settings=settings)
+        if fresh:  # (the folder's tables exist: no lock needed, and none taken, see Store._catch_up)
+            from chromadb.api.shared_system_client import SharedSystemClient
+
+            SharedSystemClient.clear_system_cache()
+            return chromadb.PersistentClient(path=str(db), settings=settings)
+        # Under the folder's lock: two processes creating a new folder's tables at once fail.
+        with FolderLock(db / OURS / LOCK_FILE).hold():
+            return chromadb.PersistentClient(path=str(db), settings=settings)
+    except ChunkExplorerError:
+        raise
     except Exception as exc:  # noqa: BLE001 - Chroma wraps SQLite and Rust errors in many types
         raise StoreError(_describe_open_failure(db, exc)) from None
 
@@ -382,10 +406,43 @@ class Store:
         self.db = Path(db).expanduser()
         self.own = self.db / OURS
         _prepare_folder(self.db)
+        self.writing = FolderLock(self.own / LOCK_FILE)
+        self._remote = serves_remotely()
+        self._generation = self._read_generation()
         self.client = connect(self.db)
         self._derived: dict[str, Derived] = {}
         self._lock = threading.Lock()
-        self._save_lock = threading.Lock()
+
+    # ---- other writers ---------------------------------------------------------------------------
+
+    def _read_generation(self) -> str:
+        try:
+            return (self.own / GENERATION_FILE).read_text(encoding="utf-8")
+        except OSError:
+            return ""
+
+    def _wrote(self) -> None:
+        """Record a write of ours (under the lock), so other processes know to reopen Chroma."""
+        token = os.urandom(8).hex()
+        _atomic_write(self.own / GENERATION_FILE, token)
+        with self._lock:
+            self._generation = token
+
+    def _catch_up(self) -> None:
+        """Reopen the embedded Chroma when another process wrote to this folder since we last
+        looked: Chroma keeps the vector index in memory and would go on answering from the old
+        one (or fail on deleted records). A Chroma server needs none of this.
+
+        Lock order, everywhere: the folder lock (:attr:`writing`), then ``self._lock``; this
+        takes only the latter (reconnecting takes no folder lock), so it may run either way."""
+        if self._remote:
+            return
+        now = self._read_generation()
+        with self._lock:
+            if now == self._generation:
+                return
+            self.client = connect(self.db, fresh=True)
+            self._generation = now
 
     @property
     def cache_path(self) -> Path:
@@ -410,6 +467,22 @@ class Store:
     def _write_manifest(self, data: dict[str, Any]) -> None:
         self.own.mkdir(parents=True, exist_ok=True)
         _atomic_write(self.own / MANIFEST, json.dumps(data, indent=2, sort_keys=True))
+
+    def _manifest_for_update(self) -> dict[str, Any]:
+        """The manifest to extend (under the lock). One that cannot be read is set aside, not
+        deleted, and a new one is started: it only records what was indexed, and refusing to
+        index would leave the user no way out but to delete it by hand."""
+        try:
+            return self.manifest()
+        except StoreError as exc:
+            path = self.own / MANIFEST
+            aside = path.with_name(f"{MANIFEST}.unreadable-{datetime.now(timezone.utc):%Y%m%dT%H%M%S}")
+            try:
+                os.replace(path, aside)
+            except OSError:
+                raise exc from None
+            log.warning("the manifest %s could not be read; it was kept as %s and a new one started", path, aside.name)
+            return {"version": 1, "last": None, "collections": {}}
 
     def last_collections(self, strategy: str = "both") -> dict[str, str]:
         """``{strategy: collection}`` of the last ``index`` run, restricted to ``strategy``."""
@@ -445,7 +518,7 @@ class Store:
         ``progress(strategy, done, total)`` follows the embedding.
         """
         reports = []
-        manifest = self.manifest()
+        entries: dict[str, dict[str, Any]] = {}
         names: dict[str, str] = {}
         for strategy, chunks in chunks_by_strategy.items():
             name = collection_name(label, key, strategy, settings)
@@ -466,20 +539,19 @@ class Store:
                 head_lines=settings.head_lines,
             )
             reports.append(replace(report, skipped=tuple(skipped)))
-            manifest["collections"][name] = {
-                **meta,
+            entries[name] = {**meta, "settings": settings.to_dict(), "chunks": report.chunks, "indexed_at": _now()}
+        # Read, change and write under the lock: other writers' entries are kept.
+        with self.writing.hold():
+            manifest = self._manifest_for_update()
+            manifest["collections"].update(entries)
+            manifest["last"] = {
+                "corpus": label,
+                "corpus_key": key,
                 "settings": settings.to_dict(),
-                "chunks": report.chunks,
+                "collections": names,
                 "indexed_at": _now(),
             }
-        manifest["last"] = {
-            "corpus": label,
-            "corpus_key": key,
-            "settings": settings.to_dict(),
-            "collections": names,
-            "indexed_at": _now(),
-        }
-        self._write_manifest(manifest)
+            self._write_manifest(manifest)
         return reports
 
     def sync(
@@ -501,38 +573,58 @@ class Store:
         vectors already in a collection are not made again."""
         chunks = list({c.id: c for c in chunks}.values())
         wanted = {c.id for c in chunks}
+        self._catch_up()
         with _chroma(f"opening collection {name}"):
-            collection = self.client.get_or_create_collection(
-                # Inner product: chunk vectors with a head are not unit length, and a query must
-                # score (1 - w) cos(query, text) + w cos(query, head) as in MemoryIndex.
-                name, configuration={"hnsw": {"space": SPACE}}, embedding_function=None
-            )
-            existing = set(collection.get(include=[])["ids"])
-        stale = sorted(existing - wanted)
+            existing = set(self._open_for_writing(name).get(include=[])["ids"])
+        # Embed before taking the lock (it is the slow part, and other writers need not wait
+        # for it) and before touching the collection: a model failure leaves it as it was.
         new = [c for c in chunks if c.id not in existing]
-        # Embed before touching the collection: a model failure then leaves it as it was.
         embedded = embed_chunks(embedder, new, head_weight=head_weight, head_lines=head_lines, progress=progress)
-        too_long = frozenset(new[t.index].id for t in embedded.too_long)
-        batch = max(1, min(int(self.client.get_max_batch_size()), 2000))
-        with _chroma(f"deleting {len(stale)} old chunks from {name}"):
-            for start in range(0, len(stale), batch):
-                collection.delete(ids=stale[start : start + batch])
-        with _chroma(f"adding {len(new)} chunks to {name}"):
-            for start in range(0, len(new), batch):
-                part = new[start : start + batch]
-                collection.add(
-                    ids=[c.id for c in part],
-                    embeddings=embedded.vectors[start : start + batch],
-                    documents=[c.embed_text for c in part],
-                    metadatas=[chunk_metadata(c, c.id in too_long) for c in part],
-                )
+        vectors = {c.id: embedded.vectors[i] for i, c in enumerate(new)}
+        too_long = {new[t.index].id for t in embedded.too_long}
+        reused, computed = embedded.reused, embedded.computed
         revision = _revision(wanted)
-        changed = bool(stale or new)
-        if changed or collection.metadata is None or collection.metadata.get("revision") != revision:
-            with _chroma(f"updating {name}"):
-                collection.modify(metadata={**meta, "revision": revision})
-        if changed or not (self._keyword_folder(name, revision) / _GROUPS_FILE).is_file():
-            self._save_keyword(name, revision, collection)
+        with self.writing.hold():
+            # Another writer may have changed the collection while we embedded: look again.
+            self._catch_up()
+            with _chroma(f"opening collection {name}"):
+                collection = self._open_for_writing(name)
+                existing = set(collection.get(include=[])["ids"])
+                batch = max(1, min(int(self.client.get_max_batch_size()), 2000))
+            stale = sorted(existing - wanted)
+            new = [c for c in chunks if c.id not in existing]
+            late = [c for c in new if c.id not in vectors]  # removed by another writer meanwhile
+            if late:
+                more = embed_chunks(embedder, late, head_weight=head_weight, head_lines=head_lines)
+                vectors.update((c.id, more.vectors[i]) for i, c in enumerate(late))
+                too_long.update(late[t.index].id for t in more.too_long)
+                reused, computed = reused + more.reused, computed + more.computed
+            changed = bool(stale or new)
+            if changed:
+                # Until the revision is set again, searches know the collection is half-written
+                # (a crash in between leaves it so until the next index run mends it).
+                with _chroma(f"updating {name}"):
+                    collection.modify(metadata={**meta, "revision": UPDATING})
+            with _chroma(f"deleting {len(stale)} old chunks from {name}"):
+                for start in range(0, len(stale), batch):
+                    collection.delete(ids=stale[start : start + batch])
+            with _chroma(f"adding {len(new)} chunks to {name}"):
+                for start in range(0, len(new), batch):
+                    part = new[start : start + batch]
+                    collection.add(
+                        ids=[c.id for c in part],
+                        embeddings=np.stack([vectors[c.id] for c in part]),
+                        documents=[c.embed_text for c in part],
+                        metadatas=[chunk_metadata(c, c.id in too_long) for c in part],
+                    )
+            if changed or collection.metadata is None or collection.metadata.get("revision") != revision:
+                with _chroma(f"updating {name}"):
+                    collection.modify(metadata={**meta, "revision": revision})
+            if changed or not self._has_derived(name, revision):
+                self._save_keyword(name, collection)
+            if changed:
+                self._wrote()
+        too_long &= {c.id for c in new}
         return IndexReport(
             collection=name,
             strategy=str(meta.get("strategy", "")),
@@ -540,42 +632,47 @@ class Store:
             added=len(new),
             deleted=len(stale),
             unchanged=len(wanted) - len(new),
-            reused=embedded.reused,
-            embedded=embedded.computed,
+            reused=reused,
+            embedded=computed,
             too_long=tuple(sorted(too_long)),
         )
 
     # ---- keyword index ---------------------------------------------------------------------------
 
+    def _open_for_writing(self, name: str) -> Any:
+        # Inner product: chunk vectors with a head are not unit length, and a query must score
+        # (1 - w) cos(query, text) + w cos(query, head) as in MemoryIndex.
+        return self.client.get_or_create_collection(name, configuration={"hnsw": {"space": SPACE}}, embedding_function=None)
+
     def _keyword_folder(self, name: str, revision: str) -> Path:
         # The format tag retires folders built by an older keyword_document (swept on save).
         return self.own / "bm25" / name / f"{revision}.{KEYWORD_FORMAT}"
 
-    def _save_keyword(self, name: str, revision: str, collection: Any) -> Derived:
+    def _save_keyword(self, name: str, collection: Any) -> Derived:
         """Build the BM25 index and the definition groups from the collection's documents and
-        keep them on disk."""
+        keep them on disk, under the revision of the ids actually read (the collection's own
+        revision may be newer or older by the time they are read)."""
         with _chroma(f"reading the documents of {name}"):
             got = collection.get(include=["documents", "metadatas"])
-        fields = {f: [str(m.get(f, "")) for m in got["metadatas"]] for f in FILTER_FIELDS}
+        revision = _revision(set(got["ids"]))
+        metas = [_record_meta(name, m) for m in got["metadatas"]]
+        fields = {f: [str(m.get(f, "")) for m in metas] for f in FILTER_FIELDS}
         documents = [
             keyword_document(d, own_name(str(m.get("strategy", "")), str(m.get("kind", "")), str(m.get("symbol", ""))))
-            for d, m in zip(got["documents"], got["metadatas"])
+            for d, m in zip(got["documents"], metas)
         ]
         keyword = KeywordIndex.build(got["ids"], documents, fields, revision)
         # Only parts need their groups worked out; the chunks of their files are read back whole.
-        split_paths = {m["path"] for m in got["metadatas"] if int(m.get("parts", 1)) > 1}
+        split_paths = {m["path"] for m in metas if int(m.get("parts", 1)) > 1}
         groups = definition_groups(
-            chunk_from_record(i, d, m)
-            for i, d, m in zip(got["ids"], got["documents"], got["metadatas"])
-            if m["path"] in split_paths
+            chunk_from_record(i, d, m) for i, d, m in zip(got["ids"], got["documents"], metas) if m["path"] in split_paths
         )
         folder = self._keyword_folder(name, revision)
-        # One writer at a time in this process (two sessions may find the files missing at once).
-        with self._save_lock:
+        with self.writing.hold():
             try:
-                if not (folder / _GROUPS_FILE).is_file():
+                if self._load_derived(name, revision, quiet=True) is None:  # another writer may have saved it
                     if folder.is_dir():
-                        shutil.rmtree(folder)  # saved by a version without the groups: replace it
+                        shutil.rmtree(folder)  # unreadable, or saved by an older version: replace it
                     keyword.save(folder, {_GROUPS_FILE: groups})
                 for old in folder.parent.iterdir():
                     if old.name != folder.name:
@@ -587,26 +684,43 @@ class Store:
             self._derived[name] = derived
         return derived
 
+    def _has_derived(self, name: str, revision: str) -> bool:
+        with self._lock:
+            cached = self._derived.get(name)
+        return (cached is not None and cached.keyword.revision == revision) or self._load_derived(name, revision) is not None
+
+    def _load_derived(self, name: str, revision: str, *, quiet: bool = False) -> Derived | None:
+        """The derived files of ``revision`` from disk, or None when they are missing, unreadable
+        or not of that revision (they are rebuilt from the collection then; logged unless
+        ``quiet``)."""
+        folder = self._keyword_folder(name, revision)
+        if not (folder / _GROUPS_FILE).is_file():
+            return None
+        try:
+            keyword = KeywordIndex.load(folder)
+            groups = {k: tuple(v) for k, v in json.loads((folder / _GROUPS_FILE).read_text(encoding="utf-8")).items()}
+            if keyword.revision != revision or _revision(set(keyword.ids)) != revision:
+                raise ValueError("its chunk ids are not those of the collection")
+        except Exception as exc:  # noqa: BLE001 - derived data: any failure to read it means rebuild
+            if not quiet:
+                log.warning("the keyword index in %s cannot be used (%s: %s); rebuilding it", folder, type(exc).__name__, exc)
+            return None
+        return Derived(keyword, groups)
+
     def derived(self, name: str, collection: Any) -> Derived:
         """The collection's BM25 index and definition groups: from memory, from disk, or rebuilt
-        when stale."""
+        when stale or unreadable."""
         revision = str((collection.metadata or {}).get("revision", ""))
         with self._lock:
             cached = self._derived.get(name)
         if cached is not None and cached.keyword.revision == revision:
             return cached
-        folder = self._keyword_folder(name, revision)
-        if revision and (folder / _GROUPS_FILE).is_file():
-            try:
-                keyword = KeywordIndex.load(folder)
-                groups = {k: tuple(v) for k, v in json.loads((folder / _GROUPS_FILE).read_text(encoding="utf-8")).items()}
-            except (OSError, ValueError, KeyError) as exc:
-                raise StoreError(f"the keyword index in {folder} cannot be read ({exc}); index again") from None
-            derived = Derived(keyword, groups)
-            with self._lock:
-                self._derived[name] = derived
-            return derived
-        return self._save_keyword(name, revision, collection)
+        found = self._load_derived(name, revision) if revision else None
+        if found is None:
+            return self._save_keyword(name, collection)
+        with self._lock:
+            self._derived[name] = found
+        return found
 
     def keyword_index(self, name: str, collection: Any) -> KeywordIndex:
         """The collection's BM25 index (see :meth:`derived`)."""
@@ -647,7 +761,12 @@ class Store:
         unknown = sorted(set(where or {}) - set(FILTER_FIELDS))
         if unknown:
             raise SettingsError(f"cannot filter on {', '.join(unknown)}; filters: {', '.join(FILTER_FIELDS)}")
+        self._catch_up()
         collection = self.collection(name)
+        if (collection.metadata or {}).get("revision") == UPDATING:
+            if self.writing.held_elsewhere():
+                raise StoreError(f"{name} is being updated by another index run; search again when it is done")
+            raise StoreError(f"an index run of {name} was interrupted, so it is incomplete; index the corpus again")
         depth = max(k, fusion.depth)
         known: dict[str, Chunk] = {}
         limited: set[str] = set()
@@ -671,6 +790,7 @@ class Store:
             for ident, doc, meta, dist in zip(
                 got["ids"][0], got["documents"][0] or [], got["metadatas"][0] or [], got["distances"][0] or []
             ):
+                meta = _record_meta(name, meta)
                 vector.append((ident, 1.0 - float(dist)))
                 known[ident] = chunk_from_record(ident, doc, meta)
                 if meta.get("over_model_limit"):
@@ -685,6 +805,7 @@ class Store:
             with _chroma(f"reading results from {name}"):
                 got = collection.get(ids=missing, include=["documents", "metadatas"])
             for ident, doc, meta in zip(got["ids"], got["documents"], got["metadatas"]):
+                meta = _record_meta(name, meta)
                 known[ident] = chunk_from_record(ident, doc, meta)
                 if meta.get("over_model_limit"):
                     limited.add(ident)
@@ -768,6 +889,17 @@ def chunk_from_record(ident: str, document: str, meta: Mapping[str, Any]) -> Chu
     )
 
 
+def _record_meta(name: str, meta: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """A record's metadata; a record without any was deleted by another process under an
+    embedded Chroma that had not noticed (see :meth:`Store._catch_up`)."""
+    if meta is None:
+        raise StoreError(
+            f"{name} changed while it was being read (another process wrote to the same data folder); "
+            "search again, or share an index between processes through a Chroma server (CHROMA_HOST)"
+        )
+    return meta
+
+
 def _opt_int(value: Any) -> int | None:
     return None if value is None or int(value) < 0 else int(value)
 
@@ -799,9 +931,15 @@ def _prepare_folder(db: Path) -> None:
 
 
 def _atomic_write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    # A temporary name of its own: two writers never rename each other's file.
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _now() -> str:
