@@ -87,7 +87,7 @@ def parse_queries(text: str, source: str = "queries") -> list[QuerySpec]:
     """Query specs from JSONL text; :class:`InputError` names every malformed line (up to five)."""
     specs: list[QuerySpec] = []
     errors: list[str] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):  # a BOM is not line 1's content
         if not raw.strip():
             continue
         try:
@@ -108,6 +108,8 @@ def _parse_line(raw: str, number: int) -> QuerySpec:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise ValueError("not valid JSON for a query (nested too deeply)") from None
     if not isinstance(data, dict):
         raise ValueError("expected a JSON object")
     query, path = data.get("query"), data.get("path")
@@ -547,6 +549,9 @@ class Evaluation:
         :meth:`core.index.MemoryIndex.search`)."""
         for mode in modes:
             check_mode(mode)
+        if not self.resolved:  # every figure would be a meaningless 0 over no question
+            reasons = "; ".join(f"line {line}: {reason}" for line, reason in self.unresolved[:3])
+            raise InputError(f"none of the {len(self.unresolved)} questions has a target in the corpus ({reasons})")
         if k < 1 or context_tokens < 1:
             raise InputError(f"k and the context size must be positive (got k={k}, context={context_tokens})")
         tokens_of, repeated = context_costs(settings.model)

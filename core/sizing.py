@@ -51,10 +51,14 @@ def resolve_model_path(model: str) -> Path:
     """
     if model.lower() in _DEFAULT_ALIASES:
         return bundled_model_path()
-    candidate = Path(model).expanduser()
-    if candidate.is_dir():
+    try:
+        candidate = Path(model).expanduser()
+        is_dir, exists = candidate.is_dir(), candidate.exists()
+    except (OSError, RuntimeError, ValueError) as exc:  # ~nosuchuser, a name too long, a NUL
+        raise ModelError(f"model {model[:80]!r} is not a usable name or path ({exc})") from None
+    if is_dir:
         return candidate
-    if candidate.exists():
+    if exists:
         raise ModelError(f"model path {model!r} is a file; give the folder that holds the model")
     try:
         from huggingface_hub import snapshot_download

@@ -10,6 +10,7 @@ import io
 import os
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -279,7 +280,7 @@ def _read_bounded(archive: zipfile.ZipFile, member: zipfile.ZipInfo, cap: int) -
                 if size > cap:
                     raise InputError(f"{member.filename}: larger than declared or over {cap:,} bytes, refused")
                 chunks.append(block)
-    except (zipfile.BadZipFile, OSError, RuntimeError, EOFError, ValueError) as exc:
+    except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, EOFError, ValueError) as exc:
         raise InputError(f"{member.filename}: corrupt archive member ({exc})") from None
     return b"".join(chunks)
 

@@ -22,7 +22,7 @@ from core.languages import CODE_LANGUAGES, TABLE_LANGUAGES, TEXT_LANGUAGES, dete
 from core.metrics import DamageReport, boundary_damage
 from core.settings import DEFAULT_BUDGETS, DEFAULT_HEAD_LINES, DEFAULT_HEAD_WEIGHT, DEFAULT_MODEL, UNITS, ChunkSettings
 from core.sizing import load_tokenizer, model_token_limit
-from core.sources import Corpus, SourceFile, load_bytes, load_folder, load_zip
+from core.sources import Corpus, Limits, SourceFile, load_bytes, load_folder, load_zip
 from core.syntax import Definition, list_definitions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -332,10 +332,10 @@ def sample_corpus(name: str) -> Corpus:
 
 
 @st.cache_resource(max_entries=32, show_spinner="Reading the archive…")
-def zip_corpus(content_hash: str, data: bytes) -> Corpus:
+def zip_corpus(content_hash: str, data: bytes, name: str) -> Corpus:
     """A zipped repository upload (keyed by its hash; the bytes are only read on a miss)."""
     del content_hash
-    return load_zip(data)
+    return load_zip(data, name=name)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -400,19 +400,25 @@ def pick_code_source(default_project: str) -> Picked:
         if upload is not None:
             data = upload.getvalue()
             try:
-                corpus = zip_corpus(digest(data), data)
+                corpus = zip_corpus(digest(data), data, upload.name)
             except InputError as exc:
                 picked.problems.append(str(exc))
             else:
                 picked.files = [f for f in corpus.files if f.text is not None]
                 picked.problems += [f"skipped {s.path}: {s.reason}" for s in corpus.skipped]
+                picked.problems += [f"skipped {f.path}: a table (open it on the Tables page)"
+                                    for f in corpus.files if f.text is None]
                 picked.label = upload.name
         picked.shareable = False
     else:
         languages = sorted(CODE_LANGUAGES + TEXT_LANGUAGES)
         language = st.selectbox("Language", languages, index=languages.index("python"), key="paste_lang")
         text = st.text_area("Paste code", height=220, key="paste_text", placeholder="def hello():\n    ...")
-        if text.strip():
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > Limits().max_file_bytes:  # the same limit as an uploaded file's
+            picked.problems.append(f"pasted code: {size:,} bytes, over the {Limits().max_file_bytes:,}-byte limit "
+                                   "for one file; paste less, or zip the project and upload it")
+        elif text.strip():
             picked.files = [SourceFile(f"pasted.{_extension(language)}", language, text=text)]
         picked.shareable = False
         picked.label = "pasted"
@@ -442,6 +448,8 @@ def show_problems(problems: list[str]) -> None:
     with st.expander(f"⚠️ {len(problems)} file(s) could not be used", expanded=len(problems) <= 3):
         for problem in problems[:200]:
             st.markdown(f"- {problem}")
+        if len(problems) > 200:
+            st.markdown(f"- … and {len(problems) - 200} more")
 
 
 def _extension(language: str) -> str:

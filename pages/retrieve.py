@@ -57,7 +57,7 @@ if not any(r["chunks"] for r in indexed["reports"]):
 reports = indexed["reports"]
 summary = " · ".join(
     f"{r['strategy']}: {r['chunks']} chunks, {r['embedded']} texts embedded, {r['reused']} re-used from the cache"
-    + (f", {r['too_long']} over the model's limit" if r.get("too_long") else "")
+    + (f", {len(r['too_long'])} over the model's limit" if r.get("too_long") else "")
     for r in reports
 )
 st.success(f"Indexed. {summary}")
@@ -173,8 +173,12 @@ answer = st.selectbox("The answer is", choices, key="answer",
                       help="Pick the definition that answers the question, or a line range.")
 target_lines: tuple[int, int] | None = None
 if answer == "a line range":
-    line_count = source.text.count("\n") + 1
-    target_lines = st.slider("Lines", 1, line_count, (1, min(line_count, 20)), key="answer_lines")
+    line_count = max(1, len(source.text.splitlines()))
+    if line_count == 1:  # a slider needs two ends
+        st.caption(f"{view_path} has a single line: the answer is line 1.")
+        target_lines = (1, 1)
+    else:
+        target_lines = st.slider("Lines", 1, line_count, (1, min(line_count, 20)), key="answer_lines")
 elif answer != "(none)":
     found = next(d for d in defs if d.symbol == answer)
     target_lines = (found.first, found.last)

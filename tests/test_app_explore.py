@@ -78,6 +78,9 @@ def test_pasted_code_with_a_language(app: AppTest) -> None:
     app.text_area(key="paste_text").input("package m\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n").run()
     assert not app.exception
     assert "Add" in view_html(app)
+    app.text_area(key="paste_text").input("x = 1\n" * 400_000).run()  # 2.4 MB: over a file's limit
+    assert not app.exception
+    assert any("pasted code: 2,400,000 bytes, over the 2,000,000-byte limit" in m.value for m in app.markdown)
 
 
 def test_inspect_shows_embed_text_against_the_model_limit(app: AppTest) -> None:
@@ -147,6 +150,15 @@ def test_a_bad_zip_shows_an_error_and_the_page_keeps_working(app: AppTest) -> No
     app.radio(key="source").set_value("Upload zip").run()
     app.file_uploader(key="upload_zip").upload("broken.zip", b"PK\x03\x04 not really", "application/zip").run()
     assert not app.exception
-    assert any("not a valid zip" in m.value for m in app.markdown)
+    assert any("broken.zip: not a valid zip" in m.value for m in app.markdown)  # named as uploaded
+    damaged = bytearray(_zip({"repo/a.py": b"def a():\n    return 1\n" * 200, "repo/b.py": b"def b():\n    return 2\n" * 200}))
+    for i in range(60, 120):  # zlib fails inside the member
+        damaged[i] ^= 0xFF
+    app.file_uploader(key="upload_zip").upload("damaged.zip", bytes(damaged), "application/zip").run()
+    assert not app.exception
+    assert any("corrupt archive member" in m.value for m in app.markdown)
+    tables = _zip({"t/a.csv": b"x,y\n1,2\n", "t/b.py": b"def b():\n    return 2\n"})
+    app.file_uploader(key="upload_zip").upload("mixed.zip", tables, "application/zip").run()
+    assert any("skipped a.csv: a table (open it on the Tables page)" in m.value for m in app.markdown)
     app.radio(key="source").set_value("Sample").run()
     assert not app.exception and app.metric

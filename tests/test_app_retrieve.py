@@ -108,6 +108,16 @@ def test_uploads_wait_to_be_indexed_and_sessions_never_share_uploads() -> None:
         assert mine in shown and theirs not in shown
 
 
+def test_a_line_range_answer_in_a_one_line_file() -> None:
+    # A one-line file once crashed the page: a slider cannot run from 1 to 1.
+    at = _session_with_upload("one.py", b"x = 1\n")
+    at.text_input(key="q").input("what is x").run()
+    at.selectbox(key="answer").set_value("a line range").run()
+    assert not at.exception and not at.error
+    assert any("has a single line" in c.value for c in at.caption)
+    assert [m.label for m in at.metric][:2] == ["touched@5", "whole@5"]
+
+
 def test_a_split_function_is_returned_whole_or_as_bare_parts(retrieve: AppTest) -> None:
     # InventoryLedger.receive is cut into parts at the default budget; a question about it finds a part.
     retrieve.text_input(key="q").input("receive goods into stock and update the unit cost").run()

@@ -92,6 +92,12 @@ def test_malformed_lines_are_named_by_number() -> None:
     assert "line 1:" not in message and "and 1 more" in message
 
 
+def test_a_bom_is_not_part_of_line_one_and_deep_nesting_is_a_named_line() -> None:
+    assert parse_queries('\ufeff{"query": "q", "path": "a.py", "symbol": "f"}\n') == [QuerySpec(1, "q", "a.py", symbol="f")]
+    with pytest.raises(InputError, match=r"line 2: not valid JSON for a query \(nested too deeply\)"):
+        parse_queries('{"query": "q", "path": "a.py", "symbol": "f"}\n' + "[" * 100_000 + "]" * 100_000)
+
+
 def test_an_empty_query_set_is_an_error() -> None:
     with pytest.raises(InputError, match="no queries"):
         parse_queries("\n\n")
@@ -246,6 +252,13 @@ def test_a_table_row_is_a_target_by_its_lines(shared_embedder: Embedder) -> None
     report = evaluation.run(ChunkSettings(table_rows=2), k=3, strategies=("syntax",), modes=("vector",))
     # The row chunk holding line 4 comes back (rows 3-4 of the table, under its header).
     assert report.rows[0].whole == 1.0 and report.rows[0].in_context == 1.0
+
+
+def test_a_set_with_no_usable_question_is_an_error_not_zeros(shared_embedder: Embedder) -> None:
+    queries = [QuerySpec(1, "q", "nope/missing.py", symbol="f"), QuerySpec(2, "q", "nope/other.py", symbol="g")]
+    evaluation = Evaluation(tiny_corpus(), queries, shared_embedder)
+    with pytest.raises(InputError, match=r"none of the 2 questions has a target in the corpus \(line 1: nope/missing.py is not"):
+        evaluation.run(ChunkSettings(), strategies=("syntax",), modes=("vector",))
 
 
 def test_sweep_reuses_embeddings_and_reports_bad_combinations(shared_embedder: Embedder, tmp_path: Path) -> None:

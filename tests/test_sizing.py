@@ -56,6 +56,13 @@ def test_unknown_model_offline_says_how_to_fix() -> None:
         resolve_model_path("no-such-org/no-such-model-xyz")
 
 
+@pytest.mark.parametrize("name", ["~nosuchuser-xyz/model", "m" * 5000, "bad\0name"], ids=["unknown-home", "too-long", "nul"])
+def test_a_model_name_that_is_no_usable_path_is_a_model_error(name: str) -> None:
+    # (each once raised from pathlib: RuntimeError for an unknown home, OSError for the length)
+    with pytest.raises(ModelError, match="not a usable name or path|not bundled"):
+        resolve_model_path(name)
+
+
 def test_unknown_unit_is_rejected() -> None:
     with pytest.raises(SettingsError, match="unknown unit"):
         make_sizer("words")

@@ -114,6 +114,21 @@ def test_zip_total_size_and_file_count_are_bounded() -> None:
     assert 0 < len(corpus.files) < 30
 
 
+def test_a_member_with_a_damaged_deflate_stream_is_skipped_by_name() -> None:
+    data = bytearray(_zip({"repo/a.py": b"def a():\n    return 1\n" * 200, "repo/b.py": b"def b():\n    return 2\n" * 200}))
+    for i in range(60, 120):  # inside a.py's compressed bytes: zlib itself fails on them
+        data[i] ^= 0xFF
+    corpus = load_zip(bytes(data), name="mine.zip")
+    assert not corpus.files and [s.path for s in corpus.skipped] == ["a.py", "b.py"]
+    assert all("corrupt archive member" in s.reason for s in corpus.skipped)
+    assert "decompressing" in corpus.skipped[0].reason  # zlib's own error, once uncaught
+
+
+def test_a_broken_archive_is_named_as_uploaded() -> None:
+    with pytest.raises(InputError, match="^mine.zip: not a valid zip"):
+        load_zip(b"PK\x03\x04 definitely not a zip", name="mine.zip")
+
+
 def test_not_a_zip_is_a_clear_error() -> None:
     with pytest.raises(InputError, match="not a valid zip"):
         load_zip(b"PK\x03\x04 definitely not a zip")
