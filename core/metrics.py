@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 from statistics import median
 
 from core.builder import Prepared
@@ -52,8 +54,7 @@ def boundary_damage(
 ) -> DamageReport:
     """Measure ``chunks`` (of any strategy) over ``prep``'s document."""
     defs = definitions if definitions is not None else list_definitions(prep)
-    spans = [(c.start_line, c.end_line) for c in chunks]
-    cut = [d for d in defs if not any(a <= d.first and d.last <= b for a, b in spans)]
+    cut = _cut(defs, chunks)
     unit = chunks[0].unit if chunks else "tokens"
     sizer = make_sizer(unit, model)
     line_sizes = prep.spans(sizer)
@@ -82,16 +83,35 @@ def boundary_damage(
     )
 
 
+def _cut(definitions: list[Definition], chunks: list[Chunk]) -> list[Definition]:
+    """The definitions no chunk holds whole, in order (a sort and a running maximum: a file of
+    thousands of functions compared every one with every chunk)."""
+    spans = sorted((c.start_line, c.end_line) for c in chunks)
+    starts = [a for a, _ in spans]
+    reach = list(accumulate((b for _, b in spans), max))  # furthest end among chunks starting by here
+    cut = []
+    for d in definitions:
+        i = bisect_right(starts, d.first) - 1
+        if i < 0 or reach[i] < d.last:
+            cut.append(d)
+    return cut
+
+
 def cut_points(chunks: list[Chunk], definitions: list[Definition]) -> list[Cut]:
-    """Every chunk boundary that falls strictly inside a definition, with the innermost one cut."""
+    """Every chunk boundary that falls strictly inside a definition, with the innermost one cut
+    (the shortest definition around the boundary; the first listed among equals)."""
     boundaries = sorted({c.end_line for c in chunks} | {c.start_line - 1 for c in chunks if c.start_line > 1})
-    found = []
-    for line in boundaries:
-        inner = [d for d in definitions if d.first <= line < d.last]
-        if inner:
-            innermost = min(inner, key=lambda d: d.last - d.first)
-            found.append(Cut(line, innermost.symbol))
-    return found
+    if not boundaries or not definitions:
+        return []
+    innermost: dict[int, Definition] = {}
+    for d in definitions:  # only the boundaries inside each definition, found by bisection
+        length = d.last - d.first
+        for i in range(bisect_left(boundaries, d.first), bisect_left(boundaries, d.last)):
+            line = boundaries[i]
+            held = innermost.get(line)
+            if held is None or length < held.last - held.first:
+                innermost[line] = d
+    return [Cut(line, innermost[line].symbol) for line in boundaries if line in innermost]
 
 
 

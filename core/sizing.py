@@ -18,6 +18,7 @@ import json
 import re
 from bisect import bisect_left
 from functools import lru_cache
+from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -152,12 +153,18 @@ class _NwsSpans:
             total += _nws(line)
             prefix.append(total)
         self._prefix = prefix
+        self._long: dict[int, list[int]] = {}  # per long line: non-whitespace chars before each column
 
     def _upto(self, offset: int) -> int:
         doc = self._doc
         line = doc.line_of_byte(offset)
         start = doc.line_start(line)
-        return self._prefix[line - 1] + _nws(doc.slice(start, offset))
+        if offset - start < _LONG_LINE:
+            return self._prefix[line - 1] + _nws(doc.slice(start, offset))
+        counts = self._long.get(line)
+        if counts is None:  # once per long line, not once per question along it
+            counts = self._long[line] = list(accumulate((not c.isspace() for c in doc.line_text(line)), initial=0))
+        return self._prefix[line - 1] + counts[doc.column_of_byte(line, offset)]
 
     def span(self, start_byte: int, end_byte: int) -> int:
         return self._upto(end_byte) - self._upto(start_byte)
@@ -252,13 +259,15 @@ class _TokenSpans:
         if starts is None:
             encoding = self._tokenizer.encode(doc.line_text(line), add_special_tokens=False)
             starts = self._partial[line] = [a for a, _ in encoding.offsets]
-        column = len(doc.data[start:offset].decode("utf-8", "surrogatepass"))
-        return self._prefix[line - 1] + bisect_left(starts, column)
+        return self._prefix[line - 1] + bisect_left(starts, doc.column_of_byte(line, offset))
 
     def span(self, start_byte: int, end_byte: int) -> int:
         if end_byte <= start_byte:
             return 0
         return self._upto(end_byte) - self._upto(start_byte)
+
+
+_LONG_LINE = 4096  # bytes into a line past which counting from its start each time gets costly
 
 
 def _nws(text: str) -> int:

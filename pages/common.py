@@ -441,6 +441,31 @@ def code_page_start(explanation: str, default_project: str, empty_hint: str) -> 
     return settings, picked
 
 
+VIEW_MAX_LINES = 2_000  # lines drawn at once: the view of a 240,000-line file was 82 MB of HTML
+VIEW_MAX_CHARS = 300_000  # characters drawn at once (a minified file packs megabytes into a line)
+
+
+def view_window(text: str, key: str) -> tuple[int, int] | None:
+    """The lines of ``text`` to draw: all of an ordinary file, a window of a long one (picked
+    with a selectbox under ``key``), or None when even that is too big to draw."""
+    lines = text.splitlines()
+    count = max(1, len(lines))
+    first, last = 1, count
+    if count > VIEW_MAX_LINES:
+        starts = list(range(1, count + 1, VIEW_MAX_LINES))
+        first = st.selectbox("Lines shown", starts, key=key,
+                             format_func=lambda a: f"{a:,}-{min(a + VIEW_MAX_LINES - 1, count):,}")
+        last = min(first + VIEW_MAX_LINES - 1, count)
+        st.caption(f"This file has {count:,} lines; the view draws {VIEW_MAX_LINES:,} at a time. "
+                   "The figures cover the whole file.")
+    size = sum(len(line) for line in lines[first - 1 : last])
+    if size > VIEW_MAX_CHARS:
+        st.info(f"Lines {first:,}-{last:,} hold {size:,} characters, too many to draw here (a minified or "
+                "generated file?). The figures and the chunk inspector still cover them.")
+        return None
+    return first, last
+
+
 def show_problems(problems: list[str]) -> None:
     """Bad uploads and skipped files, named, without stopping the page."""
     if not problems:

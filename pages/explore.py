@@ -107,9 +107,12 @@ bands = [
     Band("syntax-aware chunks", chunks["syntax"], PALETTES[chunks["syntax"][0].strategy if chunks["syntax"] else "syntax"]),
 ]
 st.html(legend(bands))
-view = render_view(text, language, bands, cuts=reports["fixed"].cuts, header_band=1)
-with st.container(height=720, key="code_view"):
-    st.html(view)
+window = common.view_window(text, "view_from")
+if window is not None:
+    view = render_view(text, language, bands, cuts=reports["fixed"].cuts, header_band=1,
+                       first_line=window[0], last_line=window[1])
+    with st.container(height=720, key="code_view"):
+        st.html(view)
 
 # ---- inspect one chunk ---------------------------------------------------------------------------
 st.subheader("Inspect a chunk")

@@ -210,11 +210,13 @@ if target_lines is not None:
                 row[4].metric("IoU", f"{outcome.iou:.2f}")
 
 st.html(legend(bands))
-view = render_view(source.text, source.language, bands,
-                   cuts=common.damage_for(source.path, source.language, source.text, settings.chunk_key(), "fixed").cuts,
-                   answer=target_lines)
-with st.container(height=640, key="retrieve_view"):
-    st.html(view)
+window = common.view_window(source.text, "retrieve_view_from")
+if window is not None:
+    view = render_view(source.text, source.language, bands,
+                       cuts=common.damage_for(source.path, source.language, source.text, settings.chunk_key(), "fixed").cuts,
+                       answer=target_lines, first_line=window[0], last_line=window[1])
+    with st.container(height=640, key="retrieve_view"):
+        st.html(view)
 
 with st.expander("Results as JSON (per strategy)"):
     st.code(json.dumps({s: [h.to_dict() for h in hits[s]] for s in common.STRATEGIES}, indent=1)[:200_000], language="json")

@@ -162,3 +162,20 @@ def test_a_bad_zip_shows_an_error_and_the_page_keeps_working(app: AppTest) -> No
     assert any("skipped a.csv: a table (open it on the Tables page)" in m.value for m in app.markdown)
     app.radio(key="source").set_value("Sample").run()
     assert not app.exception and app.metric
+
+
+def test_a_long_file_is_drawn_a_window_at_a_time_and_a_minified_one_not_at_all(app: AppTest) -> None:
+    app.radio(key="source").set_value("Upload files").run()
+    many = "".join(f"def f{i}(x):\n    return x + {i}\n\n" for i in range(1_000))  # 3,000 lines
+    app.file_uploader(key="upload_files").upload("many.py", many.encode()).run()
+    assert not app.exception
+    assert app.selectbox(key="view_from").options == ["1-2,000", "2,001-3,000"]
+    html = view_html(app)
+    assert "f600" in html and "f700" not in html  # lines 1,801-1,803 hold f600; f700 starts at 2,101
+    app.selectbox(key="view_from").set_value(2001).run()
+    assert "f700" in view_html(app) and not app.exception
+    minified = ("var a=1;" * 50_000).encode()  # 400 KB on one line
+    app.file_uploader(key="upload_files").upload("min.js", minified).run()
+    assert not app.exception
+    assert any("too many to draw here" in i.value for i in app.info)
+    assert app.metric  # the figures are there all the same

@@ -121,3 +121,26 @@ def test_token_spans_inside_lines() -> None:
                 continue
             expected = sum(1 for s in starts if a <= s < b)
             assert spans.span(a, b) == expected, (a, b)
+
+
+@pytest.mark.parametrize("unit", ["chars", "nws", "tokens"])
+def test_spans_along_a_long_non_ascii_line_match_direct_counts(unit: str) -> None:
+    # Past 4 KB into a line, offsets go through a byte -> column map built once per line
+    # (decoding from the line's start on every question made a minified 2 MB file quadratic).
+    line = "".join(f"naïve_{i} = 'café 日本 📦'\u3000; " for i in range(800))  # ~25 KB, one line
+    text = "first = 1\n" + line + "\nlast = 2\n"
+    prep = prepare("long.py", "python", text)
+    doc = prep.doc
+    sizer = make_sizer(unit)
+    spans = prep.spans(sizer)
+    cuts = sorted({doc.byte_of_char(c) for c in range(0, len(text) + 1, 997)} | {len(doc.data)})
+    for offset in cuts:
+        row = doc.line_of_byte(offset)
+        assert doc.column_of_byte(row, offset) == len(doc.data[doc.line_start(row):offset].decode()), offset
+    if unit == "tokens":  # a token span counts the tokens that start inside it
+        tokenizer = load_tokenizer()
+        starts = [doc.byte_of_char(a) for a, _ in tokenizer.encode(text, add_special_tokens=False).offsets]
+        expected = [sum(1 for x in starts if a <= x < b) for a, b in zip(cuts, cuts[3:])]
+    else:
+        expected = [sizer.measure(doc.slice(a, b)) for a, b in zip(cuts, cuts[3:])]
+    assert [spans.span(a, b) for a, b in zip(cuts, cuts[3:])] == expected
