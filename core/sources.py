@@ -85,6 +85,9 @@ def is_binary(data: bytes) -> bool:
     return control / len(head) > 0.1
 
 
+FEW_FOREIGN_BYTES = 64  # non-ASCII bytes below which an encoding is not guessed from statistics
+
+
 def decode(data: bytes, name: str) -> tuple[str, str]:
     """Text and encoding of ``data``: UTF-8 (a BOM tolerated), else a detected legacy encoding.
 
@@ -98,6 +101,15 @@ def decode(data: bytes, name: str) -> tuple[str, str]:
         return _normalise(data.decode("utf-8")), "utf-8"
     except UnicodeDecodeError:
         pass
+    foreign = sum(1 for byte in data[:1_000_000] if byte >= 0x80)
+    if foreign <= FEW_FOREIGN_BYTES:
+        # Code with a few accented letters in strings or comments gives a detector too little
+        # to go on (it guessed cp1250 for "crème brûlée" and cp1006 for "café"): take the most
+        # common legacy encoding of such files when it fits.
+        try:
+            return _normalise(data.decode("cp1252")), "cp1252"
+        except UnicodeDecodeError:
+            pass
     from charset_normalizer import from_bytes
 
     best = from_bytes(data[:1_000_000]).best()

@@ -70,7 +70,8 @@ limit = common.token_limit(settings.model)
 
 # ---- figures -----------------------------------------------------------------------------------
 unit = common.UNIT_LABELS[settings.unit]
-st.caption(f"**{path}** · {language} · budget {settings.budget} {unit} · model limit {limit} tokens")
+decoded = f" · not UTF-8: read as {source.encoding}" if source.encoding != "utf-8" else ""
+st.caption(f"**{path}** · {language} · budget {settings.budget} {unit} · model limit {limit} tokens{decoded}")
 for strategy, title in (("fixed", "Fixed windows"), ("syntax", "Syntax-aware")):
     report = reports[strategy]
     columns = st.columns(6)

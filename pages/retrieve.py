@@ -14,6 +14,7 @@ from pages import common
 
 DEFAULT_PROJECT = "py_inventory"
 CONTEXT_TOKENS = 1024
+AUTO_INDEX_MAX_CHUNKS = 3_000  # a sample at the default settings makes about 900
 
 settings, picked = common.code_page_start(
     "Both chunkings of the same source are embedded into a local Chroma index. Ask a question and "
@@ -30,6 +31,14 @@ indexed = st.session_state.get("indexed")
 auto = picked.shareable  # bundled samples index by themselves; uploads wait for a click
 if indexed is None or indexed.get("wanted") != wanted:
     label = picked.label or "corpus"
+    count = sum(len(common.chunks_for(f.path, f.language, f.text or "", settings.chunk_key(), s))
+                for f in files for s in common.STRATEGIES)
+    if count > AUTO_INDEX_MAX_CHUNKS:
+        # A tiny budget (or a shared link with one) would embed for minutes while every other
+        # session waits for the indexing slot: ask first.
+        auto = False
+        st.warning(f"These settings cut the source into {count:,} chunks: embedding them can take minutes, "
+                   "and other users of this server wait meanwhile. Raise the budget, or index anyway.")
     # Uploads are indexed once the user asks (a toggle: it stays on while they change settings).
     if auto or st.toggle(f"Index these {len(files)} file(s) with both strategies", key="index_on"):
         bar = st.progress(0.0, text="Chunking and embedding…")

@@ -128,6 +128,9 @@ def test_upload_files_good_and_bad(app: AppTest) -> None:
     text = " ".join(m.value for m in app.markdown)
     assert "logo.py: binary" in text and "empty.js: empty file" in text
     assert "Calc" in view_html(app)
+    app.file_uploader(key="upload_files").upload("legacy.py", "x = 'café'\n".encode("cp1252")).run()
+    assert any("legacy.py" in c.value and "not UTF-8: read as cp1252" in c.value for c in app.caption)
+    assert "café" in view_html(app)
 
 
 def test_upload_a_zipped_repository_with_hostile_entries(app: AppTest) -> None:

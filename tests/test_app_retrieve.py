@@ -108,6 +108,17 @@ def test_uploads_wait_to_be_indexed_and_sessions_never_share_uploads() -> None:
         assert mine in shown and theirs not in shown
 
 
+def test_a_link_with_a_tiny_budget_asks_before_embedding_thousands_of_chunks() -> None:
+    at = AppTest.from_file(APP, default_timeout=600)
+    at.query_params["budget_tokens"] = "16"
+    at.run()
+    at.switch_page("pages/retrieve.py").run()
+    assert not at.exception
+    assert any("chunks: embedding them can take minutes" in w.value for w in at.warning)
+    assert not any("Indexed." in s.value for s in at.success)  # not started by itself
+    assert at.toggle(key="index_on").value is False
+
+
 def test_a_line_range_answer_in_a_one_line_file() -> None:
     # A one-line file once crashed the page: a slider cannot run from 1 to 1.
     at = _session_with_upload("one.py", b"x = 1\n")

@@ -23,6 +23,13 @@ def test_latin1_is_detected_and_decoded() -> None:
     assert "Grüße" in text and encoding.lower() != "utf-8"
 
 
+@pytest.mark.parametrize("line", ["x = 'café'", "# crème brûlée, Grüße", "name = 'Ångström'"])
+def test_a_few_accented_letters_in_legacy_code_decode_as_cp1252(line: str) -> None:
+    # (a statistical detector guessed cp1006 and cp1250 for these, and showed mojibake)
+    text, encoding = decode(f"{line}\nprint(1)\n".encode("cp1252"), "legacy.py")
+    assert (text, encoding) == (f"{line}\nprint(1)\n", "cp1252")
+
+
 def test_invalid_utf8_gets_a_clear_error_or_a_detected_encoding() -> None:
     data = b"x = '\xff\xfe\xfd\xfc'\n" * 3
     try:
