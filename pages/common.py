@@ -412,8 +412,14 @@ def pick_code_source(default_project: str) -> Picked:
         picked.shareable = False
     else:
         languages = sorted(CODE_LANGUAGES + TEXT_LANGUAGES)
+        # Streamlit forgets a widget's value while it is not drawn: keep the paste across a
+        # look at another source.
+        for key in ("paste_lang", "paste_text"):
+            if key not in st.session_state and f"kept_{key}" in st.session_state:
+                st.session_state[key] = st.session_state[f"kept_{key}"]
         language = st.selectbox("Language", languages, index=languages.index("python"), key="paste_lang")
         text = st.text_area("Paste code", height=220, key="paste_text", placeholder="def hello():\n    ...")
+        st.session_state["kept_paste_lang"], st.session_state["kept_paste_text"] = language, text
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > Limits().max_file_bytes:  # the same limit as an uploaded file's
             picked.problems.append(f"pasted code: {size:,} bytes, over the {Limits().max_file_bytes:,}-byte limit "

@@ -229,4 +229,9 @@ if window is not None:
 
 with st.expander("Results as JSON (per strategy)"):
     st.code(json.dumps({s: [h.to_dict() for h in hits[s]] for s in common.STRATEGIES}, indent=1)[:200_000], language="json")
-common.write_url({**common.SETTING_DEFAULTS, "source": common.CODE_SOURCES[0], "project": DEFAULT_PROJECT})
+# The query and what it is shown on, so a link reproduces the results (the answer, too, on a sample).
+view_state: dict[str, object] = {"q": "", "k": 5, "mode": "hybrid", "whole_defs": True}
+if picked.shareable:
+    view_state.update({"view_file": default_view, "answer": "(none)"})
+common.write_url({**common.SETTING_DEFAULTS, "source": common.CODE_SOURCES[0], "project": DEFAULT_PROJECT,
+                  **view_state})

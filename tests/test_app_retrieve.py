@@ -36,6 +36,15 @@ def test_index_query_and_mark_the_answer(retrieve: AppTest) -> None:
     assert figures["whole@5"][1] == "yes"
     html = "".join(str(h.proto) for h in retrieve.get("html"))
     assert "ce-rank" in html and "ce-ans" in html, "results and the answer are painted on the source"
+    # The link holds the question and the answer: opening it shows the same figures.
+    assert retrieve.query_params["q"] == QUESTION
+    assert retrieve.query_params["answer"] == "InventoryLedger.release_expired"
+    again = AppTest.from_file(APP, default_timeout=600)
+    for key in retrieve.query_params:
+        again.query_params[key] = retrieve.query_params[key]
+    again.switch_page("pages/retrieve.py").run()  # the link opens the page itself
+    assert not again.exception and results(again) == found
+    assert [m.value for m in again.metric] == [m.value for m in retrieve.metric]
 
 
 def test_re_indexing_after_a_settings_change_re_uses_embeddings(retrieve: AppTest) -> None:
