@@ -51,6 +51,8 @@ _DECLARATOR_TYPES = frozenset(
     }
 )
 _MAX_SIGNATURE_LINES = 6
+# Share of the budget a chunk's own lines always get, however long its breadcrumb and header.
+MIN_ROOM = 0.2
 # Containers whose members are plain functions, not methods.
 NON_CLASS_KINDS = frozenset({"namespace", "module"})
 _GENERIC_ARGS = re.compile(r"<[^<>]*>")
@@ -134,9 +136,37 @@ class _Run:
             prefix = self._prefix_sizes[(symbol, header)] = self.maker.measure(self.maker.prefix(symbol, header))
         return prefix + self.maker.lines_size(first, last) + reserve <= self.budget
 
-    def avail(self, symbol: str, header: str) -> int:
-        """Units left for the span once the prefix is paid for (at least 1)."""
-        return max(self.settings.budget - self.maker.measure(self.maker.prefix(symbol, header)), 1)
+    def avail(self, symbol: str, header: str) -> tuple[int, bool]:
+        """Units left for a piece of a line once the prefix is paid for, and whether that is
+        more than the budget allows. A prefix (breadcrumb and header) that leaves less than
+        ``MIN_ROOM`` of the budget still leaves the piece that much: one-character pieces
+        (thousands of them) help nobody, and the chunks say ``oversized``."""
+        budget = self.settings.budget
+        room = budget - self.maker.measure(self.maker.prefix(symbol, header))
+        floor = max(int(budget * MIN_ROOM), 1)
+        return (room, False) if room >= floor else (floor, True)
+
+    def repeatable(self, symbol: str, signature: str) -> str:
+        """The signature to repeat above the parts of a split definition: whole if that leaves
+        the parts ``MIN_ROOM`` of the budget, else its line that names the definition, cut
+        short to fit (a long signature under a small budget otherwise left the parts room for
+        a character or two, and thousands of parts)."""
+        budget, maker = self.settings.budget, self.maker
+        floor = budget * MIN_ROOM
+
+        def leaves_room(header: str) -> bool:
+            return budget - maker.measure(maker.prefix(symbol, header)) >= floor
+
+        if leaves_room(signature):
+            return signature
+        name = symbol.rsplit(".", 1)[-1]
+        lines = [line.strip() for line in signature.splitlines() if line.strip()]
+        line = next((x for x in lines if name and name in x), lines[0] if lines else "")
+        if leaves_room(line):
+            return line
+        # The longest start of that line that fits (cut after a character, found by bisection).
+        cut = largest_fitting(1, len(line), lambda n: leaves_room(line[:n].rstrip()))
+        return line[:cut].rstrip() if cut >= 1 else ""
 
     # ---- step 1: units -----------------------------------------------------------------------
 
@@ -372,13 +402,15 @@ class _Run:
                 used = self.maker.measure(self.maker.prefix(symbol, "")) + self.maker.lines_size(first.first, first.last)
                 first.header = self.summary(members, symbol, budget - used)
             classy = self.kind(definition, False) not in NON_CLASS_KINDS
-            self.level([], path, signature, first, depth=depth + 1, in_container=classy, units=members)
+            self.level([], path, self.repeatable(symbol, signature), first, depth=depth + 1, in_container=classy,
+                       units=members)
             return
         kind = self.kind(definition, in_container)
         first = self.head_chunk(head, members, kind, symbol, outer_header, parent)
         start = len(self.out)
         self.level(
-            [], path, signature, first, depth=depth + 1, in_container=False, units=members, function_body=True
+            [], path, self.repeatable(symbol, signature), first, depth=depth + 1, in_container=False, units=members,
+            function_body=True,
         )
         # The function's own groups are its parts; nested definitions split on their own are not.
         own = [first] + [p for p in self.out[start:] if p.symbol == symbol and p.parent is first]
@@ -574,8 +606,18 @@ class _Run:
                 made.append(Pending(kind, symbol, start, end, header, parent))
                 line = end + 1
                 continue
-            avail = self.avail(symbol, header)
+            avail, over = self.avail(symbol, header)
+            if over:
+                # The prefix alone (nearly) fills the budget: whole lines, ``avail`` of them at a
+                # time, over the budget and saying so.
+                end = largest_fitting(start, last, lambda candidate: self.maker.lines_size(start, candidate) <= avail)
+                if end >= start:
+                    made.append(Pending(kind, symbol, start, end, header, parent, ("oversized",)))
+                    line = end + 1
+                    continue
             for a, b, flags in split_long_line(self.maker, doc.line_start(line), doc.line_end(line), avail):
+                if over and "oversized" not in flags:
+                    flags = (*flags, "oversized")
                 made.append(Pending(kind, symbol, line, line, header, parent, flags, a, b))
             line += 1
         self.out.extend(made)

@@ -10,7 +10,7 @@ from core.chunking import chunk_document, prepare
 from core.languages import CODE_LANGUAGES, detect_language
 from core.settings import ChunkSettings
 from core.syntax import list_definitions
-from tests.helpers import SAMPLES, assert_lossless, assert_slices_true
+from tests.helpers import SAMPLES, assert_budget, assert_lossless, assert_slices_true
 
 
 def _prep(rel: str):
@@ -184,3 +184,23 @@ def test_one_huge_line_is_cut_and_flagged() -> None:
         assert all("split_line" in c.flags for c in chunks)
         assert "".join(c.text for c in chunks) == text.rstrip("\n")
         assert all(c.size <= 100 for c in chunks)
+
+
+@pytest.mark.parametrize("unit, budget", [("nws", 100), ("chars", 120), ("lines", 6)])
+def test_a_signature_longer_than_the_budget_allows_does_not_shatter_its_parts(unit: str, budget: int) -> None:
+    # reconcile_cycle_count has a 12-line signature: repeated whole above every part, with the
+    # breadcrumb, it left the parts a character or two (6,572 chunks at nws 100).
+    path = "py_inventory/inventory/reconcile.py"
+    prep = prepare(path, "python", (SAMPLES / path).read_text("utf-8"))
+    chunks = chunk_document(prep, ChunkSettings(unit=unit, budget=budget), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, budget)
+    lines = prep.doc.line_count
+    # At such budgets a line with its breadcrumb takes about two chunks: hundreds, not thousands.
+    assert len(chunks) < 2 * lines, (len(chunks), lines)
+    assert sum(1 for c in chunks if len(c.text.strip()) <= 1) <= len(chunks) // 20
+    parts = [c for c in chunks if c.symbol == "reconcile_cycle_count" and c.part > 1]
+    # The signature is still repeated: as much of its first line as leaves the part room.
+    assert parts and all(c.header and "def reconcile_cycle_count(".startswith(c.header) or
+                         c.header.startswith("def reconcile_cycle_count(") for c in parts)
