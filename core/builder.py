@@ -120,9 +120,10 @@ class ChunkMaker:
             flags = (*flags, "oversized")
         start_line = doc.line_of_byte(start_byte)
         end_line = doc.line_of_byte(max(start_byte, end_byte - 1))
-        ident = span_chunk_id(
-            (doc.path, self.strategy, kind, symbol, part, parts, start_byte, end_byte), prefix, doc.data, start_byte, end_byte
-        )
+        fields: tuple[object, ...] = (doc.path, self.strategy, kind, symbol, part, parts, start_byte, end_byte)
+        if self.fallback:  # the syntax run's windows must not share ids with the fixed run's
+            fields = (*fields, f"fallback={self.fallback}")
+        ident = span_chunk_id(fields, prefix, doc.data, start_byte, end_byte)
         return Chunk(
             id=ident,
             path=doc.path,

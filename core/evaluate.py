@@ -43,7 +43,7 @@ from core.chunk import Chunk
 from core.chunking import chunk_document, chunk_source, prepare
 from core.embed import embed_chunks
 from core.errors import ChunkExplorerError, InputError
-from core.index import MODES, MemoryIndex, check_mode
+from core.index import MAX_QUERY_CHARS, MODES, MemoryIndex, check_mode
 from core.keyword import Fusion
 from core.languages import TABLE_LANGUAGES
 from core.settings import ChunkSettings
@@ -115,6 +115,8 @@ def _parse_line(raw: str, number: int) -> QuerySpec:
     query, path = data.get("query"), data.get("path")
     if not isinstance(query, str) or not query.strip():
         raise ValueError("'query' must be a non-empty string")
+    if len(query) > MAX_QUERY_CHARS:  # one pasted file must not stop the whole run at search time
+        raise ValueError(f"'query' is {len(query):,} characters long; the limit is {MAX_QUERY_CHARS:,}")
     if not isinstance(path, str) or not path.strip():
         raise ValueError("'path' must be a non-empty string")
     symbol = data.get("symbol")

@@ -180,15 +180,25 @@ def load_folder(root: Path, *, limits: Limits = Limits()) -> Corpus:
     oversized files are skipped and listed with the reason."""
     corpus = Corpus()
     root = root.resolve()
+
+    def unreadable(error: OSError) -> None:  # os.walk's report of a folder it cannot list
+        where = Path(error.filename or root)
+        rel = where.relative_to(root).as_posix() if where != root and where.is_relative_to(root) else str(where)
+        corpus.skipped.append(Skipped(rel + "/", f"folder cannot be read ({error.strerror or error})"))
+
     # os.walk without followlinks never enters a symlinked folder, so symlink loops cannot trap it.
-    for folder, dirs, files in os.walk(root, followlinks=False):
+    for folder, dirs, files in os.walk(root, followlinks=False, onerror=unreadable):
         rel_folder = Path(folder).relative_to(root)
         kept = []
         for d in sorted(dirs):
             rel = (rel_folder / d).as_posix()
             if d.startswith("."):
                 continue  # hidden folders (.git, .venv) are never sources
-            if d in VENDORED or (Path(folder) / d / "pyvenv.cfg").is_file():
+            try:
+                is_venv = (Path(folder) / d / "pyvenv.cfg").is_file()
+            except OSError:  # a folder we may not look into: os.walk reports it below
+                is_venv = False
+            if d in VENDORED or is_venv:
                 # A virtual environment is recognised by its pyvenv.cfg, not by its name: the
                 # standard library's own ``venv`` package is source.
                 corpus.skipped.append(Skipped(rel + "/", "vendored, build or virtual-environment folder"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -81,15 +82,18 @@ def test_malformed_lines_are_named_by_number() -> None:
             '{"query": "q", "path": "a.py", "start_line": 9, "end_line": 3}',
             "[1, 2]",
             '{"query": "q", "path": 7, "symbol": "f"}',
+            json.dumps({"query": "x" * 100_000, "path": "a.py", "symbol": "f"}),
         ]
     )
     with pytest.raises(InputError) as caught:
         parse_queries(text, "set.jsonl")
     message = str(caught.value)
-    assert message.startswith("set.jsonl: 6 malformed query line(s)")
+    assert message.startswith("set.jsonl: 7 malformed query line(s)")
     for number in (2, 3, 4, 5, 6):
         assert f"line {number}:" in message
-    assert "line 1:" not in message and "and 1 more" in message
+    assert "line 1:" not in message and "and 2 more" in message
+    with pytest.raises(InputError, match="line 1: 'query' is 100,000 characters long; the limit is 10,000"):
+        parse_queries(json.dumps({"query": "x" * 100_000, "path": "a.py", "symbol": "f"}))
 
 
 def test_a_bom_is_not_part_of_line_one_and_deep_nesting_is_a_named_line() -> None:

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
+import shutil
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -10,6 +14,8 @@ import pytest
 
 from core.errors import InputError
 from core.sources import Limits, decode, load_bytes, load_file, load_folder, load_zip
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_utf8_bom_and_crlf_are_normalised() -> None:
@@ -85,6 +91,30 @@ def test_folder_walk_skips_hidden_vendored_binary_and_symlink_loops(tmp_path: Pa
     assert "symbolic link" in reasons["src/link.py"]
     assert "vendored" in reasons["node_modules/"]
     assert "unknown file type" in reasons["image.png"]
+
+
+def test_a_folder_that_cannot_be_read_is_skipped_by_name(tmp_path: Path) -> None:
+    (tmp_path / "ok.py").write_text("def f():\n    return 1\n")
+    (tmp_path / "closed").mkdir()
+    (tmp_path / "closed" / "secret.py").write_text("x = 1\n")
+    (tmp_path / "closed").chmod(0)
+    script = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from pathlib import Path; "
+              f"from core.sources import load_folder; c = load_folder(Path({str(tmp_path)!r})); "
+              "print([f.path for f in c.files]); print([(s.path, s.reason) for s in c.skipped])")
+    command = [sys.executable, "-c", script]
+    if os.geteuid() == 0:  # root reads anything: drop the capabilities that let it
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv: cannot make a folder unreadable")
+        caps = "-dac_override,-dac_read_search"
+        command = ["setpriv", "--bounding-set", caps, "--inh-caps", caps, "--", *command]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True)
+    finally:
+        (tmp_path / "closed").chmod(0o755)
+    assert done.returncode == 0, done.stderr  # once a PermissionError traceback
+    files, skipped = done.stdout.splitlines()
+    assert files == "['ok.py']"
+    assert "('closed/', 'folder cannot be read (Permission denied)')" in skipped
 
 
 def _zip(entries: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> bytes:

@@ -139,6 +139,11 @@ def test_garbage_falls_back_to_fixed_and_says_so() -> None:
     chunks = chunk_document(prep, ChunkSettings(budget=50), "syntax")
     assert chunks and all(c.fallback == "parse_error" for c in chunks)
     assert_lossless(prep, chunks)
+    # The same windows as the fixed run's, but not the same chunks: ids differ (with
+    # --strategy both, one output held each id twice).
+    fixed = chunk_document(prep, ChunkSettings(budget=50), "fixed")
+    assert [(c.start_byte, c.end_byte) for c in fixed] == [(c.start_byte, c.end_byte) for c in chunks]
+    assert not {c.id for c in fixed} & {c.id for c in chunks}
 
 
 @pytest.mark.parametrize("language,opener,closer", [
