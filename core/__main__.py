@@ -101,6 +101,9 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     corpus = load_any(args.path, language=args.language, limits=Limits(max_file_bytes=args.max_bytes))
     strategies(args.strategy)  # an unknown strategy is refused before any worker starts
     jobs = choose_jobs(args.jobs, corpus.files)
+    for source in corpus.files:
+        if source.text is not None and source.encoding != "utf-8":  # offsets index the decoded text
+            print(f"note: {source.path}: not UTF-8, read as {source.encoding}", file=sys.stderr)
     out = sys.stdout
     skipped = list(corpus.skipped)
     count = 0

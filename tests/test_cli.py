@@ -46,6 +46,15 @@ def test_chunk_a_folder_reports_skips_on_stderr(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_a_file_not_in_utf8_is_named_with_the_encoding_it_was_read_as(tmp_path: Path) -> None:
+    (tmp_path / "legacy.py").write_bytes("name = 'café'\n".encode("cp1252"))
+    (tmp_path / "plain.py").write_text("x = 1\n")
+    done = run("chunk", str(tmp_path), "--strategy", "syntax")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == ["note: legacy.py: not UTF-8, read as cp1252"]
+    assert "café" in done.stdout
+
+
 @pytest.mark.parametrize("args,message", [
     (["chunk", "does/not/exist.py"], "no such file"),
     (["chunk", "README.md", "--budget", "0"], "budget must be a positive"),
