@@ -574,7 +574,8 @@ class Store:
         chunks = list({c.id: c for c in chunks}.values())
         wanted = {c.id for c in chunks}
         self._catch_up()
-        with _chroma(f"opening collection {name}"):
+        # (Creating a collection is a write: two processes creating one at once may clash.)
+        with self.writing.hold(), _chroma(f"opening collection {name}"):
             existing = set(self._open_for_writing(name).get(include=[])["ids"])
         # Embed before taking the lock (it is the slow part, and other writers need not wait
         # for it) and before touching the collection: a model failure leaves it as it was.
