@@ -89,6 +89,14 @@ class ChunkMaker:
         """Size of a source span."""
         return self.spans.span(start_byte, end_byte)
 
+    def piece_size(self, start_byte: int, end_byte: int) -> int:
+        """Size of a span that may begin or end inside a word. Exact in every unit: in tokens,
+        a cut word tokenizes differently on its own ("roduces" is not one token), so the piece
+        is tokenized itself; the running totals count the tokens of the whole line."""
+        if self.settings.unit == "tokens" and end_byte > start_byte:
+            return self.sizer.measure(self.doc.slice(start_byte, end_byte))
+        return self.spans.span(start_byte, end_byte)
+
     def lines_size(self, first: int, last: int) -> int:
         """Size of whole lines ``first..last``."""
         doc = self.doc
@@ -109,13 +117,18 @@ class ChunkMaker:
         parts: int = 1,
         flags: tuple[str, ...] = (),
         extra: dict[str, Any] | None = None,
+        inside_words: bool = False,
     ) -> Chunk:
-        """One chunk over ``[start_byte, end_byte)``."""
+        """One chunk over ``[start_byte, end_byte)`` (``inside_words``: its ends may cut words,
+        as raw windows and pieces of a split line do; see :meth:`piece_size`)."""
         doc = self.doc
         text = doc.slice(start_byte, end_byte)
         prefix = self.prefix(symbol, header)
         embed_text = prefix + text
-        size = self.measure(prefix) + self.span_size(start_byte, end_byte)
+        if inside_words or "split_line" in flags:
+            size = self.measure(prefix) + self.piece_size(start_byte, end_byte)
+        else:
+            size = self.measure(prefix) + self.span_size(start_byte, end_byte)
         if size > self.settings.budget and "split_line" not in flags and "oversized" not in flags:
             flags = (*flags, "oversized")
         start_line = doc.line_of_byte(start_byte)
@@ -149,6 +162,21 @@ class ChunkMaker:
         )
 
 
+# Share of the budget a chunk's own text always gets, however long its breadcrumb and header:
+# a prefix that fills the budget otherwise leaves one-character pieces (thousands of them).
+MIN_ROOM = 0.2
+
+
+def room_for(maker: ChunkMaker, symbol: str, header: str) -> tuple[int, bool]:
+    """Units a chunk's span may take under this breadcrumb and header, and whether that is more
+    than the budget allows (the prefix leaves less than ``MIN_ROOM`` of it: such chunks are
+    over the budget and must say ``oversized``)."""
+    budget = maker.settings.budget
+    room = budget - maker.measure(maker.prefix(symbol, header))
+    floor = max(int(budget * MIN_ROOM), 1)
+    return (room, False) if room >= floor else (floor, True)
+
+
 def largest_fitting(lo: int, hi: int, fits: Any) -> int:
     """The largest ``x`` in ``[lo, hi]`` with ``fits(x)`` for a monotone ``fits``; ``lo - 1`` if none."""
     best = lo - 1
@@ -175,9 +203,27 @@ def split_long_line(maker: ChunkMaker, first_byte: int, end_byte: int, avail: in
     while pos < end_char:
         a = doc.byte_of_char(pos)
         cut = largest_fitting(pos + 1, end_char, lambda c: maker.span_size(a, doc.byte_of_char(c)) <= avail)
+        cut = fit_piece(maker, pos, cut, avail)
         flags: tuple[str, ...] = ("split_line",)
         if cut < pos + 1:
             cut, flags = pos + 1, ("split_line", "oversized")
         pieces.append((a, doc.byte_of_char(cut), flags))
         pos = cut
     return pieces
+
+
+def fit_piece(maker: ChunkMaker, pos: int, cut: int, avail: int) -> int:
+    """``cut`` (a char position found with the running totals), moved back until the piece
+    ``[pos, cut)`` fits ``avail`` by :meth:`ChunkMaker.piece_size`: a piece that starts or ends
+    inside a word can hold more tokens than the totals say. ``pos`` when nothing fits."""
+    doc = maker.doc
+    a = doc.byte_of_char(pos)
+    if cut <= pos or maker.settings.unit != "tokens" or maker.piece_size(a, doc.byte_of_char(cut)) <= avail:
+        return cut
+    # Usually a few characters back; by bisection over the rest if not.
+    for step in range(1, 17):
+        if cut - step <= pos:
+            return pos
+        if maker.piece_size(a, doc.byte_of_char(cut - step)) <= avail:
+            return cut - step
+    return largest_fitting(pos + 1, cut - 17, lambda c: maker.piece_size(a, doc.byte_of_char(c)) <= avail)

@@ -7,7 +7,7 @@ the line either way (flagged ``split_line``).
 
 from __future__ import annotations
 
-from core.builder import ChunkMaker, Prepared, largest_fitting, split_long_line
+from core.builder import ChunkMaker, Prepared, fit_piece, largest_fitting, room_for, split_long_line
 from core.chunk import Chunk
 from core.settings import ChunkSettings
 
@@ -18,12 +18,14 @@ def chunk_fixed(prep: Prepared, settings: ChunkSettings, *, fallback: str | None
     doc = prep.doc
     if not doc.data.strip():
         return []
-    avail = max(settings.budget - maker.measure(maker.prefix("", "")), 1)
-    if settings.raw_cuts and settings.unit != "lines":
-        spans = _raw_windows(maker, avail, settings.overlap)
-    else:
-        spans = _line_windows(maker, avail, settings.overlap)
-    return [maker.make("window", "", a, b, flags=flags) for a, b, flags in spans]
+    avail, over = room_for(maker, "", "")  # (over: the path's breadcrumb alone nearly fills the budget)
+    raw = settings.raw_cuts and settings.unit != "lines"
+    spans = _raw_windows(maker, avail, settings.overlap) if raw else _line_windows(maker, avail, settings.overlap)
+    return [
+        maker.make("window", "", a, b, flags=(*flags, "oversized") if over and "oversized" not in flags else flags,
+                   inside_words=raw)
+        for a, b, flags in spans
+    ]
 
 
 def _line_windows(maker: ChunkMaker, avail: int, overlap: int) -> list[tuple[int, int, tuple[str, ...]]]:
@@ -65,6 +67,7 @@ def _raw_windows(maker: ChunkMaker, avail: int, overlap: int) -> list[tuple[int,
     while pos < total:
         a = doc.byte_of_char(pos)
         cut = largest_fitting(pos + 1, total, lambda c: maker.span_size(a, doc.byte_of_char(c)) <= avail)
+        cut = fit_piece(maker, pos, cut, avail)  # a window that cuts words holds more tokens
         flags: tuple[str, ...] = ()
         if cut < pos + 1:
             cut, flags = pos + 1, ("oversized",)

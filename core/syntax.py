@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from core.builder import ChunkMaker, Prepared, largest_fitting, split_long_line
+from core.builder import MIN_ROOM, ChunkMaker, Prepared, largest_fitting, room_for, split_long_line
 from core.chunk import Chunk
 from core.document import Document
 from core.fixed import chunk_fixed
@@ -51,8 +51,6 @@ _DECLARATOR_TYPES = frozenset(
     }
 )
 _MAX_SIGNATURE_LINES = 6
-# Share of the budget a chunk's own lines always get, however long its breadcrumb and header.
-MIN_ROOM = 0.2
 # Containers whose members are plain functions, not methods.
 NON_CLASS_KINDS = frozenset({"namespace", "module"})
 _GENERIC_ARGS = re.compile(r"<[^<>]*>")
@@ -138,13 +136,8 @@ class _Run:
 
     def avail(self, symbol: str, header: str) -> tuple[int, bool]:
         """Units left for a piece of a line once the prefix is paid for, and whether that is
-        more than the budget allows. A prefix (breadcrumb and header) that leaves less than
-        ``MIN_ROOM`` of the budget still leaves the piece that much: one-character pieces
-        (thousands of them) help nobody, and the chunks say ``oversized``."""
-        budget = self.settings.budget
-        room = budget - self.maker.measure(self.maker.prefix(symbol, header))
-        floor = max(int(budget * MIN_ROOM), 1)
-        return (room, False) if room >= floor else (floor, True)
+        more than the budget allows (:func:`core.builder.room_for`)."""
+        return room_for(self.maker, symbol, header)
 
     def repeatable(self, symbol: str, signature: str) -> str:
         """The signature to repeat above the parts of a split definition: whole if that leaves

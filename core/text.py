@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from core.builder import ChunkMaker, Prepared, split_long_line
+from core.builder import ChunkMaker, Prepared, room_for, split_long_line
 from core.chunk import Chunk
 from core.document import Document
 from core.languages import LANGUAGES, TextSpec
@@ -89,9 +89,9 @@ def _split_section(maker: ChunkMaker, doc: Document, first: int, last: int, titl
             if fits(line, line, title):
                 start, end = line, line
                 continue
-            avail = max(maker.settings.budget - maker.measure(maker.prefix(title, "")), 1)
+            avail, over = room_for(maker, title, "")
             for a, b, flags in split_long_line(maker, doc.line_start(line), doc.line_end(line), avail):
-                out.append((title, line, line, flags, a, b))
+                out.append((title, line, line, (*flags, "oversized") if over and "oversized" not in flags else flags, a, b))
     if start is not None:
         out.append((title, start, end, (), None, None))
     return out

@@ -97,3 +97,22 @@ def test_fixed_overlap_is_bounded(prepared, overlap: int) -> None:
                 tail = prep.spans(__import__("core.sizing", fromlist=["make_sizer"]).make_sizer("tokens")).span(
                     *doc.lines_span(b.start_line, a.end_line))
                 assert tail <= overlap
+
+
+@pytest.mark.parametrize("raw_cuts", [False, True])
+def test_sizes_of_pieces_that_cut_words_are_the_sizes_of_their_text(prepared, raw_cuts: bool) -> None:
+    # A window or line piece that starts inside a word holds more tokens than the file's running
+    # totals give it ("roduces" is three word pieces, not one): such pieces are measured alone.
+    sizer = make_sizer("tokens")
+    budget = 100 if raw_cuts else 20
+    settings = ChunkSettings(budget=budget, unit="tokens", overlap=20 if raw_cuts else 0, raw_cuts=raw_cuts)
+    checked = 0
+    for path in FILES:
+        prep = prepared[path]
+        for strategy in (("fixed",) if raw_cuts else ("fixed", "syntax")):
+            for chunk in chunk_document(prep, settings, strategy):
+                if raw_cuts or "split_line" in chunk.flags:
+                    checked += 1
+                    assert chunk.size == sizer.measure(chunk.embed_text), (chunk.path, chunk.text[:40])
+                    assert chunk.size <= budget or "oversized" in chunk.flags, (chunk.path, chunk.size)
+    assert checked > 100
