@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.helpers import ROOT
 
@@ -61,5 +62,6 @@ def test_shared_link_reproduces_the_view(page, server) -> None:  # type: ignore[
     wait_for_view(page)
     assert page.locator("table.ce-view >> text=TokenBucket").count() > 0
     sidebar = page.locator('[data-testid="stSidebar"]')
-    assert re.search(r"Budget \(lines\)", sidebar.inner_text())
-    assert page.locator('[data-testid="stSidebar"] input[type="range"]').first.input_value() == "15"
+    # (Waiting, not one read: under load the sidebar was once read mid-rerun, without its slider.)
+    expect(sidebar).to_contain_text(re.compile(r"Budget \(lines\)"), timeout=30_000)
+    expect(page.locator('[data-testid="stSidebar"] input[type="range"]').first).to_have_value("15", timeout=30_000)
