@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 import zipfile
 import zlib
@@ -89,14 +90,15 @@ FEW_FOREIGN_BYTES = 64  # non-ASCII bytes below which an encoding is not guessed
 
 
 def decode(data: bytes, name: str) -> tuple[str, str]:
-    """Text and encoding of ``data``: UTF-8 (a BOM tolerated), else a detected legacy encoding.
+    """Text and encoding of ``data``: UTF-8, else a detected legacy encoding.
 
-    Raises :class:`InputError` for binary data or bytes no encoding explains.
+    A UTF-8 file's text is its bytes decoded and nothing else: a BOM stays (tree-sitter skips
+    it) and ``\r\n`` stays, so every chunk's byte span is the file's own. Only a lone ``\r``
+    (old Mac line ends) becomes ``\n``, byte for byte. Raises :class:`InputError` for binary
+    data or bytes no encoding explains.
     """
     if is_binary(data):
         raise InputError(f"{name}: binary file (not text), skipped")
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
     try:
         return _normalise(data.decode("utf-8")), "utf-8"
     except UnicodeDecodeError:
@@ -121,9 +123,13 @@ def decode(data: bytes, name: str) -> tuple[str, str]:
         raise InputError(f"{name}: not valid UTF-8 (looks like {best.encoding} but does not decode)") from None
 
 
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
 def _normalise(text: str) -> str:
-    # One newline convention, so line and byte arithmetic agree everywhere.
-    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+    # Lines end at "\n" everywhere (Document reads "\r\n" as one line end); a lone "\r" becomes
+    # "\n", one byte for one, so offsets still match the file.
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
 
 
 def load_bytes(name: str, data: bytes, *, language: str | None = None, limits: Limits = Limits()) -> SourceFile:

@@ -18,9 +18,26 @@ from core.sources import Limits, decode, load_bytes, load_file, load_folder, loa
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_utf8_bom_and_crlf_are_normalised() -> None:
-    source = load_bytes("a.py", b"\xef\xbb\xbfx = 1\r\ny = 2\r\n")
-    assert source.text == "x = 1\ny = 2\n" and source.language == "python"
+@pytest.mark.parametrize("raw", [
+    b"\xef\xbb\xbfdef f():\r\n    return 1\r\n\r\nclass A:\r\n    x = 'caf\xc3\xa9'\r\n",  # BOM, CRLF
+    b"def f():\r    return 1\r\rclass A:\r    x = 2\r",  # old Mac line ends
+])
+def test_chunks_of_a_utf8_file_are_its_own_bytes_whatever_its_line_ends(raw: bytes) -> None:
+    # (a CLI audit found offsets drifting a byte per CRLF line and 3 bytes early after a BOM)
+    from core.chunking import chunk_document, prepare
+    from core.settings import ChunkSettings
+
+    source = load_bytes("a.py", raw)
+    assert source.language == "python" and len(source.text.encode()) == len(raw)
+    prep = prepare(source.path, source.language, source.text)
+    for strategy in ("fixed", "syntax"):
+        chunks = chunk_document(prep, ChunkSettings(budget=40, unit="tokens"), strategy)
+        assert chunks and [c.symbol for c in chunks if c.kind == "function"] == (["f"] if strategy == "syntax" else [])
+        for chunk in chunks:
+            own = raw[chunk.start_byte : chunk.end_byte].decode()
+            if b"\r\n" not in raw:
+                own = own.replace("\r", "\n")  # a lone CR is read as LF, byte for byte
+            assert chunk.text == own, (chunk.start_byte, chunk.end_byte)
 
 
 def test_latin1_is_detected_and_decoded() -> None:
