@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from core.chunking import STRATEGY_CHOICES, load_any, strategies
 from core.errors import ChunkExplorerError
@@ -76,9 +77,16 @@ def settings_from_args(args: argparse.Namespace) -> ChunkSettings:
     )
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (exit 2), as every other bad input."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"error: {self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
-    parser = argparse.ArgumentParser(prog="python -m core", description="Chunk Explorer's command line.")
+    parser = _OneLineParser(prog="python -m core", description="Chunk Explorer's command line.")
     sub = parser.add_subparsers(dest="command", required=True)
     chunk = sub.add_parser("chunk", help="write chunks of a file or folder as JSONL on stdout")
     chunk.add_argument("path", type=Path)

@@ -56,6 +56,9 @@ def test_a_file_not_in_utf8_is_named_with_the_encoding_it_was_read_as(tmp_path: 
 
 
 @pytest.mark.parametrize("args,message", [
+    (["chunk", "README.md", "--unit", "words"], "argument --unit: invalid choice: 'words'"),
+    (["chunk", "README.md", "--budget", "abc"], "argument --budget: invalid int value"),
+    (["chunk"], "the following arguments are required: path"),
     (["chunk", "does/not/exist.py"], "no such file"),
     (["chunk", "README.md", "--budget", "0"], "budget must be a positive"),
     (["chunk", "README.md", "--overlap", "500", "--budget", "100"], "overlap must be"),
@@ -65,6 +68,7 @@ def test_bad_arguments_give_one_clear_line(args: list[str], message: str, tmp_pa
     done = run(*args, cwd=tmp_path) if "README.md" in args else run(*args)
     assert done.returncode == 2
     assert message in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr  # no usage block above it
 
 
 def test_bad_single_files_exit_2_without_traceback(tmp_path: Path) -> None:
