@@ -151,6 +151,7 @@ def test_an_unreadable_manifest_is_set_aside_by_the_next_index(tmp_chroma: Path,
 def test_an_unreadable_keyword_index_is_rebuilt(tmp_chroma: Path, repo: Path, damage: str) -> None:
     store = Store(tmp_chroma)
     name = index(store, repo)
+    expected = [h.chunk.id for h in Store(tmp_chroma).search(name, "release expired reservations", None, mode="keyword")]
     (folder,) = (tmp_chroma / OURS / "bm25" / name).iterdir()
     if damage == "garbage meta":
         (folder / "keyword_meta.json").write_text("{not json")
@@ -161,7 +162,6 @@ def test_an_unreadable_keyword_index_is_rebuilt(tmp_chroma: Path, repo: Path, da
         (folder / "groups.json").write_text("[1, 2")
     else:
         (folder / "keyword_meta.json").unlink()
-    expected = [h.chunk.id for h in Store(tmp_chroma).search(name, "release expired reservations", None, mode="keyword")]
     # A fresh process reads the damaged files: it rebuilds them instead of failing for good.
     assert expected and [h.chunk.id for h in Store(tmp_chroma).search(name, "release expired reservations", None, mode="keyword")] == expected
     json.loads((folder / "keyword_meta.json").read_text())
