@@ -341,6 +341,15 @@ def _parse_exact(
         if "field larger" in str(exc):
             raise InputError(f"{path}: line {line}: a cell over {MAX_CELL_CHARS:,} characters") from None
         raise InputError(f"{path}: line {line}: {exc}") from None
+    if final and rows and last[-1] - first[-1] > 1:
+        # The csv module reads a quote left open at the end of the file as one cell holding
+        # every line after it: say so rather than hand back that row.
+        span = work[offsets[first[-1]] :]
+        if span.count(dialect.quotechar.encode(encoding)) % 2:
+            raise InputError(
+                f"{path}: line {base_line + first[-1]}: a quoted cell is never closed (it runs to the end of "
+                f"the file, {last[-1] - first[-1]} lines); close its quote or remove it"
+            )
     consumed = len(work)
     if not final and rows:
         consumed = offsets[first[-1]]

@@ -54,3 +54,7 @@ def test_upload_good_and_bad_tables(tables: AppTest) -> None:
     assert tables.error, "a broken workbook gets a clear message"
     tables.file_uploader(key="upload_table").set_value(("blob.csv", b"\x00\x01\x02\x03" * 40, "text/csv")).run()
     assert not tables.exception and tables.error
+    unclosed = b'a,b,c\n1,"hello,2\n3,4,5\n6,7,8\n'
+    tables.file_uploader(key="upload_table").set_value(("unclosed.csv", unclosed, "text/csv")).run()
+    assert not tables.exception
+    assert any("line 2: a quoted cell is never closed" in e.value for e in tables.error)

@@ -554,6 +554,7 @@ def test_preview_frames_carry_chunk_columns_and_types() -> None:
         ("binary.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)), "binary data"),
         ("wide.csv", "a,b\n1,2\n".encode("utf-16"), "UTF-16"),
         ("mac.csv", b"a,b\r1,2\r3,4\r", "bare CR line ends"),
+        ("unclosed.csv", b"a,b,c\n1,\"hello,2\n3,4,5\n6,7,8\n", r"line 2: a quoted cell is never closed .*3 lines"),
         ("fake.xlsx", b"this is not a workbook", "not an .xlsx workbook"),
     ],
 )
@@ -644,10 +645,15 @@ def test_a_one_megabyte_cell_is_one_oversized_row(tmp_path: Path) -> None:
     assert [c.row_start for c in chunks] == [1, 2, 3]
 
 
-def test_unclosed_quote_reads_to_the_end_as_python_csv_does(tmp_path: Path) -> None:
+def test_an_unclosed_quote_is_refused_like_pandas_does_not_swallowing_the_rows_after_it(tmp_path: Path) -> None:
+    # (Python's csv module reads it as one cell holding every later line, silently; pandas says
+    # "EOF inside string". A quote closed on a later line is a legal multi-line cell.)
     source = on_disk(tmp_path, "q.csv", 'a,b\n1,"open\n2,3\n')
-    chunks = row_chunks(chunk_table_source(source, ChunkSettings(), "syntax"))
-    assert len(chunks) == 1 and chunks[0].row_end == 1 and chunks[0].text == '1,"open\n2,3'
+    with pytest.raises(InputError, match="q.csv: line 2: a quoted cell is never closed"):
+        chunk_table_source(source, ChunkSettings(), "syntax")
+    closed = on_disk(tmp_path, "ok.csv", 'a,b\n1,"two\nlines"\n2,"5"" screen"\n')
+    chunks = row_chunks(chunk_table_source(closed, ChunkSettings(), "syntax"))
+    assert [(c.row_start, c.row_end) for c in chunks] == [(1, 2)] and chunks[0].text.endswith('"5"" screen"')
 
 
 def _wants_slow(request: pytest.FixtureRequest) -> bool:
