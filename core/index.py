@@ -621,7 +621,7 @@ class Store:
             if changed or collection.metadata is None or collection.metadata.get("revision") != revision:
                 with _chroma(f"updating {name}"):
                     collection.modify(metadata={**meta, "revision": revision})
-            if changed or not self._has_derived(name, revision):
+            if changed or self._derived_of(name, revision) is None:
                 self._save_keyword(name, collection)
             if changed:
                 self._wrote()
@@ -685,10 +685,18 @@ class Store:
             self._derived[name] = derived
         return derived
 
-    def _has_derived(self, name: str, revision: str) -> bool:
+    def _derived_of(self, name: str, revision: str) -> Derived | None:
+        """The derived files of ``revision``: from memory, else from disk (then kept in memory);
+        None when neither has them."""
         with self._lock:
             cached = self._derived.get(name)
-        return (cached is not None and cached.keyword.revision == revision) or self._load_derived(name, revision) is not None
+        if cached is not None and cached.keyword.revision == revision:
+            return cached
+        found = self._load_derived(name, revision)
+        if found is not None:
+            with self._lock:
+                self._derived[name] = found
+        return found
 
     def _load_derived(self, name: str, revision: str, *, quiet: bool = False) -> Derived | None:
         """The derived files of ``revision`` from disk, or None when they are missing, unreadable
@@ -712,16 +720,8 @@ class Store:
         """The collection's BM25 index and definition groups: from memory, from disk, or rebuilt
         when stale or unreadable."""
         revision = str((collection.metadata or {}).get("revision", ""))
-        with self._lock:
-            cached = self._derived.get(name)
-        if cached is not None and cached.keyword.revision == revision:
-            return cached
-        found = self._load_derived(name, revision) if revision else None
-        if found is None:
-            return self._save_keyword(name, collection)
-        with self._lock:
-            self._derived[name] = found
-        return found
+        found = self._derived_of(name, revision) if revision else None
+        return found if found is not None else self._save_keyword(name, collection)
 
     def keyword_index(self, name: str, collection: Any) -> KeywordIndex:
         """The collection's BM25 index (see :meth:`derived`)."""
