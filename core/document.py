@@ -81,7 +81,7 @@ class Document:
         start = self.line_starts[line - 1]
         if self.is_ascii:
             return offset - start
-        if offset - start < _LONG_LINE:
+        if offset - start < LONG_LINE:
             return len(self.data[start:offset].decode("utf-8", "surrogatepass"))
         columns = self._columns.get(line)
         if columns is None:
@@ -127,7 +127,7 @@ class Document:
 
 
 _PLUS_ONE = (1).__add__
-_LONG_LINE = 4096  # bytes before a line's offset from which a column map beats decoding
+LONG_LINE = 4096  # bytes into a line past which counting from its start on every question gets costly
 
 
 def _line_starts(lines: list[bytes] | list[str]) -> tuple[int, ...]:

@@ -22,7 +22,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from core.document import Document
+from core.document import LONG_LINE, Document
 from core.errors import ModelError, SettingsError
 from core.settings import DEFAULT_MODEL, UNITS
 
@@ -159,7 +159,7 @@ class _NwsSpans:
         doc = self._doc
         line = doc.line_of_byte(offset)
         start = doc.line_start(line)
-        if offset - start < _LONG_LINE:
+        if offset - start < LONG_LINE:
             return self._prefix[line - 1] + _nws(doc.slice(start, offset))
         counts = self._long.get(line)
         if counts is None:  # once per long line, not once per question along it
@@ -265,9 +265,6 @@ class _TokenSpans:
         if end_byte <= start_byte:
             return 0
         return self._upto(end_byte) - self._upto(start_byte)
-
-
-_LONG_LINE = 4096  # bytes into a line past which counting from its start each time gets costly
 
 
 def _nws(text: str) -> int:

@@ -420,9 +420,9 @@ def pick_code_source(default_project: str) -> Picked:
         language = st.selectbox("Language", languages, index=languages.index("python"), key="paste_lang")
         text = st.text_area("Paste code", height=220, key="paste_text", placeholder="def hello():\n    ...")
         st.session_state["kept_paste_lang"], st.session_state["kept_paste_text"] = language, text
-        size = len(text.encode("utf-8", "surrogatepass"))
-        if size > Limits().max_file_bytes:  # the same limit as an uploaded file's
-            picked.problems.append(f"pasted code: {size:,} bytes, over the {Limits().max_file_bytes:,}-byte limit "
+        size, limit = len(text.encode("utf-8", "surrogatepass")), Limits().max_file_bytes  # an upload's limit
+        if size > limit:
+            picked.problems.append(f"pasted code: {size:,} bytes, over the {limit:,}-byte limit "
                                    "for one file; paste less, or zip the project and upload it")
         elif text.strip():
             picked.files = [SourceFile(f"pasted.{_extension(language)}", language, text=text)]
