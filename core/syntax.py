@@ -374,6 +374,7 @@ class _Run:
             return
         is_container = definition.type in self.spec.containers
         signature = self.signature(definition)
+        repeat = self.repeatable(symbol, signature)
         head_last = _head_last(self.doc, unit, body)
         # Tokens after the body (Ruby's ``end``, a wrapper's ``;``) close the last chunk.
         tail = [c for c in definition.children if c.start_byte >= body.end_byte]
@@ -390,25 +391,22 @@ class _Run:
             budget = self.settings.budget
             summary = self.summary(members, symbol, budget) if self.settings.class_summary else ""
             reserve = min(self.maker.measure(summary + "\n"), budget // 4) if summary else 0
-            first = self.head_chunk(head, members, "class_header", symbol, "", parent, reserve)
+            heads = self.head_chunk(head, members, "class_header", symbol, "", parent, reserve, repeat)
+            first = heads[0]
             if summary and first.start_byte is None:
                 used = self.maker.measure(self.maker.prefix(symbol, "")) + self.maker.lines_size(first.first, first.last)
                 first.header = self.summary(members, symbol, budget - used)
+            _number(heads, "class_header")
             classy = self.kind(definition, False) not in NON_CLASS_KINDS
-            self.level([], path, self.repeatable(symbol, signature), first, depth=depth + 1, in_container=classy,
-                       units=members)
+            self.level([], path, repeat, first, depth=depth + 1, in_container=classy, units=members)
             return
         kind = self.kind(definition, in_container)
-        first = self.head_chunk(head, members, kind, symbol, outer_header, parent)
+        heads = self.head_chunk(head, members, kind, symbol, outer_header, parent, 0, repeat)
+        first = heads[0]
         start = len(self.out)
-        self.level(
-            [], path, self.repeatable(symbol, signature), first, depth=depth + 1, in_container=False, units=members,
-            function_body=True,
-        )
+        self.level([], path, repeat, first, depth=depth + 1, in_container=False, units=members, function_body=True)
         # The function's own groups are its parts; nested definitions split on their own are not.
-        own = [first] + [p for p in self.out[start:] if p.symbol == symbol and p.parent is first]
-        for index, pending in enumerate(own, start=1):
-            pending.kind, pending.part, pending.parts = kind, index, len(own)
+        _number(heads + [p for p in self.out[start:] if p.symbol == symbol and p.parent is first], kind)
 
     def head_chunk(
         self,
@@ -419,15 +417,17 @@ class _Run:
         header: str,
         parent: Pending | None,
         reserve: int = 0,
-    ) -> Pending:
+        repeat: str = "",
+    ) -> list[Pending]:
         """The first chunk of a split definition: its head plus leading loose members that fit.
+        A head too big for one chunk (long comments above it, a huge signature) gives several:
+        the first under ``header`` and ``parent``, the others parts of the definition under
+        ``repeat`` (its signature), as the parts of its body are.
 
-        Consumes those members from ``members``.
+        Consumes the members taken from ``members``.
         """
         if not self.fits(head.first, head.last, symbol, header, reserve):
-            # A head too big on its own (a huge signature or docstring): lines, then pieces.
-            pieces = self.line_pieces(head.first, head.last, kind, symbol, header, parent)
-            return pieces[0]
+            return self.line_pieces(head.first, head.last, kind, symbol, header, parent, rest_header=repeat)
         previous = self.out[-1] if self.out else None
         if (
             previous is not None
@@ -449,7 +449,7 @@ class _Run:
             last = members.pop(0).last
         pending = Pending(kind, symbol, head.first, last, header, parent)
         self.out.append(pending)
-        return pending
+        return [pending]
 
     def summary(self, members: list[Unit], symbol: str, room: int) -> str:
         """Comment lines listing the members, as much as fits in ``room`` units: one-line
@@ -585,34 +585,58 @@ class _Run:
             self.out.append(Pending(kind, symbol, group_first, group_last, header, parent))
 
     def line_pieces(
-        self, first: int, last: int, kind: str, symbol: str, header: str, parent: Pending | None
+        self,
+        first: int,
+        last: int,
+        kind: str,
+        symbol: str,
+        header: str,
+        parent: Pending | None,
+        *,
+        rest_header: str | None = None,
     ) -> list[Pending]:
         """Last resort: pack whole lines (greedy, found by binary search); a single line over
-        the budget is cut inside."""
+        the budget is cut inside. With ``rest_header``, the pieces after the first are parts
+        under that header, children of the first piece."""
         doc = self.doc
         made: list[Pending] = []
+
+        def add(pending: Pending) -> None:
+            nonlocal header, parent, rest_header
+            made.append(pending)
+            if rest_header is not None:  # the first piece is made: the rest go under the repeat
+                header, parent, rest_header = rest_header, pending, None
+
         line = first
+        pos: int | None = None  # inside ``line``: where its next piece starts (a split line)
         while line <= last:
             start = line
-            end = largest_fitting(start, last, lambda candidate: self.fits(start, candidate, symbol, header))
-            if end >= start:
-                made.append(Pending(kind, symbol, start, end, header, parent))
-                line = end + 1
-                continue
+            if pos is None:
+                end = largest_fitting(start, last, lambda candidate: self.fits(start, candidate, symbol, header))
+                if end >= start:
+                    add(Pending(kind, symbol, start, end, header, parent))
+                    line = end + 1
+                    continue
             avail, over = self.avail(symbol, header)
-            if over:
+            if over and pos is None:
                 # The prefix alone (nearly) fills the budget: whole lines, ``avail`` of them at a
                 # time, over the budget and saying so.
                 end = largest_fitting(start, last, lambda candidate: self.maker.lines_size(start, candidate) <= avail)
                 if end >= start:
-                    made.append(Pending(kind, symbol, start, end, header, parent, ("oversized",)))
+                    add(Pending(kind, symbol, start, end, header, parent, ("oversized",)))
                     line = end + 1
                     continue
-            for a, b, flags in split_long_line(self.maker, doc.line_start(line), doc.line_end(line), avail):
+            switching = rest_header is not None
+            begin = doc.line_start(line) if pos is None else pos
+            for a, b, flags in split_long_line(self.maker, begin, doc.line_end(line), avail):
                 if over and "oversized" not in flags:
                     flags = (*flags, "oversized")
-                made.append(Pending(kind, symbol, line, line, header, parent, flags, a, b))
-            line += 1
+                add(Pending(kind, symbol, line, line, header, parent, flags, a, b))
+                if switching and b < doc.line_end(line):
+                    pos = b  # the rest of this line is cut again under the new header
+                    break
+            else:
+                pos, line = None, line + 1
         self.out.extend(made)
         return made
 
@@ -648,6 +672,12 @@ class _Run:
 
 
 # ---- helpers --------------------------------------------------------------------------------
+
+
+def _number(parts: list[Pending], kind: str) -> None:
+    """Make ``parts`` (in source order) parts 1..n of one definition of ``kind``."""
+    for index, pending in enumerate(parts, start=1):
+        pending.kind, pending.part, pending.parts = kind, index, len(parts)
 
 
 def _join_symbols(names: list[str]) -> str:

@@ -73,9 +73,16 @@ def test_split_parts_repeat_the_signature(prepared, path: Path) -> None:
             assert first_line, chunk.symbol
             parent = by_id.get(chunk.parent_id or "")
             assert parent is not None and parent.part == 1
-            # The repeated signature is the definition's own, found above this part.
-            before = prep.doc.slice(parent.start_byte, chunk.start_byte)
-            assert first_line in before, (first_line, before[:200])
+            # The repeated signature is the definition's own, found in the definition: above a
+            # part of its body, below a piece of the comments above it when those alone are
+            # too big for one chunk.
+            siblings = [c for c in chunks if c.parent_id == parent.id and c.symbol == chunk.symbol]
+            own = prep.doc.slice(parent.start_byte, max(c.end_byte for c in siblings))
+            assert first_line in own, (first_line, own[:200])
+            # Parts are numbered 1..parts without gaps or repeats.
+            assert sorted(c.part for c in [parent, *siblings] if c.parts == chunk.parts) == list(
+                range(1, chunk.parts + 1)
+            ), chunk.symbol
 
 
 @pytest.mark.parametrize("overlap", [0, 10, 40])

@@ -99,6 +99,37 @@ def test_long_function_is_packed_into_parts_with_its_signature() -> None:
         assert part.size <= 254
 
 
+_LONG_COMMENT = "\n".join(f"{{mark}} note {i}: what the code below does, and why, in some detail" for i in range(30))
+
+
+@pytest.mark.parametrize(
+    ("language", "path", "source", "kind", "signature"),
+    [
+        ("python", "m.py", _LONG_COMMENT.format(mark="#") + "\ndef process(a, b):\n"
+         + "\n".join(f"    x{i} = a + {i} * b" for i in range(40)) + "\n    return x1\n", "function", "def process(a, b):"),
+        ("java", "Big.java", _LONG_COMMENT.format(mark="//") + "\npublic class Big {\n    private int a;\n"
+         "    public int f() { return a + 1; }\n}\n", "class_header", "public class Big"),
+    ],
+    ids=["python", "java"],
+)
+def test_a_head_too_big_for_one_chunk_is_numbered_parts(language, path, source, kind, signature) -> None:
+    # Comments above a definition that alone exceed the budget: every piece of the head is a part
+    # of the definition (numbered, the signature repeated), not a string of "part 1 of 1"s.
+    prep = prepare(path, language, source)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=600), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    parts = [c for c in chunks if c.kind == kind]
+    assert len(parts) >= 4
+    assert [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert all(c.parts == len(parts) for c in parts)
+    assert parts[0].start_line == 1 and parts[0].parent_id is None
+    for part in parts[1:]:
+        assert part.parent_id == parts[0].id
+        assert part.header == signature
+        assert part.size <= 600
+
+
 def test_nested_definitions_in_a_split_function_keep_full_breadcrumbs() -> None:
     prep = _prep("py_inventory/inventory/resilience.py")
     chunks = chunk_document(prep, ChunkSettings(budget=60, merge_siblings=False), "syntax")
