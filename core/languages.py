@@ -29,7 +29,11 @@ class CodeSpec:
     - ``name_fields``: fields tried in order for a definition's name; ``receiver_field`` names the
       field whose type qualifies a method (Go receivers, Kotlin extension receivers);
     - ``body_types``: node types that hold a body when the grammar has no ``body`` field;
-    - ``kinds``: Chunk ``kind`` for node types that are neither plain functions nor classes.
+      ``body_hosts``: child types looked through for one (Go's ``struct_type``);
+    - ``kinds``: Chunk ``kind`` for node types that are neither plain functions nor classes;
+    - ``name_formats``: node types named from one field through a format (``operator {}``);
+    - ``scoping``: definitions that, without a body, scope the declarations after them
+      (file-scoped namespaces: ``namespace Shop.Orders;``).
     """
 
     name: str
@@ -46,8 +50,11 @@ class CodeSpec:
     )
     receiver_field: str | None = None
     body_types: frozenset[str] = frozenset()
+    body_hosts: frozenset[str] = frozenset()
     kinds: dict[str, str] = field(default_factory=dict)
     anonymous_names: dict[str, str] = field(default_factory=dict)
+    name_formats: dict[str, tuple[str, str]] = field(default_factory=dict)
+    scoping: frozenset[str] = frozenset()
     grammar: str = ""
 
     @property
@@ -172,6 +179,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "annotation_type_declaration",
                 }
             ),
+            transparent=frozenset({"enum_body_declarations"}),  # an enum's fields, constructors, methods
             kinds={"interface_declaration": "interface", "enum_declaration": "enum"},
         ),
         CodeSpec(
@@ -179,9 +187,13 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             extensions=(".go",),
             comment=_C_LIKE,
             functions=frozenset({"function_declaration", "method_declaration", "func_literal"}),
-            containers=frozenset({"type_declaration"}),
+            # ``type X struct {...}`` and each spec of ``type ( ... )`` is a definition of its own.
+            containers=frozenset({"type_spec", "type_alias"}),
+            transparent=frozenset({"type_declaration"}),
             receiver_field="receiver",
-            kinds={"type_declaration": "type"},
+            body_types=frozenset({"field_declaration_list", "interface_type"}),
+            body_hosts=frozenset({"struct_type"}),
+            kinds={"type_spec": "type", "type_alias": "type"},
         ),
         CodeSpec(
             name="rust",
@@ -199,6 +211,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "mod_item": "module",
                 "enum_item": "enum",
                 "struct_item": "struct",
+                "macro_definition": "macro",
             },
         ),
         CodeSpec(
@@ -238,6 +251,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "constructor_declaration",
                     "destructor_declaration",
                     "operator_declaration",
+                    "conversion_operator_declaration",
                     "local_function_statement",
                     "property_declaration",
                 }
@@ -258,8 +272,16 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "file_scoped_namespace_declaration": "namespace",
                 "interface_declaration": "interface",
                 "enum_declaration": "enum",
+                "struct_declaration": "struct",
                 "property_declaration": "property",
             },
+            name_formats={
+                "operator_declaration": ("operator", "operator {}"),
+                "conversion_operator_declaration": ("type", "operator {}"),
+                "destructor_declaration": ("name", "~{}"),
+            },
+            scoping=frozenset({"file_scoped_namespace_declaration"}),
+            body_types=frozenset({"accessor_list"}),  # a property's get/set
         ),
         CodeSpec(
             name="ruby",
@@ -284,7 +306,13 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "enum_declaration",
                 }
             ),
-            kinds={"namespace_definition": "namespace", "interface_declaration": "interface", "trait_declaration": "trait"},
+            kinds={
+                "namespace_definition": "namespace",
+                "interface_declaration": "interface",
+                "trait_declaration": "trait",
+                "enum_declaration": "enum",
+            },
+            scoping=frozenset({"namespace_definition"}),  # ``namespace App\Cart;`` (no braces)
         ),
         CodeSpec(
             name="kotlin",
@@ -295,7 +323,11 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             receiver_field="receiver",
             body_types=frozenset({"class_body", "enum_class_body", "function_body"}),
             kinds={"object_declaration": "object"},
-            anonymous_names={"companion_object": "Companion", "anonymous_initializer": "init"},
+            anonymous_names={
+                "companion_object": "Companion",
+                "anonymous_initializer": "init",
+                "secondary_constructor": "constructor",
+            },
         ),
         TextSpec("markdown", (".md", ".markdown", ".rst"), ("<!--", " -->"), "markdown"),
         TextSpec("yaml", (".yaml", ".yml"), ("#", ""), "keys"),

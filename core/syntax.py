@@ -55,6 +55,7 @@ _MAX_SIGNATURE_LINES = 6
 NON_CLASS_KINDS = frozenset({"namespace", "module"})
 _GENERIC_ARGS = re.compile(r"<[^<>]*>")
 _MAX_NAME = 100
+_CLOSING_KEYWORDS = frozenset({"end"})  # Ruby's: closes the unit before it, never opens one
 
 
 @dataclass
@@ -88,7 +89,7 @@ class Pending:
     end_byte: int | None = None
     part: int = 1
     parts: int = 1
-    loose: bool = False  # only statements, no definition: may join the next definition's head
+    loose: bool = False  # only comments: may join the next definition's head
     chunk: Chunk | None = None
 
 
@@ -122,6 +123,7 @@ class _Run:
         self.out: list[Pending] = []
         self.budget = settings.budget
         self._prefix_sizes: dict[tuple[str, str], int] = {}
+        self._signatures: dict[tuple[int, int, str], str] = {}
 
     # ---- sizes -------------------------------------------------------------------------------
 
@@ -139,13 +141,13 @@ class _Run:
         more than the budget allows (:func:`core.builder.room_for`)."""
         return room_for(self.maker, symbol, header)
 
-    def repeatable(self, symbol: str, signature: str) -> str:
+    def repeatable(self, symbol: str, signature: str, need: int = 0) -> str:
         """The signature to repeat above the parts of a split definition: whole if that leaves
-        the parts ``MIN_ROOM`` of the budget, else its line that names the definition, cut
-        short to fit (a long signature under a small budget otherwise left the parts room for
-        a character or two, and thousands of parts)."""
+        the parts ``MIN_ROOM`` of the budget (or ``need`` units, if more), else its line that
+        names the definition, cut short to fit (a long signature under a small budget otherwise
+        left the parts room for a character or two, and thousands of parts)."""
         budget, maker = self.settings.budget, self.maker
-        floor = budget * MIN_ROOM
+        floor = max(budget * MIN_ROOM, need)
 
         def leaves_room(header: str) -> bool:
             return budget - maker.measure(maker.prefix(symbol, header)) >= floor
@@ -180,6 +182,15 @@ class _Run:
             first, last = _lines(node)
             if node.type in spec.attached and not _is_trailing(node, units):
                 attached.append(node)
+                continue
+            if not node.is_named and node.type.isalpha() and node.type not in _CLOSING_KEYWORDS:
+                # A keyword token that opens what follows (Go's ``type`` of ``type X struct``
+                # and ``type (``) goes with the next definition, as a comment above it does.
+                attached.append(node)
+                continue
+            if attached and not node.is_named:
+                # Punctuation between (``type (``): the comments above wait for the definition.
+                units.append(Unit(first, last, [node]))
                 continue
             definition, wrappers = self.find_definition(node)
             unit = Unit(first, last, [node], definition, wrappers)
@@ -223,7 +234,12 @@ class _Run:
         definition = unit.definition
         assert definition is not None
         name = None
-        for node in [definition, *reversed(unit.wrappers)]:
+        formatted = spec.name_formats.get(definition.type)
+        if formatted is not None:
+            child = definition.child_by_field_name(formatted[0])
+            text = _clean_name(child.text) if child is not None else None
+            name = formatted[1].format(text) if text else None
+        for node in [definition, *reversed(unit.wrappers)] if name is None else []:
             name = self._name_of(node)
             if name:
                 break
@@ -266,11 +282,26 @@ class _Run:
             node = inner
         return None
 
-    def signature(self, definition: Node) -> str:
-        """The definition's text up to its body, at most a few lines (the repeated header)."""
+    def signature(self, definition: Node, wrappers: list[Node] | None = None, keywords: list[Node] | None = None) -> str:
+        """The definition's text up to its body, at most a few lines (the repeated header).
+        A definition without a name of its own (``const fetchCart = async (id) => {``) starts
+        at its outermost wrapper, so the signature names it; ``keywords`` are tokens before it
+        on its line that belong to it (Go's ``type``)."""
+        key = (definition.start_byte, definition.end_byte, definition.type)
+        found = self._signatures.get(key)
+        if found is None:
+            found = self._signatures[key] = self._signature(definition, wrappers, keywords)
+        return found
+
+    def _signature(self, definition: Node, wrappers: list[Node] | None, keywords: list[Node] | None) -> str:
         body = self.body(definition)
-        end = body.start_byte if body is not None else definition.end_byte
-        text = self.doc.slice(definition.start_byte, end).rstrip()
+        end = self.body_lead(definition, body)[0].start_byte if body is not None else definition.end_byte
+        start = definition.start_byte
+        if wrappers and definition.child_by_field_name("name") is None and not self._name_of(definition):
+            start = wrappers[0].start_byte
+        elif keywords:
+            start = min(start, keywords[0].start_byte)
+        text = self.doc.slice(start, end).rstrip()
         lines = text.splitlines() or [""]
         if body is None or len(lines) > _MAX_SIGNATURE_LINES:
             lines = lines[:1] if body is None else lines[:_MAX_SIGNATURE_LINES]
@@ -281,10 +312,30 @@ class _Run:
         body = definition.child_by_field_name("body")
         if body is not None:
             return body
+        spec = self.spec
         for child in reversed(definition.named_children):
-            if child.type in self.spec.body_types:
+            if child.type in spec.body_types:
                 return child
+            if child.type in spec.body_hosts:
+                return next((c for c in child.named_children if c.type in spec.body_types), None)
         return None
+
+    def body_lead(self, definition: Node, body: Node) -> list[Node]:
+        """The body and the comments right before it: some grammars (Python's, Ruby's) hang a
+        comment above the first member on the definition, not on its body. Such comments
+        belong to that member, not to the signature. The first node is where the body begins."""
+        lead: list[Node] = []
+        for child in definition.children:
+            if child.start_byte >= body.start_byte:
+                break
+            if child.type in self.spec.attached:
+                lead.append(child)
+            else:
+                lead.clear()
+        # A comment on the signature's own line stays with the signature.
+        while lead and self.doc.data[self.doc.line_start(lead[0].start_point.row + 1) : lead[0].start_byte].strip():
+            lead.pop(0)
+        return [*lead, body]
 
     def kind(self, definition: Node, in_container: bool) -> str:
         """The Chunk kind of a definition node."""
@@ -327,12 +378,15 @@ class _Run:
                 self.pack(run, loose_kind, loose_symbol, header, parent, in_container, owner)
                 run.clear()
 
+        scoped = path  # the path of the definitions: longer after a file-scoped namespace
         for unit in units:
             if unit.definition is None or depth >= MAX_DEPTH:
                 run.append((unit, ""))
                 continue
-            name = self.name(unit)
-            symbol = ".".join((*path, name))
+            own = (*scoped, self.name(unit))
+            symbol = ".".join(own)
+            if self.scopes(unit):
+                scoped = own
             if header and not self.fits(unit.first, unit.last, symbol, header) and self.fits(
                 unit.first, unit.last, symbol, ""
             ):
@@ -351,8 +405,13 @@ class _Run:
                 self.out.append(Pending(kind, symbol, unit.first, unit.last, header, parent))
                 continue
             flush()
-            self.split_definition(unit, (*path, name), header, parent, depth=depth, in_container=in_container)
+            self.split_definition(unit, own, header, parent, depth=depth, in_container=in_container)
         flush()
+
+    def scopes(self, unit: Unit) -> bool:
+        """Whether ``unit`` is a file-scoped namespace: the definitions after it are in it."""
+        definition = unit.definition
+        return definition is not None and definition.type in self.spec.scoping and self.body(definition) is None
 
     def split_definition(
         self,
@@ -373,13 +432,14 @@ class _Run:
             self.explode(unit, self.kind(definition, in_container), symbol, outer_header, parent)
             return
         is_container = definition.type in self.spec.containers
-        signature = self.signature(definition)
+        signature = self.signature(definition, unit.wrappers, _keywords(unit))
         repeat = self.repeatable(symbol, signature)
-        head_last = _head_last(self.doc, unit, body)
+        lead = self.body_lead(definition, body)
+        head_last = _head_last(self.doc, unit, lead[0])
         # Tokens after the body (Ruby's ``end``, a wrapper's ``;``) close the last chunk.
         tail = [c for c in definition.children if c.start_byte >= body.end_byte]
         tail += [c for w in unit.wrappers for c in w.children if c.start_byte >= definition.end_byte]
-        members = self.units(list(body.children) + tail)
+        members = self.units(lead[:-1] + list(body.children) + tail)
         # Members that share a line with the signature belong to the head.
         head = Unit(unit.first, head_last, list(unit.nodes))
         while members and members[0].first <= head.last:
@@ -427,7 +487,17 @@ class _Run:
         Consumes the members taken from ``members``.
         """
         if not self.fits(head.first, head.last, symbol, header, reserve):
-            return self.line_pieces(head.first, head.last, kind, symbol, header, parent, rest_header=repeat)
+            # The repeat above the later pieces must leave room for each whole line of the head
+            # that fits the budget at all: it must not be what cuts a signature line in two.
+            # (The first line always starts the first piece.)
+            room = self.budget - self.maker.measure(self.maker.prefix(symbol, ""))
+            sizes = (self.maker.lines_size(line, line) for line in range(head.first + 1, head.last + 1))
+            need = max((size for size in sizes if size <= room), default=0)
+            if need:
+                repeat = self.repeatable(symbol, repeat, need)
+            return self.line_pieces(
+                head.first, head.last, kind, symbol, header, parent, rest_header=repeat, first_reserve=reserve
+            )
         previous = self.out[-1] if self.out else None
         if (
             previous is not None
@@ -435,8 +505,8 @@ class _Run:
             and previous.parent is parent
             and self.fits(previous.first, head.last, symbol, header, reserve)
         ):
-            # A lone comment or statement right before a split definition joins its head
-            # instead of standing as a chunk of its own.
+            # Comments right before a split definition join its head instead of standing as a
+            # chunk of their own.
             self.out.pop()
             head.first = previous.first
         last = head.last
@@ -459,7 +529,7 @@ class _Run:
             return ""
         language = self.doc.language
         title = comment_line(language, f"members of {symbol}:")
-        signatures = [" ".join(self.signature(m.definition).split())[:160] for m in defs]
+        signatures = [" ".join(self.signature(m.definition, m.wrappers, _keywords(m)).split())[:160] for m in defs]
         full = "\n".join([title, *(comment_line(language, f"  {sig}") for sig in signatures)])
         if self.maker.measure(full + "\n") <= room:
             return full
@@ -514,7 +584,11 @@ class _Run:
                 kinds = {self.kind(d, in_container) for d in defs}
                 unit_kind = kinds.pop() if len(kinds) == 1 else kind
             pending = Pending(unit_kind, symbol, group[0][0].first, group[-1][0].last, header, parent)
-            pending.loose = not defs and owner is None
+            # Only comments (cut off from the definition below by a blank line) may join a split
+            # definition's head; statements (imports, constants) are not about it.
+            pending.loose = owner is None and all(
+                node.type in self.spec.attached for unit, _ in group for node in unit.nodes
+            )
             self.out.append(pending)
             group.clear()
 
@@ -594,16 +668,20 @@ class _Run:
         parent: Pending | None,
         *,
         rest_header: str | None = None,
+        first_reserve: int = 0,
     ) -> list[Pending]:
         """Last resort: pack whole lines (greedy, found by binary search); a single line over
         the budget is cut inside. With ``rest_header``, the pieces after the first are parts
-        under that header, children of the first piece."""
+        under that header, children of the first piece; ``first_reserve`` units are kept free
+        in the first piece (for a class header's member summary)."""
         doc = self.doc
         made: list[Pending] = []
+        reserve = first_reserve
 
         def add(pending: Pending) -> None:
-            nonlocal header, parent, rest_header
+            nonlocal header, parent, rest_header, reserve
             made.append(pending)
+            reserve = 0
             if rest_header is not None:  # the first piece is made: the rest go under the repeat
                 header, parent, rest_header = rest_header, pending, None
 
@@ -612,7 +690,11 @@ class _Run:
         while line <= last:
             start = line
             if pos is None:
-                end = largest_fitting(start, last, lambda candidate: self.fits(start, candidate, symbol, header))
+                end = largest_fitting(start, last, lambda c: self.fits(start, c, symbol, header, reserve))
+                if end < start and reserve:
+                    # Not even one line leaves the reserve free: the reserve yields.
+                    reserve = 0
+                    end = largest_fitting(start, last, lambda c: self.fits(start, c, symbol, header))
                 if end >= start:
                     add(Pending(kind, symbol, start, end, header, parent))
                     line = end + 1
@@ -672,6 +754,15 @@ class _Run:
 
 
 # ---- helpers --------------------------------------------------------------------------------
+
+
+def _keywords(unit: Unit) -> list[Node]:
+    """Unnamed tokens of ``unit`` right before its definition on the definition's line."""
+    definition = unit.definition
+    if definition is None:
+        return []
+    row = definition.start_point.row
+    return [n for n in unit.nodes if not n.is_named and n.end_byte <= definition.start_byte and n.start_point.row == row]
 
 
 def _number(parts: list[Pending], kind: str) -> None:
@@ -793,10 +884,16 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
             if definition is None:
                 continue
             symbol_path = (*path, run.name(unit))
+            if run.scopes(unit):
+                path = symbol_path
             outer = unit.wrappers[0] if unit.wrappers else definition
             first, last = _lines(outer)
             body = run.body(definition)
-            signature_last = _head_last(run.doc, Unit(first, last, [outer]), body) if body is not None else first
+            signature_last = (
+                _head_last(run.doc, Unit(first, last, [outer]), run.body_lead(definition, body)[0])
+                if body is not None
+                else first
+            )
             found.append(
                 Definition(
                     ".".join(symbol_path),
@@ -806,7 +903,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                     signature_last,
                     definition.type in spec.functions,
                     definition.start_point.row + 1,
-                    run.signature(definition),
+                    run.signature(definition, unit.wrappers, _keywords(unit)),
                 )
             )
             if body is not None:

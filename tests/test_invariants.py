@@ -10,7 +10,7 @@ from core.chunking import CHUNKERS, chunk_document, prepare
 from core.languages import detect_language
 from core.settings import DEFAULT_BUDGETS, ChunkSettings
 from core.sizing import make_sizer
-from core.syntax import MIN_ROOM
+from core.syntax import MIN_ROOM, list_definitions
 from tests.helpers import SAMPLES, assert_budget, assert_lossless, assert_slices_true, sample_code_files
 
 FILES = sample_code_files()
@@ -61,13 +61,19 @@ def test_split_parts_repeat_the_signature(prepared, path: Path) -> None:
     chunks = chunk_document(prep, settings, "syntax")
     by_id = {c.id: c for c in chunks}
     sizer = make_sizer("tokens")
+    signatures = {d.symbol: d for d in list_definitions(prep)}
     for chunk in chunks:
         if chunk.parts > 1 and chunk.part > 1:
             crumb = chunk.embed_text[: len(chunk.embed_text) - len(chunk.text)].removesuffix(chunk.header + "\n")
             if not chunk.header:
                 # Only a breadcrumb that leaves no room for even a token of signature before the
-                # part's own MIN_ROOM of the budget drops the signature.
-                assert settings.budget - sizer.measure(crumb) - 1 < settings.budget * MIN_ROOM, chunk.symbol
+                # part's own MIN_ROOM of the budget drops the signature; or, in a piece of the
+                # definition's head (comments above it, its signature's own lines), the room
+                # its whole lines need.
+                crumb_fills = settings.budget - sizer.measure(crumb) - 1 < settings.budget * MIN_ROOM
+                definition = signatures.get(chunk.symbol)
+                in_head = definition is not None and chunk.end_line <= definition.signature_last
+                assert crumb_fills or in_head, chunk.symbol
                 continue
             first_line = chunk.header.splitlines()[0].strip()
             assert first_line, chunk.symbol

@@ -28,7 +28,8 @@ LANGUAGE_CASES = {
             [("ProductCard", "function"), ("ProductCard.handleAddToCart.scheduleReset", "function")]),
     "java": ("jvm_billing/src/main/java/billing/InvoiceService.java",
              [("InvoiceService.LineItem.total", "method"), ("InvoiceService.InvoiceStatus", "enum")]),
-    "go": ("systems_kit/go/ratelimit/limiter.go", [("TokenBucket.Allow", "method"), ("NewTokenBucket", "function")]),
+    "go": ("systems_kit/go/ratelimit/limiter.go",
+           [("TokenBucket.Allow", "method"), ("NewTokenBucket", "function"), ("TokenBucket", "type"), ("Clock", "type")]),
     "rust": ("systems_kit/rust/src/lib.rs",
              [("WeightedLru.insert", "method"), ("tests.lru_evicts_oldest_first", "function"), ("Weigh", "trait")]),
     "c": ("systems_kit/c/ringbuf.c", [("rb_push", "function"), ("rb_read_line", "function")]),
@@ -37,7 +38,8 @@ LANGUAGE_CASES = {
     "csharp": ("polyglot_scripts/csharp/OrderQueue.cs",
                [("Shop.Orders.OrderQueue.Enqueue", "method"), ("Shop.Orders.OrderQueue.Entry", "class")]),
     "ruby": ("polyglot_scripts/ruby/report.rb", [("Reports.Summary.render", "method"), ("Reports.OrderLog", "class")]),
-    "php": ("polyglot_scripts/php/Cart.php", [("Cart.addItem", "method"), ("parse_price", "function")]),
+    # ``namespace App\Cart;`` (no braces) scopes everything after it.
+    "php": ("polyglot_scripts/php/Cart.php", [("App\\Cart.Cart.addItem", "method"), ("App\\Cart.parse_price", "function")]),
     "kotlin": ("jvm_billing/src/main/kotlin/billing/TaxRules.kt",
                [("TaxCalculator.Companion.forGermanEntity", "method"), ("String.isEuCountry", "method")]),
 }
@@ -240,3 +242,96 @@ def test_a_signature_longer_than_the_budget_allows_does_not_shatter_its_parts(un
     # The signature is still repeated: as much of its first line as leaves the part room.
     assert parts and all(c.header and "def reconcile_cycle_count(".startswith(c.header) or
                          c.header.startswith("def reconcile_cycle_count(") for c in parts)
+
+
+def _syntax(path: str, language: str, source: str, **settings) -> list:
+    prep = prepare(path, language, source)
+    chunks = chunk_document(prep, ChunkSettings(**settings), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    return chunks
+
+
+def test_a_comment_above_the_first_member_stays_with_it_not_in_the_signature() -> None:
+    # Python's grammar hangs it on the class, before the body: it is the member's comment.
+    source = (
+        "class Service:\n    # Handles the retry policy for outbound calls to the billing API.\n"
+        "    def retry(self, attempts, delay):\n"
+        + "".join(f"        step_{i} = attempts * delay + {i}\n" for i in range(12))
+        + "\n    def call(self):\n        return self.client.post('/billing', timeout=10)\n"
+    )
+    chunks = _syntax("service.py", "python", source, unit="chars", budget=250)
+    members = [c for c in chunks if c.symbol.startswith("Service.")]
+    assert members and all(c.header in ("class Service:", "def retry(self, attempts, delay):") for c in members)
+    retry = next(c for c in members if c.symbol == "Service.retry" and c.part == 1)
+    assert retry.text.lstrip().startswith("# Handles the retry policy")
+    assert [d.signature_last for d in list_definitions(prepare("service.py", "python", source)) if d.symbol == "Service"] == [1]
+
+
+def test_the_repeated_signature_of_an_arrow_function_names_it() -> None:
+    source = "export const fetchCart = async (userId) => {\n" + "".join(
+        f"  const part{i} = await load(userId, {i});\n" for i in range(12)
+    ) + "  return part1;\n};\n"
+    parts = [c for c in _syntax("cart.js", "javascript", source, unit="chars", budget=200) if c.symbol == "fetchCart"]
+    assert len(parts) > 1
+    assert all(c.header == "export const fetchCart = async (userId) =>" for c in parts[1:])
+
+
+def test_statements_before_a_split_function_are_not_part_of_it() -> None:
+    source = "import os\nimport sys\n\nCONFIG_DIR = os.path.expanduser('~/.config')\n\n" "def load(name):\n" + "".join(
+        f"    value_{i} = os.path.join(CONFIG_DIR, name, '{i}')\n" for i in range(6)
+    )
+    chunks = _syntax("cfg.py", "python", source, unit="chars", budget=200)
+    load = [c for c in chunks if c.symbol == "load"]
+    assert load[0].start_line == 6, "the function's first part starts at its def"
+    assert any(c.symbol == "<module>" and "CONFIG_DIR" in c.text for c in chunks)
+
+
+@pytest.mark.parametrize(
+    ("language", "path", "source", "expected"),
+    [
+        ("java", "Planet.java",
+         "enum Planet {\n  A(1.0), B(2.0);\n  private final double m;\n  Planet(double m) { this.m = m; }\n"
+         "  double gravity() { return m * 9.8; }\n}\n",
+         [("Planet.Planet", "method"), ("Planet.gravity", "method")]),
+        ("csharp", "Money.cs",
+         "namespace Shop.Orders;\n\npublic struct Money {\n  public Money(decimal a) { A = a; }\n  ~Money() { }\n"
+         "  public static Money operator +(Money a, Money b) => new Money(a.A + b.A);\n"
+         "  public static implicit operator decimal(Money m) => m.A;\n}\n",
+         [("Shop.Orders.Money", "struct"), ("Shop.Orders.Money.Money", "method"), ("Shop.Orders.Money.~Money", "method"),
+          ("Shop.Orders.Money.operator +", "method"), ("Shop.Orders.Money.operator decimal", "method")]),
+        ("kotlin", "Polygon.kt",
+         "class Polygon(val points: List<Int>) {\n  constructor(n: Int) : this(List(n) { it })\n  fun size() = points.size\n}\n",
+         [("Polygon.constructor", "method"), ("Polygon.size", "method")]),
+        ("rust", "m.rs", "macro_rules! square {\n    ($x:expr) => { $x * $x };\n}\n", [("square", "macro")]),
+        ("php", "c.php", "<?php\nnamespace App\\Http;\n\nenum Suit { case Hearts; }\n",
+         [("App\\Http.Suit", "enum")]),
+        ("go", "cache.go",
+         "package x\n\n// Store keeps values.\ntype Store struct {\n\tmu sync.Mutex\n}\n\ntype (\n\t// Getter gets.\n"
+         "\tGetter interface {\n\t\tGet(key string) int\n\t}\n\tAlias = int\n)\n",
+         [("Store", "type"), ("Getter", "type"), ("Alias", "type")]),
+    ],
+    ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "rust-macro", "php-file-namespace",
+         "go-type-specs"],
+)
+def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
+    found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
+    for item in expected:
+        assert item in found, (item, sorted(found))
+    symbols = {c.symbol for c in _syntax(path, language, source, unit="chars", budget=4000)}
+    assert {symbol for symbol, _ in expected} <= symbols | {s for s, _ in found if "." in s}
+
+
+def test_go_type_comments_and_keyword_stay_with_the_type() -> None:
+    source = "package x\n\n// Store keeps values.\ntype Store struct {\n\tmu sync.Mutex\n}\n"
+    store = next(c for c in _syntax("s.go", "go", source, unit="chars", budget=4000) if c.symbol == "Store")
+    assert store.text.startswith("// Store keeps values.\ntype Store struct")
+
+
+def test_a_csharp_property_too_big_is_split_into_parts_under_its_signature() -> None:
+    source = "public class User {\n    public string Name {\n        get { return name; }\n        set {\n" + "".join(
+        f"            if (value.Length > {i}) {{ Log(\"too long {i}\"); }}\n" for i in range(6)
+    ) + "            name = value;\n        }\n    }\n}\n"
+    parts = [c for c in _syntax("User.cs", "csharp", source, unit="chars", budget=200) if c.symbol == "User.Name"]
+    assert len(parts) > 1 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert all(c.header == "public string Name" for c in parts[1:])
