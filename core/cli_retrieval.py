@@ -157,8 +157,9 @@ def cmd_query(args: argparse.Namespace) -> int:
             ("language", args.filter_language),
             ("kind", args.filter_kind),
         )
-        if value
+        if value is not None
     }
+    _check_filters(store, collections, where)
     vector = embedder.embed_query(text) if embedder is not None else None
     for strategy, name in collections.items():
         hits = store.search(
@@ -168,6 +169,18 @@ def cmd_query(args: argparse.Namespace) -> int:
         for hit in hits:
             sys.stdout.write(json.dumps({**hit.to_dict(), "mode": args.mode, "collection": name}, ensure_ascii=False) + "\n")
     return 0
+
+
+def _check_filters(store: Store, collections: dict[str, str], where: dict[str, str]) -> None:
+    """A filter value no searched collection holds is a typo (``--kind funtion``, ``--path ./a.py``),
+    not a question with no answer: say so, with the values there are."""
+    for key, value in where.items():
+        if not value.strip():
+            raise InputError(f"--{key} is empty; give a value or leave the filter out")
+        known = set().union(*(store.filter_values(name, key) for name in collections.values()))
+        if value not in known:
+            shown = ", ".join(sorted(known)[:12]) + (f", ... ({len(known)} in all)" if len(known) > 12 else "")
+            raise InputError(f"no indexed chunk has {key} {value!r}; {key}s in the index: {shown}")
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -182,9 +195,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     grid = parse_grid(args.sweep)
     corpus, root = _corpus(args)
     if root.is_dir():
-        # A query set kept inside the corpus (sample_repos/queries/) would answer its own queries.
+        # A query set kept inside the corpus (sample_repos/queries/) would answer its own
+        # queries, and so would the files beside it (the other sets, their README): its folder
+        # is left out too, unless that folder is the corpus itself (as the app leaves it out).
         own = args.queries.resolve()
-        corpus.files = [f for f in corpus.files if (root / f.path).resolve() != own]
+        folder = own.parent
+        beside = folder != root.resolve() and folder.is_relative_to(root.resolve())
+        corpus.files = [
+            f for f in corpus.files
+            if (root / f.path).resolve() != own and not (beside and (root / f.path).resolve().is_relative_to(folder))
+        ]
     embedder = Embedder(settings.model, cache=None if args.no_cache else args.cache)
     evaluation = Evaluation(corpus, queries, embedder)
     for line, reason in evaluation.unresolved:

@@ -46,7 +46,7 @@ from core.errors import ChunkExplorerError, InputError
 from core.index import MAX_QUERY_CHARS, MODES, MemoryIndex, check_mode
 from core.keyword import Fusion
 from core.languages import TABLE_LANGUAGES
-from core.settings import ChunkSettings
+from core.settings import DEFAULT_BUDGETS, ChunkSettings
 from core.sizing import make_sizer
 from core.sources import Corpus, SourceFile
 from core.syntax import Definition, list_definitions
@@ -81,6 +81,7 @@ class Target:
     start_byte: int
     end_byte: int
     lines: frozenset[int]  # non-blank lines of the span
+    data: bytes = b""  # the span's own bytes (whitespace between chunks is not missing text)
 
 
 def parse_queries(text: str, source: str = "queries") -> list[QuerySpec]:
@@ -195,7 +196,7 @@ def resolve_target(spec: QuerySpec, prep: Prepared, definitions: Sequence[Defini
     if not lines:
         raise InputError(f"lines {first}-{last} of {spec.path} are blank")
     start_byte, end_byte = doc.lines_span(first, last)
-    return Target(spec.path, first, last, start_byte, end_byte, lines)
+    return Target(spec.path, first, last, start_byte, end_byte, lines, doc.data[start_byte:end_byte])
 
 
 def table_target(spec: QuerySpec, source: SourceFile) -> Target:
@@ -232,7 +233,7 @@ def table_target(spec: QuerySpec, source: SourceFile) -> Target:
     lines = frozenset(n for n in range(first, last + 1) if data[starts[n - 1] : end(n)].strip())
     if not lines:
         raise InputError(f"lines {first}-{last} of {spec.path} are blank")
-    return Target(spec.path, first, last, starts[first - 1], end(last), lines)
+    return Target(spec.path, first, last, starts[first - 1], end(last), lines, data[starts[first - 1] : end(last)])
 
 
 # ---- metrics -----------------------------------------------------------------------------------
@@ -264,21 +265,48 @@ def as_results(ranked: Sequence[Chunk | Sequence[Chunk]]) -> list[Result]:
     return [(item,) if isinstance(item, Chunk) else tuple(item) for item in ranked]
 
 
+def holds_source(chunk: Chunk) -> bool:
+    """Whether ``chunk``'s text is its span of the source: a table profile's is a summary, and
+    holds none of the rows its span covers."""
+    return chunk.kind != "table_profile"
+
+
 def _overlaps(result: Result, target: Target) -> bool:
-    return any(c.path == target.path and c.start_line <= target.last and c.end_line >= target.first for c in result)
+    return any(
+        c.path == target.path and c.start_line <= target.last and c.end_line >= target.first and holds_source(c)
+        for c in result
+    )
 
 
 def _covered(chunks: Sequence[Chunk], target: Target) -> set[int]:
-    """The target's lines that ``chunks`` hold."""
+    """The target's lines that ``chunks`` touch."""
     covered: set[int] = set()
     for c in chunks:
-        if c.path == target.path:
+        if c.path == target.path and holds_source(c):
             covered.update(range(max(c.start_line, target.first), min(c.end_line, target.last) + 1))
     return covered
 
 
-def _holds(result: Result, target: Target) -> bool:
-    return target.lines <= _covered(result, target)
+def _holds(result: Sequence[Chunk], target: Target) -> bool:
+    """Whether the chunks hold the whole target: every byte of it that is not whitespace (the
+    newlines and blank lines between adjacent chunks are in none). Byte-exact, so a raw window
+    that ends inside the target's last line does not count as holding that line."""
+    if not target.data:  # a target built without its bytes: by lines
+        return target.lines <= _covered(result, target)
+    base = target.start_byte
+    spans = sorted(
+        (max(c.start_byte, base), min(c.end_byte, target.end_byte))
+        for c in result
+        if c.path == target.path and holds_source(c)
+    )
+    at = base
+    for a, b in spans:
+        if b <= at:
+            continue
+        if a > at and target.data[at - base : a - base].strip():
+            return False
+        at = max(at, b)
+    return not target.data[at - base :].strip()
 
 
 def _union_length(spans: list[tuple[int, int]]) -> int:
@@ -295,9 +323,13 @@ def span_metrics(chunks: Sequence[Chunk], target: Target) -> tuple[float, float,
     """(recall, precision, iou) of the target's bytes against the union of the chunks' spans."""
     target_len = target.end_byte - target.start_byte
     spans_by_path: dict[str, list[tuple[int, int]]] = {}
+    summaries = 0  # text retrieved that is no span of the source (table profiles)
     for c in chunks:
-        spans_by_path.setdefault(c.path, []).append((c.start_byte, c.end_byte))
-    retrieved = sum(_union_length(s) for s in spans_by_path.values())
+        if holds_source(c):
+            spans_by_path.setdefault(c.path, []).append((c.start_byte, c.end_byte))
+        else:
+            summaries += len(c.text.encode("utf-8", "surrogatepass"))
+    retrieved = sum(_union_length(s) for s in spans_by_path.values()) + summaries
     same = spans_by_path.get(target.path, [])
     clipped = [(max(a, target.start_byte), min(b, target.end_byte)) for a, b in same]
     hit = _union_length([(a, b) for a, b in clipped if b > a])
@@ -365,7 +397,7 @@ def score_query(
         recall=recall,
         precision=precision,
         iou=iou,
-        in_context=target.lines <= _covered(context, target),
+        in_context=_holds(context, target),
         top=tuple(_label(res) for res in top),
     )
 
@@ -632,6 +664,10 @@ def sweep(
     table: list[dict[str, Any]] = []
     for values in itertools.product(*(grid[key] for key in keys)):
         combo = dict(zip(keys, values))
+        if "unit" in combo and "budget" not in combo and combo["unit"] != base.unit:
+            # A budget is a number of units: 254 tokens is not 254 characters. A unit swept
+            # without a budget takes that unit's default budget, as ``--unit`` alone does.
+            combo["budget"] = DEFAULT_BUDGETS.get(combo["unit"], base.budget)
         try:
             settings = base.with_(**combo)
         except (ChunkExplorerError, TypeError) as exc:

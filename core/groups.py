@@ -40,6 +40,9 @@ def whole_definition(chunk: Chunk, same_file: Iterable[Chunk]) -> tuple[Chunk, .
     if head is None:
         return (chunk,)
     parts = [c for c in pool if c.id == key or (c.parent_id == key and c.symbol == head.symbol and c.parts == head.parts)]
+    if head.strategy == "table":
+        # A table profile's parts span the whole table but hold none of its rows.
+        return tuple(sorted(parts, key=lambda c: c.part))
     first = min(c.start_byte for c in parts)
     last = max(c.end_byte for c in parts)
     inside = {c.id: c for c in pool if first <= c.start_byte and c.end_byte <= last and c.strategy == chunk.strategy}

@@ -125,6 +125,11 @@ def check_query(text: str) -> str:
             f"the query is {len(text):,} characters long; the limit is {MAX_QUERY_CHARS:,} (the model "
             "reads only its first ~256 word pieces): search with a description or a short snippet"
         )
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate: what Python makes of bytes that are not UTF-8 on a command line.
+        raise InputError("the query is not valid UTF-8 text; type it again or pass it from a UTF-8 file") from None
     return text.strip()
 
 
@@ -811,6 +816,14 @@ class Store:
                 if meta.get("over_model_limit"):
                     limited.add(ident)
         return _hits(ranked, results, known, limited)
+
+
+    def filter_values(self, name: str, field: str) -> set[str]:
+        """The values filter ``field`` (path, language or kind) takes in collection ``name``."""
+        if field not in FILTER_FIELDS:
+            raise SettingsError(f"cannot filter on {field}; filters: {', '.join(FILTER_FIELDS)}")
+        self._catch_up()
+        return set(self.keyword_index(name, self.collection(name)).fields.get(field, ()))
 
 
 def _alone(ident: str) -> tuple[str, ...]:

@@ -484,7 +484,7 @@ class _TableChunker:
         embeds = [above + text for text in texts]
         sizes = self._measure_many(embeds)
         end_byte, end_line = self.last_end if self.last_end is not None else (table.start_byte, table.start_line)
-        chunks = []
+        chunks: list[Chunk] = []
         for part, (text, embed, size) in enumerate(zip(texts, embeds, sizes), start=1):
             flags = ["oversized"] if size > self.settings.budget else []
             if table.generated_header:
@@ -497,7 +497,7 @@ class _TableChunker:
                     strategy="table",
                     kind="table_profile",
                     symbol=table.name,
-                    parent_id=None,
+                    parent_id=chunks[0].id if chunks else None,  # parts 2.. are the first's
                     start_line=table.start_line,
                     end_line=max(end_line, table.start_line),
                     start_byte=table.start_byte if table.has_source_text else 0,

@@ -68,6 +68,13 @@ def test_index_then_query(project: Path, tmp_path: Path, capsys: pytest.CaptureF
         assert "def refund_payment" in top_syntax["text"]
     code, out, _ = run(capsys, "query", "postage", "--db", str(db), "--strategy", "syntax", "--kind", "class")
     assert code == 0 and {json.loads(line)["kind"] for line in out.splitlines()} == {"class"}
+    # A filter value no chunk has is a typo, not an empty answer; an empty one is refused too.
+    for flag, value, says in (("--kind", "funtion", "kinds in the index: class, function"),
+                              ("--path", "./shipping.py", "paths in the index: payments.py, shipping.py"),
+                              ("--language", "Python", "languages in the index: python"),
+                              ("--path", "", "--path is empty")):
+        code, out, err = run(capsys, "query", "postage", "--db", str(db), "--mode", "keyword", flag, value)
+        assert code == 2 and not out and says in err, (flag, value, err)
     code, out, err = run(capsys, "index", str(project), "--db", str(db), "--budget", "64")
     assert code == 0 and all(json.loads(line)["added"] == 0 for line in out.splitlines())
 

@@ -22,7 +22,7 @@ from core.evaluate import (
     span_metrics,
     sweep,
 )
-from core.settings import ChunkSettings
+from core.settings import DEFAULT_BUDGETS, ChunkSettings
 from core.sources import Corpus, SourceFile
 from tests.retrieval_fixtures import model, shared_embedder  # noqa: F401 - fixtures
 
@@ -277,6 +277,15 @@ def test_sweep_reuses_embeddings_and_reports_bad_combinations(shared_embedder: E
     assert all(row["embedded"] == 0 and row["reused"] > 0 for row in again)
 
 
+def test_a_unit_swept_without_a_budget_takes_that_units_default_budget(shared_embedder: Embedder) -> None:
+    # 254 (the tokens default) would be 254 characters or 254 lines: not the same chunking at all.
+    evaluation = Evaluation(tiny_corpus(), QUERIES[:1], shared_embedder)
+    rows = sweep(evaluation, ChunkSettings(), {"unit": ["tokens", "chars", "lines"]}, strategies=("syntax",),
+                 modes=("keyword",))
+    assert [(r["unit"], r.get("budget")) for r in rows] == [
+        ("tokens", None), ("chars", DEFAULT_BUDGETS["chars"]), ("lines", DEFAULT_BUDGETS["lines"])]
+
+
 def test_grid_values_are_typed() -> None:
     assert parse_grid(["budget=128,254", "breadcrumb=true,false", "unit=tokens"]) == {
         "budget": [128, 254],
@@ -290,3 +299,43 @@ def test_grid_values_are_typed() -> None:
         parse_grid(["budget=big"])
     with pytest.raises(InputError, match="bad sweep axis"):
         parse_grid(["colour=red"])
+
+
+def test_a_raw_window_that_ends_inside_the_targets_last_line_does_not_hold_it() -> None:
+    from dataclasses import replace
+
+    from core.chunking import chunk_document
+    from core.evaluate import _holds
+
+    source = "def greet(name):\n    message = 'hello ' + name\n    with open('log') as f:\n        f.write(message)\n"
+    prep = prepare("a.py", "python", source)
+    target = resolve_target(QuerySpec(1, "q", "a.py", symbol="greet"), prep)
+    whole = chunk_document(prep, ChunkSettings(unit="chars", budget=4000), "syntax")[0]
+    cut = source.index("write(") + 3  # a raw cut inside line 4, the last
+    head = replace(whole, end_byte=cut, text=source[:cut], end_line=4)
+    tail = replace(whole, start_byte=cut, text=source[cut:], start_line=4)
+    assert _holds((whole,), target)
+    assert not _holds((head,), target) and not _holds((tail,), target)
+    assert _holds((head, tail), target)
+    # Adjacent line-aligned chunks leave the newline between them out: still whole together.
+    first = replace(whole, end_byte=source.index("\n    with"), end_line=2)
+    second = replace(whole, start_byte=source.index("    with"), start_line=3)
+    assert _holds((first, second), target)
+
+
+def test_a_table_profile_holds_no_rows_and_groups_only_its_own_parts() -> None:
+    from core.chunking import chunk_source
+    from core.evaluate import _holds, _overlaps, table_target
+    from core.groups import whole_definition
+    from core.sources import load_bytes
+
+    header = ",".join(f"column_number_{i}" for i in range(30))
+    rows = "\n".join(",".join(str(r * 100 + i) for i in range(30)) for r in range(1, 7))
+    source = load_bytes("t.csv", (header + "\n" + rows + "\n").encode())
+    chunks = chunk_source(source, ChunkSettings(unit="chars", budget=900, table_rows=2), "table")
+    profile = [c for c in chunks if c.kind == "table_profile"]
+    assert len(profile) > 1 and all(c.parent_id == profile[0].id for c in profile[1:])
+    target = table_target(QuerySpec(1, "q", "t.csv", start_line=4, end_line=4), source)
+    assert not any(_holds((c,), target) or _overlaps((c,), target) for c in profile)
+    assert whole_definition(profile[0], chunks) == tuple(profile)
+    assert sum(_holds((c,), target) for c in chunks if c.kind == "table_rows") == 1

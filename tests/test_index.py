@@ -198,11 +198,12 @@ def test_filters_on_path_language_kind(tmp_chroma: Path, shared_embedder: Embedd
         store.search(name, "stock", shared_embedder, where={"symbol": "x"})
 
 
-@pytest.mark.parametrize("query", ["", "   \n", "x" * 100_000], ids=["empty", "blank", "100KB"])
+@pytest.mark.parametrize("query", ["", "   \n", "x" * 100_000, "\udcff\udcfe greet"],
+                         ids=["empty", "blank", "100KB", "not-utf8"])
 def test_bad_queries_are_refused(tmp_chroma: Path, shared_embedder: Embedder, query: str) -> None:
     store = Store(tmp_chroma)
     name = index_corpus(store, shared_embedder)[0].collection
-    with pytest.raises(InputError, match="empty|characters long"):
+    with pytest.raises(InputError, match="empty|characters long|not valid UTF-8"):
         store.search(name, query, shared_embedder)
     index = MemoryIndex([], np.zeros((0, 384), dtype=np.float32))
     with pytest.raises(InputError):
