@@ -144,6 +144,10 @@ def _chain(first: list[tuple[int, list[str]]], rest: Iterator[tuple[int, list[st
 
 def _sheet_rows(sheet: Any, path: str) -> Iterator[tuple[int, list[str]]]:
     """(sheet row number, cells as text) of every non-empty row, trailing empty cells dropped."""
+    if hasattr(sheet, "reset_dimensions"):
+        # Rows as stored, not padded to the sheet's declared size: a formatted empty cell at
+        # XFD1048576 declares a sheet of 17 billion cells (a 5 KB file took half an hour).
+        sheet.reset_dimensions()
     rows = enumerate(sheet.iter_rows(min_row=1, values_only=True), start=1)
     while True:
         try:

@@ -760,3 +760,63 @@ def test_table_queries_point_at_chunks_that_hold_their_answer() -> None:
         assert whole, query["query"]
         if query["start_line"] == 1:
             assert query["end_line"] == len(lines) and any(c.kind == "table_profile" for c in whole)
+
+
+# --- dialects, encodings and sheets users actually send (from an audit) ---------------------
+
+
+def _cells(chunks: list[Chunk], column: int = 0) -> list[str]:
+    return [row[column] for c in row_chunks(chunks) for row in parse_rows(c.embed_text.split("\n", 2)[2], c.columns, "csv")]
+
+
+def test_an_apostrophe_is_no_quote_character(tmp_path: Path) -> None:
+    # No double quote anywhere: the sniffer guessed "'" and merged "'Til Tuesday ... Guns N'".
+    source = on_disk(tmp_path, "bands.csv", "band,formed,albums\n'Til Tuesday,1982,3\nGuns N' Roses,1985,6\n"
+                     "The Who,1964,12\nB'z,1988,21\n'ok',1990,1\n")
+    chunks = chunk_table_source(source, ChunkSettings(table_rows=2), "syntax")
+    assert _cells(chunks) == ["'Til Tuesday", "Guns N' Roses", "The Who", "B'z", "'ok'"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("nom,ville,montant\nJosé,Zürich,12\nAnaïs,Köln,3\n", ["José", "Anaïs"]),
+    ("producto,precio\nJalapeño,3 €\n", ["Jalapeño"]),
+    ("cidade,população\nSão Paulo,12\n", ["São Paulo"]),
+])
+def test_a_windows_1252_csv_is_read_as_such(tmp_path: Path, text: str, expected: list[str]) -> None:
+    # Excel's "CSV (Comma delimited)" on Western Windows; a detector alone said cp775 or cp1250.
+    source = on_disk(tmp_path, "w.csv", text.encode("cp1252"))
+    assert _cells(chunk_table_source(source, ChunkSettings(table_rows=5), "syntax")) == expected
+
+
+def test_a_cyrillic_legacy_csv_keeps_its_detected_encoding(tmp_path: Path) -> None:
+    people = ["Иван Петров,Москва", "Мария Смирнова,Санкт-Петербург", "Пётр Кузнецов,Новосибирск",
+              "Ольга Попова,Екатеринбург", "Алексей Соколов,Казань", "Наталья Лебедева,Нижний Новгород"]
+    source = on_disk(tmp_path, "ru.csv", ("имя,город\n" + "\n".join(people * 3) + "\n").encode("cp1251"))
+    assert _cells(chunk_table_source(source, ChunkSettings(table_rows=50), "syntax"))[:2] == ["Иван Петров", "Мария Смирнова"]
+
+
+def test_a_one_column_tsv_keeps_commas_in_its_cells(tmp_path: Path) -> None:
+    source = on_disk(tmp_path, "reviews.tsv", "review\nGreat product, would buy again\nToo slow, returned it\nFine, works\n")
+    assert _cells(chunk_table_source(source, ChunkSettings(table_rows=5), "syntax")) == [
+        "Great product, would buy again", "Too slow, returned it", "Fine, works"]
+
+
+def test_csv_errors_name_the_line_they_are_on(tmp_path: Path) -> None:
+    source = on_disk(tmp_path, "cr.csv", "a,b\n1,2\n3,\"4\r5\"x\r6\n7,8\n")
+    with pytest.raises(InputError, match="line 3: "):
+        chunk_table_source(source, ChunkSettings(), "syntax")
+
+
+def test_an_xlsx_that_declares_a_huge_sheet_is_read_as_stored(tmp_path: Path) -> None:
+    # Two formatted empty cells at the sheet's far corners made it 17 billion padded cells.
+    from openpyxl.styles import Font
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (["a", "b"], [1, 2], [3, 4]):
+        sheet.append(row)
+    sheet["XFD1"].font = Font(bold=True)
+    sheet["A1048576"].font = Font(bold=True)
+    book.save(tmp_path / "far.xlsx")
+    chunks = chunk_table_source(load_file(tmp_path / "far.xlsx"), ChunkSettings(table_rows=5), "syntax")
+    assert [c.text for c in row_chunks(chunks)] == ["1,2\n3,4"]
