@@ -265,15 +265,19 @@ def as_results(ranked: Sequence[Chunk | Sequence[Chunk]]) -> list[Result]:
     return [(item,) if isinstance(item, Chunk) else tuple(item) for item in ranked]
 
 
-def holds_source(chunk: Chunk) -> bool:
-    """Whether ``chunk``'s text is its span of the source: a table profile's is a summary, and
-    holds none of the rows its span covers."""
-    return chunk.kind != "table_profile"
+def holds_source(chunk: Chunk, target: Target) -> bool:
+    """Whether ``chunk`` answers for the source its span covers, as far as ``target`` goes. A
+    table profile's text is a summary: it answers a question about the whole table (an
+    aggregate, whose target is every line of it), and holds none of the single rows its span
+    covers."""
+    if chunk.kind != "table_profile":
+        return True
+    return chunk.path == target.path and target.first <= chunk.start_line and chunk.end_line <= target.last
 
 
 def _overlaps(result: Result, target: Target) -> bool:
     return any(
-        c.path == target.path and c.start_line <= target.last and c.end_line >= target.first and holds_source(c)
+        c.path == target.path and c.start_line <= target.last and c.end_line >= target.first and holds_source(c, target)
         for c in result
     )
 
@@ -282,7 +286,7 @@ def _covered(chunks: Sequence[Chunk], target: Target) -> set[int]:
     """The target's lines that ``chunks`` touch."""
     covered: set[int] = set()
     for c in chunks:
-        if c.path == target.path and holds_source(c):
+        if c.path == target.path and holds_source(c, target):
             covered.update(range(max(c.start_line, target.first), min(c.end_line, target.last) + 1))
     return covered
 
@@ -297,7 +301,7 @@ def _holds(result: Sequence[Chunk], target: Target) -> bool:
     spans = sorted(
         (max(c.start_byte, base), min(c.end_byte, target.end_byte))
         for c in result
-        if c.path == target.path and holds_source(c)
+        if c.path == target.path and holds_source(c, target)
     )
     at = base
     for a, b in spans:
@@ -325,7 +329,7 @@ def span_metrics(chunks: Sequence[Chunk], target: Target) -> tuple[float, float,
     spans_by_path: dict[str, list[tuple[int, int]]] = {}
     summaries = 0  # text retrieved that is no span of the source (table profiles)
     for c in chunks:
-        if holds_source(c):
+        if holds_source(c, target):
             spans_by_path.setdefault(c.path, []).append((c.start_byte, c.end_byte))
         else:
             summaries += len(c.text.encode("utf-8", "surrogatepass"))

@@ -338,4 +338,7 @@ def test_a_table_profile_holds_no_rows_and_groups_only_its_own_parts() -> None:
     target = table_target(QuerySpec(1, "q", "t.csv", start_line=4, end_line=4), source)
     assert not any(_holds((c,), target) or _overlaps((c,), target) for c in profile)
     assert whole_definition(profile[0], chunks) == tuple(profile)
+    # An aggregate's target is the whole table: the profile is what answers it.
+    everything = table_target(QuerySpec(2, "q", "t.csv", start_line=1, end_line=7), source)
+    assert all(_holds((c,), everything) for c in profile)
     assert sum(_holds((c,), target) for c in chunks if c.kind == "table_rows") == 1
