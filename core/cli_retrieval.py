@@ -201,10 +201,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         own = args.queries.resolve()
         folder = own.parent
         beside = folder != root.resolve() and folder.is_relative_to(root.resolve())
-        corpus.files = [
-            f for f in corpus.files
-            if (root / f.path).resolve() != own and not (beside and (root / f.path).resolve().is_relative_to(folder))
-        ]
+
+        def kept(path: Path) -> bool:
+            return path != own and not (beside and path.is_relative_to(folder))
+
+        corpus.files = [f for f in corpus.files if kept((root / f.path).resolve())]
     embedder = Embedder(settings.model, cache=None if args.no_cache else args.cache)
     evaluation = Evaluation(corpus, queries, embedder)
     for line, reason in evaluation.unresolved:

@@ -30,7 +30,7 @@ import re
 import shutil
 import tempfile
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -764,9 +764,7 @@ class Store:
         query = check_query(query)
         if k < 1:
             raise SettingsError(f"k must be at least 1, got {k}")
-        unknown = sorted(set(where or {}) - set(FILTER_FIELDS))
-        if unknown:
-            raise SettingsError(f"cannot filter on {', '.join(unknown)}; filters: {', '.join(FILTER_FIELDS)}")
+        _check_filter_fields(where or {})
         self._catch_up()
         collection = self.collection(name)
         if (collection.metadata or {}).get("revision") == UPDATING:
@@ -817,13 +815,17 @@ class Store:
                     limited.add(ident)
         return _hits(ranked, results, known, limited)
 
-
     def filter_values(self, name: str, field: str) -> set[str]:
         """The values filter ``field`` (path, language or kind) takes in collection ``name``."""
-        if field not in FILTER_FIELDS:
-            raise SettingsError(f"cannot filter on {field}; filters: {', '.join(FILTER_FIELDS)}")
+        _check_filter_fields([field])
         self._catch_up()
         return set(self.keyword_index(name, self.collection(name)).fields.get(field, ()))
+
+
+def _check_filter_fields(fields: Iterable[str]) -> None:
+    unknown = sorted(set(fields) - set(FILTER_FIELDS))
+    if unknown:
+        raise SettingsError(f"cannot filter on {', '.join(unknown)}; filters: {', '.join(FILTER_FIELDS)}")
 
 
 def _alone(ident: str) -> tuple[str, ...]:
