@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from core.chunking import STRATEGY_CHOICES, load_any, strategies
-from core.errors import ChunkExplorerError
+from core.errors import ChunkExplorerError, InputError
 from core.languages import LANGUAGES
 from core.settings import (
     DEFAULT_BUDGETS,
@@ -24,7 +24,7 @@ from core.settings import (
     UNITS,
     ChunkSettings,
 )
-from core.sources import Limits, Skipped
+from core.sources import Limits, Skipped, SourceFile
 
 EXIT_BAD_INPUT = 2
 
@@ -101,6 +101,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _legacy_encoding(source: SourceFile) -> list[str]:
+    """The encoding ``source`` is read in when it is not UTF-8 (a code file's offsets then index
+    its decoded text; a UTF-16 table's, its UTF-8 form), else nothing. A table that cannot be
+    opened says nothing here: chunking it reports why."""
+    if source.text is not None:
+        return [] if source.encoding == "utf-8" else [source.encoding]
+    from core.tables import table_encoding
+
+    try:
+        encoding = table_encoding(source)
+    except InputError:
+        return []
+    return [] if encoding in (None, "utf-8") else [encoding]
+
+
 def cmd_chunk(args: argparse.Namespace) -> int:
     """``chunk``: JSONL chunks on stdout, skipped files on stderr."""
     from core.jsonl import choose_jobs, iter_jsonl
@@ -110,8 +125,8 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     strategies(args.strategy)  # an unknown strategy is refused before any worker starts
     jobs = choose_jobs(args.jobs, corpus.files)
     for source in corpus.files:
-        if source.text is not None and source.encoding != "utf-8":  # offsets index the decoded text
-            print(f"note: {source.path}: not UTF-8, read as {source.encoding}", file=sys.stderr)
+        for encoding in _legacy_encoding(source):
+            print(f"note: {source.path}: not UTF-8, read as {encoding}", file=sys.stderr)
     out = sys.stdout
     skipped = list(corpus.skipped)
     count = 0

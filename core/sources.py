@@ -75,6 +75,25 @@ class Corpus:
     skipped: list[Skipped] = field(default_factory=list)
 
 
+# Byte order marks of the UTF-16/32 encodings, longest first (UTF-32 LE's begins with UTF-16 LE's).
+_WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32"),
+    (b"\x00\x00\xfe\xff", "utf-32"),
+    (b"\xff\xfe", "utf-16"),
+    (b"\xfe\xff", "utf-16"),
+)
+
+
+def wide_encoding(data: bytes) -> str | None:
+    """``utf-16`` or ``utf-32`` when ``data`` starts with that encoding's byte order mark (what
+    Windows editors and Excel's "Unicode Text" write), else None. Without a mark such text is
+    full of NUL bytes and is taken for binary."""
+    for mark, encoding in _WIDE_BOMS:
+        if data.startswith(mark):
+            return encoding
+    return None
+
+
 def is_binary(data: bytes) -> bool:
     """A NUL byte, or mostly control bytes, in the first 8 KB means binary."""
     head = data[:8192]
@@ -96,8 +115,18 @@ def decode(data: bytes, name: str) -> tuple[str, str]:
     A UTF-8 file's text is its bytes decoded and nothing else: a BOM stays (tree-sitter skips
     it) and ``\r\n`` stays, so every chunk's byte span is the file's own. Only a lone ``\r``
     (old Mac line ends) becomes ``\n``, byte for byte. Raises :class:`InputError` for binary
-    data or bytes no encoding explains.
+    data or bytes no encoding explains. UTF-16/32 text with its byte order mark is decoded (the
+    mark dropped); its offsets, like a legacy encoding's, index the text's UTF-8 form.
     """
+    wide = wide_encoding(data)
+    if wide is not None:
+        try:
+            text = data.decode(wide)
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{name}: starts as {wide.upper()} text but does not decode ({exc.reason})") from None
+        if is_binary(text[:8192].encode("utf-8", "surrogatepass")):
+            raise InputError(f"{name}: binary file (not text), skipped")
+        return _normalise(text), wide
     if is_binary(data):
         raise InputError(f"{name}: binary file (not text), skipped")
     try:
@@ -144,7 +173,7 @@ def load_bytes(name: str, data: bytes, *, language: str | None = None, limits: L
     if language in TABLE_LANGUAGES:
         if len(data) > limits.max_table_bytes:
             raise InputError(f"{clean}: {len(data):,} bytes is over the table limit of {limits.max_table_bytes:,}")
-        if language != "xlsx" and is_binary(data):
+        if language != "xlsx" and wide_encoding(data) is None and is_binary(data):
             raise InputError(f"{clean}: binary data in a .{language} file, not a table")
         return SourceFile(clean, language, data=data)
     if len(data) > limits.max_file_bytes:

@@ -150,6 +150,13 @@ class OpenTable:
     has_source_text: bool  # False for Excel: chunk text is then the rows written as CSV
     batches: Iterator[RowBatch]
     text_start: int = 0  # bytes before the text proper (a UTF-8 byte order mark)
+    file_encoding: str | None = None  # the file's own encoding when it is read transcoded (UTF-16)
+
+    @property
+    def read_as(self) -> str | None:
+        """The encoding the file's text is in (``utf-8``, ``cp1252``, ``utf-16``...), None for
+        a workbook."""
+        return None if not self.has_source_text else self.file_encoding or self.encoding
 
 
 # --- header detection and naming -------------------------------------------------------------

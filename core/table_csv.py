@@ -2,7 +2,8 @@
 
 Steps:
 
-1. Look at the first megabyte: refuse binary data and UTF-16/32; take UTF-8 (a BOM is skipped),
+1. Look at the first megabyte: refuse binary data and UTF-16/32 (:func:`core.tables.open_stream`
+   hands such files over in their UTF-8 form); take UTF-8 (a BOM is skipped),
    else the encoding charset-normalizer finds (it must be ASCII-compatible, so that line breaks,
    quotes and delimiters are single bytes).
 2. Pick the delimiter (``,`` ``;`` tab ``|``: the one that gives the most consistent row width)

@@ -22,7 +22,9 @@ Spans and text:
 
 - CSV/TSV: ``start_byte``/``end_byte`` index the file's bytes and ``text`` is exactly
   ``file_bytes[start_byte:end_byte].decode(encoding)`` (multi-line cells included, CRLF kept);
-  ``start_line``/``end_line`` are the physical lines.
+  ``start_line``/``end_line`` are the physical lines. A UTF-16/32 file (with its byte order
+  mark, as Excel's "Unicode Text" and Windows editors write it) is read as its UTF-8 form
+  (:func:`open_stream`): its spans index that form, as a legacy-encoded code file's do.
 - XLSX has no source text: ``text`` is the rows written as CSV, the byte span is 0/0 and the
   lines are sheet row numbers. Tables are named ``book.xlsx#Sheet``; CSV tables by file name.
 - A profile chunk spans the whole table (header to last row), so aggregate questions about the
@@ -36,6 +38,7 @@ Flags: ``oversized``; ``ragged`` (a short row was padded with empty cells); ``ge
 
 from __future__ import annotations
 
+import codecs
 import io
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -53,7 +56,7 @@ from core.errors import InputError, SettingsError
 from core.languages import TABLE_LANGUAGES, comment_line
 from core.settings import ChunkSettings
 from core.sizing import load_tokenizer, make_sizer
-from core.sources import SourceFile
+from core.sources import SourceFile, wide_encoding
 from core.table_batch import OpenTable, RowBatch
 from core.table_format import JoinedRows, serialise_header, serialise_rows
 from core.table_metrics import TableMetrics, table_metrics
@@ -70,6 +73,7 @@ __all__ = [
     "open_tables",
     "profile_tables",
     "read_table_preview",
+    "table_encoding",
     "table_metrics",
 ]
 
@@ -79,7 +83,43 @@ _GROUP = 64  # row chunks built at a time
 
 @contextmanager
 def open_stream(source: SourceFile) -> Iterator[BinaryIO]:
-    """The raw bytes of a table source, as a binary stream (its data, its file, or its text)."""
+    """The bytes of a table source, as a binary stream (its data, its file, or its text); a
+    CSV/TSV file in UTF-16 or UTF-32 (marked by its byte order mark) as its UTF-8 form."""
+    with _raw_stream(source) as raw:
+        wide = None
+        if source.language != "xlsx":
+            wide = wide_encoding(raw.read(4))
+            raw.seek(0)
+        yield raw if wide is None else _Utf8Form(raw, wide, source.path)  # type: ignore[misc]
+
+
+class _Utf8Form:
+    """A read-only binary stream of the UTF-8 form of a UTF-16/32 stream (its byte order mark
+    dropped), decoded as it is read so memory stays bounded; bytes that do not decode raise
+    :class:`InputError`."""
+
+    def __init__(self, raw: BinaryIO, encoding: str, path: str) -> None:
+        self._raw, self.encoding, self._path = raw, encoding, path
+        self._decoder = codecs.getincrementaldecoder(encoding)()
+        self._buf = bytearray()
+        self._eof = False
+
+    def read(self, size: int = -1) -> bytes:
+        while not self._eof and (size < 0 or len(self._buf) < size):
+            data = self._raw.read(max(size, 1 << 16) if size >= 0 else 1 << 20)
+            self._eof = not data
+            try:
+                self._buf += self._decoder.decode(data, final=self._eof).encode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(f"{self._path}: not valid {self.encoding.upper()} text ({exc.reason})") from None
+        take = len(self._buf) if size < 0 else min(size, len(self._buf))
+        out = bytes(self._buf[:take])
+        del self._buf[:take]
+        return out
+
+
+@contextmanager
+def _raw_stream(source: SourceFile) -> Iterator[BinaryIO]:
     if source.data is not None:
         yield io.BytesIO(source.data)
     elif source.origin is not None:
@@ -119,7 +159,10 @@ def open_tables(source: SourceFile, *, has_header: bool | None = None) -> Iterat
             from core.table_csv import read_csv_table
 
             def one() -> Iterator[OpenTable]:
-                yield read_csv_table(stream, path=source.path, name=name, language=source.language, has_header=has_header)
+                table = read_csv_table(stream, path=source.path, name=name, language=source.language, has_header=has_header)
+                if isinstance(stream, _Utf8Form):
+                    table.file_encoding = stream.encoding
+                yield table
 
             yield one()
 
@@ -148,6 +191,15 @@ def iter_table_chunks(
             yield from _TableChunker(table, source, settings).run()
 
 
+def table_encoding(source: SourceFile) -> str | None:
+    """The text encoding a CSV/TSV file is read in (``utf-8``, ``cp1252``, ``utf-16``...), from
+    its first megabyte; None for a workbook. :class:`InputError` when it cannot be read."""
+    if source.language == "xlsx":
+        return None
+    with open_tables(source) as tables:
+        return next(tables).read_as
+
+
 def profile_tables(source: SourceFile, *, has_header: bool | None = None) -> list[TableProfile]:
     """The profile of every table in ``source`` (one streaming pass)."""
     profiles = []
@@ -167,7 +219,8 @@ def read_table_preview(
 
     Columns carry the names the chunks use; number and date columns (judged on these rows) are
     converted, text stays text. The index is the 1-based data row number (``row_start`` of a
-    chunk finds its rows). Only the rows shown are read.
+    chunk finds its rows). Only the rows shown are read. ``frame.attrs["encoding"]`` names the
+    file's text encoding (None for a workbook), so a caller can say when it was not UTF-8.
     """
     import pandas as pd
 
@@ -202,6 +255,7 @@ def _preview_frame(table: OpenTable, max_rows: int) -> pd.DataFrame:
         elif stats.kind == "date":
             frame[stats.name] = pd.to_datetime(values.where(~values.isin(NA_MARKERS)), format="ISO8601", errors="coerce")
     frame.index = pd.RangeIndex(1, taken + 1, name="row")
+    frame.attrs["encoding"] = table.read_as
     return frame
 
 

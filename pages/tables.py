@@ -71,7 +71,9 @@ except ChunkExplorerError as exc:
     st.stop()
 
 for name, frame in previews.items():
-    st.markdown(f"**{name}** · first {len(frame):,} rows")
+    encoding = frame.attrs.get("encoding")
+    decoded = f" · not UTF-8: read as {encoding}" if encoding not in (None, "utf-8") else ""
+    st.markdown(f"**{name}** · first {len(frame):,} rows{decoded}")
     st.dataframe(frame, height=220, width="stretch")
 
 metrics = {s: common.table_figures(chunks[s], settings.model) for s in chunks}

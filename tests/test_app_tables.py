@@ -52,6 +52,10 @@ def test_upload_good_and_bad_tables(tables: AppTest) -> None:
     tables.file_uploader(key="upload_table").set_value(("fake.xlsx", b"PK\x03\x04 not a workbook", "application/zip")).run()
     assert not tables.exception
     assert tables.error, "a broken workbook gets a clear message"
+    unicode_text = "city\ttemp\r\nZürich\t3\r\nRome\t18\r\n".encode("utf-16")  # Excel's "Unicode Text"
+    tables.file_uploader(key="upload_table").set_value(("unicode.tsv", unicode_text, "text/tab-separated-values")).run()
+    assert not tables.exception and not tables.error
+    assert any("unicode.tsv" in m.value and "not UTF-8: read as utf-16" in m.value for m in tables.markdown)
     tables.file_uploader(key="upload_table").set_value(("blob.csv", b"\x00\x01\x02\x03" * 40, "text/csv")).run()
     assert not tables.exception and tables.error
     unclosed = b'a,b,c\n1,"hello,2\n3,4,5\n6,7,8\n'

@@ -55,6 +55,17 @@ def test_a_file_not_in_utf8_is_named_with_the_encoding_it_was_read_as(tmp_path: 
     assert "café" in done.stdout
 
 
+def test_a_table_not_in_utf8_is_named_with_the_encoding_it_was_read_as(tmp_path: Path) -> None:
+    (tmp_path / "latin.csv").write_bytes("stad,invånare\nMalmö,350000\n".encode("cp1252"))
+    (tmp_path / "unicode.tsv").write_bytes("stad\tinvånare\r\nUmeå\t130000\r\n".encode("utf-16"))
+    (tmp_path / "plain.csv").write_text("a,b\n1,2\n")
+    done = run("chunk", str(tmp_path), "--strategy", "syntax")
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stderr.splitlines()) == ["note: latin.csv: not UTF-8, read as cp1252",
+                                                "note: unicode.tsv: not UTF-8, read as utf-16"]
+    assert "Malmö" in done.stdout and "Umeå" in done.stdout
+
+
 @pytest.mark.parametrize("args,message", [
     (["chunk", "README.md", "--unit", "words"], "argument --unit: invalid choice: 'words'"),
     (["chunk", "README.md", "--budget", "abc"], "argument --budget: invalid int value"),

@@ -63,6 +63,22 @@ def test_invalid_utf8_gets_a_clear_error_or_a_detected_encoding() -> None:
         assert text.startswith("x = ")
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_utf16_and_utf32_with_a_byte_order_mark_are_text(encoding: str) -> None:
+    # Windows editors save "Unicode" as UTF-16 with a BOM: full of NUL bytes, yet text.
+    code = "def greet():\n    return 'Grüße'\n"
+    data = code.encode(encoding) if encoding != "utf-16-be" else "\ufeff".encode(encoding) + code.encode(encoding)
+    source = load_bytes("greet.py", data)
+    assert (source.text, source.encoding) == (code, encoding[:6])
+
+
+def test_a_byte_order_mark_over_bytes_that_are_not_utf16_is_refused() -> None:
+    with pytest.raises(InputError, match=r"odd\.py: starts as UTF-16 text but does not decode"):
+        load_bytes("odd.py", b"\xff\xfe" + "x = 1".encode("utf-16-le") + b"\x00\xd8")
+    with pytest.raises(InputError, match=r"nul\.py: binary"):
+        load_bytes("nul.py", "x\x00\x00\x00\x00 = 1".encode("utf-16"))
+
+
 def test_binary_file_is_refused_by_name() -> None:
     with pytest.raises(InputError, match=r"logo\.py: binary"):
         load_bytes("logo.py", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))

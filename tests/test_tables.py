@@ -25,7 +25,14 @@ from core.settings import DEFAULT_MODEL, ChunkSettings
 from core.sizing import make_sizer, model_token_limit
 from core.sources import SourceFile, load_bytes, load_file
 from core.table_format import parse_rows, serialise_header, serialise_rows, serialise_rows_py
-from core.tables import chunk_table_source, open_tables, profile_tables, read_table_preview, table_metrics
+from core.tables import (
+    chunk_table_source,
+    open_tables,
+    profile_tables,
+    read_table_preview,
+    table_encoding,
+    table_metrics,
+)
 from tests.helpers import ROOT, SAMPLES
 
 TABLES = SAMPLES / "tables"
@@ -552,7 +559,7 @@ def test_preview_frames_carry_chunk_columns_and_types() -> None:
         ("header_blank.csv", b"region,product,revenue\n\n\n", "only a header row"),
         ("long.csv", b"a,b\n1,2\n3,4,5\n", "line 3: 3 cells in a table of 2 columns"),
         ("binary.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)), "binary data"),
-        ("wide.csv", "a,b\n1,2\n".encode("utf-16"), "UTF-16"),
+        ("wide.csv", b"\xff\xfe" + "a,b\n1,2\n".encode("utf-16-le") + b"\x00\xd8", "not valid UTF-16 text"),
         ("mac.csv", b"a,b\r1,2\r3,4\r", "bare CR line ends"),
         ("unclosed.csv", b"a,b,c\n1,\"hello,2\n3,4,5\n6,7,8\n", r"line 2: a quoted cell is never closed .*3 lines"),
         ("fake.xlsx", b"this is not a workbook", "not an .xlsx workbook"),
@@ -624,6 +631,31 @@ def test_legacy_encoding_is_detected_and_spans_stay_in_file_bytes(tmp_path: Path
         for chunk in chunk_table_source(source, ChunkSettings(budget=40), strategy):
             if chunk.kind != "table_profile":
                 assert chunk.text == data[chunk.start_byte : chunk.end_byte].decode(encoding)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_a_utf16_table_is_read_as_its_utf8_form(tmp_path: Path, encoding: str) -> None:
+    # Excel's "Unicode Text": UTF-16 with a byte order mark, tab-separated, CRLF line ends.
+    text = "stad\tinvånare\r\n" + "".join(f"Göteborg {i}\t{600000 + i}\r\n" for i in range(40))
+    data = text.encode(encoding) if encoding != "utf-16-be" else "\ufeff".encode(encoding) + text.encode(encoding)
+    form = text.encode("utf-8")
+    for source in (on_disk(tmp_path, "unicode.tsv", data), load_bytes("unicode.tsv", data)):
+        with open_tables(source) as tables:
+            assert next(tables).read_as == encoding[:6]
+        rows = row_chunks(chunk_table_source(source, ChunkSettings(table_rows=10), "syntax"))
+        assert [(c.row_start, c.row_end) for c in rows] == [(1, 10), (11, 20), (21, 30), (31, 40)]
+        assert rows[0].columns == ("stad", "invånare")
+        for chunk in [*rows, *chunk_table_source(source, ChunkSettings(budget=60), "fixed")]:
+            assert chunk.text == form[chunk.start_byte : chunk.end_byte].decode("utf-8")
+        preview = read_table_preview(source)["unicode.tsv"]
+        assert preview.attrs["encoding"] == encoding[:6] and preview.loc[40, "invånare"] == 600039
+
+
+def test_the_encoding_a_table_is_read_in_is_named(tmp_path: Path) -> None:
+    legacy = on_disk(tmp_path, "latin.csv", "stad,invånare\nMalmö,350000\n".encode("cp1252"))
+    assert table_encoding(legacy) == "cp1252"
+    assert read_table_preview(legacy)["latin.csv"].attrs["encoding"] == "cp1252"
+    assert table_encoding(sample("sales.csv")) == "utf-8" and table_encoding(sample("budget.xlsx")) is None
 
 
 def test_invalid_utf8_after_the_sample_is_reported_with_its_line(tmp_path: Path, monkeypatch) -> None:
