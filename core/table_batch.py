@@ -193,17 +193,23 @@ def detect_header(rows: Sequence[Sequence[str]]) -> bool:
 
 def column_names(header: Sequence[str] | None, width: int) -> tuple[str, ...]:
     """Usable, unique column names: a header's cells (blank ones and repeats renamed), or
-    ``column_1..column_N`` when there is no header."""
+    ``column_1..column_N`` when there is no header.
+
+    A repeat of ``name`` becomes ``name_2``, ``name_3``... and a blank cell ``column_<j>``,
+    skipping every name the header itself holds, so a column the file names ``a_2`` keeps that
+    name beside ``a, a``."""
     if header is None:
         return tuple(f"column_{j + 1}" for j in range(width))
+    given = [" ".join(header[j].split()) if j < len(header) else "" for j in range(width)]
+    taken = set(given)
     names: list[str] = []
     seen: set[str] = set()
-    for j in range(width):
-        name = " ".join(header[j].split()) if j < len(header) else ""
-        name = name or f"column_{j + 1}"
-        unique, k = name, 2
-        while unique in seen:
-            unique, k = f"{name}_{k}", k + 1
+    for j, name in enumerate(given):
+        stem = name or f"column_{j + 1}"
+        unique, k = stem, 1
+        while unique in seen or (unique != name and unique in taken):
+            k += 1
+            unique = f"{stem}_{k}"
         seen.add(unique)
         names.append(unique)
     return tuple(names)

@@ -267,13 +267,25 @@ def _as_numbers(values: pa.Array, *, try_int: bool = True) -> pa.Array | None:
     """Integers, else decimals, else None when some value is not a number."""
     if try_int:
         numbers = _try_cast(values, pa.int64())
-        if numbers is not None:
+        if numbers is not None and not _hexadecimal(values):
             return numbers
     numbers = _try_cast(values, pa.float64())
     if numbers is None:
         # pandas reads " 12" and "+3" as numbers too.
         numbers = _try_cast(pc.utf8_trim_whitespace(values), pa.float64())
     return numbers
+
+
+def _hexadecimal(values: pa.Array) -> bool:
+    """Whether some value is written ``0x..``: Arrow's integer cast reads "0x1F" as 31, but
+    pandas (and a reader) take it for text: a colour, an address, a hash."""
+    data = values.buffers()[2]
+    if data is None:
+        return False
+    raw = data.to_pybytes()  # one memchr each, before any per-cell work: ids and counts pass fast
+    if raw.find(b"x") < 0 and raw.find(b"X") < 0:
+        return False
+    return bool(pc.any(pc.match_substring(values, "0x", ignore_case=True)).as_py())
 
 
 def _iso(stamp: object) -> str:
@@ -351,7 +363,9 @@ def _number(value: float | int | None, digits: int = 6) -> str:
         return str(value)
     if math.isnan(value) or math.isinf(value):
         return str(value)
-    text = repr(round(value, digits))
+    # ``digits`` decimal places, but never fewer significant digits: 0.0000012 stays itself
+    # instead of rounding to 0.
+    text = repr(round(value, digits) if abs(value) >= 1 else float(f"{value:.{digits}g}"))
     return text[:-2] if text.endswith(".0") else text
 
 

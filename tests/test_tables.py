@@ -24,6 +24,7 @@ from core.errors import InputError
 from core.settings import DEFAULT_MODEL, ChunkSettings
 from core.sizing import make_sizer, model_token_limit
 from core.sources import SourceFile, load_bytes, load_file
+from core.table_batch import column_names
 from core.table_format import parse_rows, serialise_header, serialise_rows, serialise_rows_py
 from core.tables import (
     chunk_table_source,
@@ -252,6 +253,15 @@ def test_profile_chunk_answers_aggregates_and_spans_the_table() -> None:
     assert all(p.header.startswith("table sales.csv: 48 rows x 10 columns") for p in profile)
 
 
+def test_profile_keeps_small_decimals_and_takes_hexadecimal_for_text(tmp_path: Path) -> None:
+    source = on_disk(tmp_path, "c.csv", "name,colour,tiny\nred,0xFF0000,0.0000012\ngreen,0x00FF00,0.0000034\n")
+    (profile,) = [c for c in chunk_table_source(source, ChunkSettings(), "syntax") if c.kind == "table_profile"]
+    assert "colour (text): 2 values" in profile.text  # not the integers 16711680 and 65280
+    assert "tiny (decimal): 2 values, 0 missing; min 1.2e-06, max 3.4e-06, total (sum) 4.6e-06" in profile.text
+    preview = read_table_preview(source)["c.csv"]
+    assert list(preview["colour"]) == ["0xFF0000", "0x00FF00"] and preview["tiny"].max() == 3.4e-06
+
+
 def test_profile_streams_large_columns_in_bounded_state(tmp_path: Path) -> None:
     lines = ["id,city,amount"] + [f"{i},City {i % 7},{i * 0.5}" for i in range(200_000)]
     source = on_disk(tmp_path, "big.csv", "\n".join(lines) + "\n")
@@ -472,6 +482,15 @@ def test_blank_and_duplicate_header_names_are_made_usable(tmp_path: Path) -> Non
     source = on_disk(tmp_path, "d.csv", "name,,name,value\na,b,c,1\nd,e,f,2\n")
     (chunk, *_) = chunk_table_source(source, ChunkSettings(), "syntax")
     assert chunk.columns == ("name", "column_2", "name_2", "value")
+
+
+@pytest.mark.parametrize("header,names", [
+    (["a", "a", "a_2"], ("a", "a_3", "a_2")),  # the file's own "a_2" keeps its name
+    (["", "column_1", ""], ("column_1_2", "column_1", "column_3")),
+    (["a", "a", "a_2", "a_2"], ("a", "a_3", "a_2", "a_2_2")),
+])
+def test_renamed_columns_never_take_a_name_the_header_holds(header: list[str], names: tuple[str, ...]) -> None:
+    assert column_names(header, len(header)) == names
 
 
 def test_semicolon_file_and_bom_and_crlf(tmp_path: Path) -> None:
