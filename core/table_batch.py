@@ -174,21 +174,43 @@ def looks_like_value(cell: str) -> bool:
 def detect_header(rows: Sequence[Sequence[str]]) -> bool:
     """Guess whether the first of ``rows`` (a sample from the top of a table) is a header.
 
-    It is not when one of its cells is a number or a date. It is when some column below it
-    holds numbers or dates only. For all-text tables it is when none of its cells recurs in its
-    column below; a table of names with no header is indistinguishable from one with a header,
-    which is why callers can force the answer (``has_header``).
+    It is not when one of its cells is a number or a date, unless those are years heading the
+    columns of a wide table (``country, 2022, 2023, 2024`` over figures that are not years). It
+    is when some column below it holds numbers or dates only. For all-text tables it is when
+    none of its cells recurs in its column below; a table of names with no header is
+    indistinguishable from one with a header, which is why callers can force the answer
+    (``has_header``).
     """
     first = list(rows[0])
     rest = rows[1:]
     present = [c for c in first if c.strip()]
-    if not present or any(looks_like_value(c) for c in present):
+    if not present:
         return False
+    if any(looks_like_value(c) for c in present):
+        return _years_heading(first, rest)
     for j in range(len(first)):
         below = [r[j] for r in rest if j < len(r) and r[j].strip() and r[j] not in _MISSING]
         if below and all(looks_like_value(v) for v in below):
             return True
     return not any(j < len(r) and r[j] == name for r in rest for j, name in enumerate(first) if name.strip())
+
+
+_YEAR = re.compile(r"^\s*(1[89]\d\d|20\d\d)\s*$")
+
+
+def _years_heading(first: list[str], rest: Sequence[Sequence[str]]) -> bool:
+    """Whether a first row whose value-like cells are all years (at least two, different, in
+    order, beside at least one text cell) heads columns whose values below are no years."""
+    years = [j for j, c in enumerate(first) if looks_like_value(c)]
+    if len(years) < 2 or len(years) == len([c for c in first if c.strip()]):
+        return False
+    if not all(_YEAR.match(first[j]) for j in years):
+        return False
+    labels = [int(first[j]) for j in years]
+    if labels != sorted(set(labels)) and labels != sorted(set(labels), reverse=True):
+        return False
+    below = [r[j] for r in rest for j in years if j < len(r) and r[j].strip() and r[j] not in _MISSING]
+    return bool(below) and not any(_YEAR.match(v) for v in below)
 
 
 def column_names(header: Sequence[str] | None, width: int) -> tuple[str, ...]:

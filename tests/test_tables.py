@@ -470,6 +470,19 @@ def test_headerless_table_gets_generated_names(tmp_path: Path) -> None:
     assert "no header row in the source" in profile.embed_text and "3 rows" in profile.header
 
 
+@pytest.mark.parametrize("text,header", [
+    ("country,2022,2023,2024\nNorway,5.4,5.5,5.6\nChile,3.1,3.0,2.9\n", True),  # years over figures
+    ("name,born,died\nAda,1815,1852\nAlan,1912,1954\n", True),  # a text header over years
+    ("Ada,1815,1852\nAlan,1912,1954\nGrace,1906,1992\n", False),  # years over years: data
+    ("Norway,2022,2023\nChile,2019,2020\n", False),
+    ("id,2023,2023\na,15,7\n", False),  # the same year twice heads nothing
+])
+def test_a_row_of_years_over_figures_is_a_header(tmp_path: Path, text: str, header: bool) -> None:
+    (chunk, *_) = chunk_table_source(on_disk(tmp_path, "wide.csv", text), ChunkSettings(), "syntax")
+    assert (chunk.columns == tuple(text.split("\n")[0].split(","))) is header
+    assert ("generated_header" in chunk.flags) is not header
+
+
 def test_has_header_can_be_forced(tmp_path: Path) -> None:
     source = on_disk(tmp_path, "names.csv", "Alice,Paris\nBob,London\nCarla,Rome\n")
     detected = chunk_table_source(source, ChunkSettings(), "syntax")
