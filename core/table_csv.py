@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ MAX_RECORD_BYTES = 64 << 20
 MAX_CELL_CHARS = 16 << 20
 _SNIFF_CHARS = 64 << 10
 _HEADER_SAMPLE_ROWS = 50
+_SEP_HINT = re.compile(rb"sep=([,;\t|:])[ \t]*\r?\n", re.IGNORECASE)
 _BOMS = {
     b"\xef\xbb\xbf": None,
     b"\xff\xfe\x00\x00": "UTF-32",
@@ -99,17 +101,20 @@ def read_csv_table(
     if is_binary(head[bom : bom + 8192]):
         raise InputError(f"{path}: binary data in a .{language} file, not a table")
     encoding = _detect_encoding(head[bom:], eof, path)
+    hint = _SEP_HINT.match(head, bom)
+    # Excel's "sep=;" first line names the delimiter; it is no row of the table.
+    skip, first_line = (hint.end(), 2) if hint else (bom, 1)
     sample_end = len(head) if eof else head.rfind(b"\n") + 1
-    sample_text = head[bom : max(sample_end, bom)].decode(encoding, errors="replace")
-    dialect = _sniff_dialect(sample_text[:_SNIFF_CHARS], language)
+    sample_text = head[skip : max(sample_end, skip)].decode(encoding, errors="replace")
+    dialect = Dialect(hint.group(1).decode("ascii"), '"') if hint else _sniff_dialect(sample_text[:_SNIFF_CHARS], language)
 
     # Parse the top of the file to find the header and the first data row; grow the sample
     # while not even one record is complete (huge first cells).
     look = _SNIFF_CHARS
     while True:
         final = eof and look >= len(head)
-        top = head[bom:look]
-        recs = _parse_exact(top, base=bom, base_line=1, final=final, encoding=encoding, dialect=dialect, path=path)
+        top = head[skip:look]
+        recs = _parse_exact(top, base=skip, base_line=first_line, final=final, encoding=encoding, dialect=dialect, path=path)
         if recs.rows or final:
             break
         if look > MAX_RECORD_BYTES:

@@ -506,6 +506,20 @@ def test_renamed_columns_never_take_a_name_the_header_holds(header: list[str], n
     assert column_names(header, len(header)) == names
 
 
+def test_an_excel_sep_line_names_the_delimiter_and_is_no_row(tmp_path: Path) -> None:
+    data = "\ufeffsep=;\r\nname;note;amount\r\nAda;a, b;1,5\r\nAlan;c;2\r\n".encode("utf-8")
+    source = on_disk(tmp_path, "excel.csv", data)
+    chunks = chunk_table_source(source, ChunkSettings(), "syntax")
+    (rows,) = row_chunks(chunks)
+    assert rows.columns == ("name", "note", "amount") and (rows.row_start, rows.row_end) == (1, 2)
+    assert (rows.start_line, rows.end_line) == (3, 4) and rows.text == data[rows.start_byte : rows.end_byte].decode()
+    assert rows.text == "Ada;a, b;1,5\r\nAlan;c;2"
+    profile = next(c for c in chunks if c.kind == "table_profile")
+    assert (profile.start_line, profile.end_line) == (2, 4)
+    with pytest.raises(InputError, match="empty table"):
+        chunk_table_source(on_disk(tmp_path, "bare.csv", "sep=,\n"), ChunkSettings(), "syntax")
+
+
 def test_semicolon_file_and_bom_and_crlf(tmp_path: Path) -> None:
     data = "\ufeffprodukt;pris;antal\r\nÄpple;1,5;10\r\nPäron;2,25;4\r\n".encode("utf-8")
     source = on_disk(tmp_path, "se.csv", data)
