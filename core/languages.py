@@ -33,7 +33,12 @@ class CodeSpec:
     - ``kinds``: Chunk ``kind`` for node types that are neither plain functions nor classes;
     - ``name_formats``: node types named from one field through a format (``operator {}``);
     - ``scoping``: definitions that, without a body, scope the declarations after them
-      (file-scoped namespaces: ``namespace Shop.Orders;``).
+      (file-scoped namespaces: ``namespace Shop.Orders;``);
+    - ``assignments``: wrappers that define a name by assigning to it (``exports.parse =
+      function``, ``square = lambda x: ...``); in a function's body they stay statements;
+    - ``self_bodies``: containers that are their own body (a JavaScript object literal of
+      methods: ``module.exports = { parse() {...} }``); such a node is a definition only when
+      one of its members is.
     """
 
     name: str
@@ -55,6 +60,8 @@ class CodeSpec:
     anonymous_names: dict[str, str] = field(default_factory=dict)
     name_formats: dict[str, tuple[str, str]] = field(default_factory=dict)
     scoping: frozenset[str] = frozenset()
+    assignments: frozenset[str] = frozenset()
+    self_bodies: frozenset[str] = frozenset()
     grammar: str = ""
 
     @property
@@ -96,9 +103,12 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name="python",
             extensions=(".py", ".pyi"),
             comment=("#", ""),
-            functions=frozenset({"function_definition"}),
+            # ``square = lambda x: x * x`` defines ``square``.
+            functions=frozenset({"function_definition", "lambda"}),
             containers=frozenset({"class_definition"}),
-            wrappers=frozenset({"decorated_definition"}),
+            wrappers=frozenset({"decorated_definition", "expression_statement", "assignment"}),
+            name_fields=("name", "left"),
+            assignments=frozenset({"assignment"}),
         ),
         CodeSpec(
             name="javascript",
@@ -114,11 +124,25 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "function",
                 }
             ),
-            containers=frozenset({"class_declaration", "class"}),
+            containers=frozenset({"class_declaration", "class", "object"}),
+            # ``exports.slugify = function`` and ``Router.prototype.route = function`` are named
+            # by what they are assigned to; an object's ``parse: function`` by its key.
             wrappers=frozenset(
-                {"export_statement", "lexical_declaration", "variable_declaration", "variable_declarator"}
+                {
+                    "export_statement",
+                    "lexical_declaration",
+                    "variable_declaration",
+                    "variable_declarator",
+                    "expression_statement",
+                    "assignment_expression",
+                    "pair",
+                }
             ),
+            name_fields=("name", "left"),
             name_types=frozenset({"identifier", "property_identifier", "private_property_identifier"}),
+            kinds={"object": "object"},
+            assignments=frozenset({"assignment_expression"}),
+            self_bodies=frozenset({"object"}),
         ),
         *(
             CodeSpec(
@@ -133,6 +157,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                         "arrow_function",
                         "function_expression",
                         "function_signature",
+                        "method_signature",
+                        "abstract_method_signature",
                     }
                 ),
                 containers=frozenset(
@@ -143,6 +169,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                         "enum_declaration",
                         "internal_module",
                         "module",
+                        "object",
                     }
                 ),
                 wrappers=frozenset(
@@ -153,15 +180,21 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                         "variable_declarator",
                         "expression_statement",
                         "ambient_declaration",
+                        "assignment_expression",
+                        "pair",
                     }
                 ),
+                name_fields=("name", "left"),
                 name_types=frozenset({"identifier", "type_identifier", "property_identifier"}),
                 kinds={
                     "interface_declaration": "interface",
                     "enum_declaration": "enum",
                     "internal_module": "namespace",
                     "module": "namespace",
+                    "object": "object",
                 },
+                assignments=frozenset({"assignment_expression"}),
+                self_bodies=frozenset({"object"}),
             )
             for ts_name, ts_ext in (("typescript", (".ts", ".mts", ".cts")), ("tsx", (".tsx",)))
         ),

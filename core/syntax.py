@@ -165,8 +165,9 @@ class _Run:
 
     # ---- step 1: units -----------------------------------------------------------------------
 
-    def units(self, nodes: list[Node]) -> list[Unit]:
-        """Read sibling nodes into units (see step 1)."""
+    def units(self, nodes: list[Node], *, in_function: bool = False) -> list[Unit]:
+        """Read sibling nodes into units (see step 1); ``in_function``: the statements of a
+        function's body, where an assigned value is a statement (see :meth:`find_definition`)."""
         spec = self.spec
         flat: list[Node] = []
         stack = list(reversed(nodes))
@@ -192,7 +193,7 @@ class _Run:
                 # Punctuation between (``type (``): the comments above wait for the definition.
                 units.append(Unit(first, last, [node]))
                 continue
-            definition, wrappers = self.find_definition(node)
+            definition, wrappers = self.find_definition(node, in_function=in_function)
             unit = Unit(first, last, [node], definition, wrappers)
             if definition is not None and attached and _lines(attached[-1])[1] + 1 >= first:
                 # Comments and attributes right above a definition belong to it.
@@ -207,8 +208,12 @@ class _Run:
         units.sort(key=lambda u: (u.first, u.nodes[0].start_byte))
         return _fuse(units)
 
-    def find_definition(self, node: Node) -> tuple[Node | None, list[Node]]:
-        """The definition ``node`` is or wraps, and the wrappers on the way (outermost first)."""
+    def find_definition(self, node: Node, *, in_function: bool = False) -> tuple[Node | None, list[Node]]:
+        """The definition ``node`` is or wraps, and the wrappers on the way (outermost first).
+
+        In a function's body (``in_function``) a function assigned to something
+        (``cached.invalidate = () => ...``) or an object of methods is a statement of that
+        function, not a definition of its own; at module or class level it defines a name."""
         spec = self.spec
         wrappers: list[Node] = []
         current: Node | None = node
@@ -216,6 +221,10 @@ class _Run:
             if current is None:
                 return None, []
             if current.type in spec.definitions:
+                if current.type in spec.self_bodies and (in_function or not self._holds_definitions(current)):
+                    return None, []  # an object of data, not of methods: plain code
+                if in_function and any(w.type in spec.assignments for w in wrappers):
+                    return None, []
                 return current, wrappers
             if current.type not in spec.wrappers:
                 return None, []
@@ -225,6 +234,9 @@ class _Run:
                 None,
             )
         return None, []
+
+    def _holds_definitions(self, node: Node) -> bool:
+        return any(self.find_definition(child)[0] is not None for child in node.named_children)
 
     # ---- naming ------------------------------------------------------------------------------
 
@@ -239,7 +251,8 @@ class _Run:
             child = definition.child_by_field_name(formatted[0])
             text = _clean_name(child.text) if child is not None else None
             name = formatted[1].format(text) if text else None
-        for node in [definition, *reversed(unit.wrappers)] if name is None else []:
+        own = [] if definition.type in spec.self_bodies else [definition]  # an object is named by its holder
+        for node in [*own, *reversed(unit.wrappers)] if name is None else []:
             name = self._name_of(node)
             if name:
                 break
@@ -309,10 +322,12 @@ class _Run:
 
     def body(self, definition: Node) -> Node | None:
         """The node holding the definition's statements or members."""
+        spec = self.spec
+        if definition.type in spec.self_bodies:
+            return definition
         body = definition.child_by_field_name("body")
         if body is not None:
             return body
-        spec = self.spec
         for child in reversed(definition.named_children):
             if child.type in spec.body_types:
                 return child
@@ -439,7 +454,7 @@ class _Run:
         # Tokens after the body (Ruby's ``end``, a wrapper's ``;``) close the last chunk.
         tail = [c for c in definition.children if c.start_byte >= body.end_byte]
         tail += [c for w in unit.wrappers for c in w.children if c.start_byte >= definition.end_byte]
-        members = self.units(lead[:-1] + list(body.children) + tail)
+        members = self.units(lead[:-1] + list(body.children) + tail, in_function=not is_container)
         # Members that share a line with the signature belong to the head.
         head = Unit(unit.first, head_last, list(unit.nodes))
         while members and members[0].first <= head.last:
@@ -874,12 +889,14 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
     settings = settings or ChunkSettings(unit="lines", budget=10_000)
     run = _Run(ChunkMaker(prep, settings, "syntax"), spec, settings, find_damage(prep.tree))
     found: list[Definition] = []
-    stack: list[tuple[list[Node], tuple[str, ...], bool, int]] = [(list(prep.tree.root_node.children), (), False, 0)]
+    stack: list[tuple[list[Node], tuple[str, ...], bool, int, bool]] = [
+        (list(prep.tree.root_node.children), (), False, 0, False)
+    ]
     while stack:
-        nodes, path, in_container, depth = stack.pop()
+        nodes, path, in_container, depth, in_function = stack.pop()
         if depth > MAX_DEPTH:
             continue
-        for unit in run.units(nodes):
+        for unit in run.units(nodes, in_function=in_function):
             definition = unit.definition
             if definition is None:
                 continue
@@ -908,6 +925,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
             )
             if body is not None:
                 classy = definition.type in spec.containers and run.kind(definition, False) not in NON_CLASS_KINDS
-                stack.append((list(body.children), symbol_path, classy, depth + 1))
+                function_body = definition.type not in spec.containers
+                stack.append((list(body.children), symbol_path, classy, depth + 1, function_body))
     found.sort(key=lambda d: (d.first, -d.last))
     return found

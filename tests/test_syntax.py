@@ -322,6 +322,54 @@ def test_names_and_kinds_of_less_common_definitions(language, path, source, expe
     assert {symbol for symbol, _ in expected} <= symbols | {s for s, _ in found if "." in s}
 
 
+JS_ASSIGNED = """const helpers = {
+  parseDate(text) {
+    return new Date(text);
+  },
+  formatDate: function (date) {
+    return date.toISOString();
+  },
+};
+
+const LIMITS = { retries: 3, timeoutMs: 500 };
+
+module.exports.slugify = function (title) {
+  return title.toLowerCase();
+};
+
+exports.clamp = (value, low, high) => Math.min(Math.max(value, low), high);
+
+function makeCache() {
+  const cache = new Map();
+  cache.clearAll = () => cache.clear();
+  const api = { get(key) { return cache.get(key); } };
+  return api;
+}
+"""
+
+
+def test_functions_assigned_to_names_and_objects_of_methods_are_definitions() -> None:
+    found = {(d.symbol, d.kind) for d in list_definitions(prepare("util.js", "javascript", JS_ASSIGNED))}
+    assert {("helpers", "object"), ("helpers.parseDate", "method"), ("helpers.formatDate", "method"),
+            ("module.exports.slugify", "function"), ("exports.clamp", "function"), ("makeCache", "function")} <= found
+    assert not any(symbol.startswith("LIMITS") for symbol, _ in found), "an object of data is plain code"
+    # In a function's body an assigned function or object of methods is one of its statements.
+    chunks = _syntax("util.js", "javascript", JS_ASSIGNED, unit="chars", budget=90)
+    assert {c.symbol for c in chunks if c.start_line >= 18} == {"makeCache"}
+    python = "import math\n\nsquare = lambda x: x * x\n\ndef area(r):\n    twice = lambda v: 2 * v\n    return twice(math.pi * square(r))\n"
+    assert [(d.symbol, d.kind) for d in list_definitions(prepare("geo.py", "python", python))] == [
+        ("square", "function"), ("area", "function")]
+
+
+def test_an_interface_lists_its_method_signatures() -> None:
+    source = ("export interface CartStore {\n  /** Load a cart by its id. */\n  load(id: string): Promise<Cart>;\n"
+              "  /** Save a cart. */\n  save(cart: Cart): Promise<void>;\n  readonly name: string;\n}\n")
+    chunks = _syntax("store.ts", "typescript", source, unit="chars", budget=110)
+    assert chunks[0].kind == "class_header" and "members of CartStore: load, save" in chunks[0].header
+    load = next(c for c in chunks if c.symbol == "CartStore.load")
+    assert (load.kind, load.text) == ("method", "  /** Load a cart by its id. */\n  load(id: string): Promise<Cart>;")
+
+
 def test_go_type_comments_and_keyword_stay_with_the_type() -> None:
     source = "package x\n\n// Store keeps values.\ntype Store struct {\n\tmu sync.Mutex\n}\n"
     store = next(c for c in _syntax("s.go", "go", source, unit="chars", budget=4000) if c.symbol == "Store")
