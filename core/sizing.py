@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import json
 import re
+from array import array
 from bisect import bisect_left
 from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from core.document import LONG_LINE, Document
@@ -191,6 +193,7 @@ class WordPieceCounter:
         self._model = tokenizer.model
         self._lowercase = bool(getattr(tokenizer.normalizer, "lowercase", True))
         self._words: dict[str, int] = {}
+        self._starts: dict[str, tuple[int, ...]] = {}
 
     @staticmethod
     def applies_to(tokenizer: Tokenizer) -> bool:
@@ -208,6 +211,33 @@ class WordPieceCounter:
                 self._words.clear()  # bounded for long-running servers
             count = self._words[word] = len(self._model.tokenize(word))
         return count
+
+    def _pieces(self, word: str) -> tuple[int, ...]:
+        starts = self._starts.get(word)
+        if starts is None:
+            if len(self._starts) > 500_000:
+                self._starts.clear()
+            starts = self._starts[word] = tuple(token.offsets[0] for token in self._model.tokenize(word))
+        return starts
+
+    def token_starts(self, line: str) -> array[int] | None:
+        """Where each token of ``line`` starts (character offsets, ascending), as ``encode``
+        gives them, for an ASCII line without control characters; None for other lines. A
+        minified file's one long line costs a word look-up per word instead of an ``encode``
+        holding an offset pair per token (seconds and hundreds of megabytes for 2 MB)."""
+        if not line.isascii() or self._CONTROL.search(line):
+            return None
+        found = array("q")
+        add, known = found.append, self._starts
+        for match in (self._WORD if self._lowercase else self._WORD_CASED).finditer(line.lower() if self._lowercase else line):
+            word = match.group()
+            pieces = known.get(word) or self._pieces(word)
+            if len(pieces) == 1:  # most words are one token
+                add(match.start())
+            else:
+                base = match.start()
+                found.extend([base + offset for offset in pieces])
+        return found
 
     def line(self, line: str) -> int:
         """Tokens of one line (no newline inside)."""
@@ -235,6 +265,7 @@ class _TokenSpans:
     def __init__(self, doc: Document, tokenizer: Tokenizer, counter: WordPieceCounter | None) -> None:
         self._doc = doc
         self._tokenizer = tokenizer
+        self._counter = counter
         if counter is not None:
             per_line = map(counter.line, doc.text.split("\n"))
         else:
@@ -245,7 +276,7 @@ class _TokenSpans:
             total += count
             prefix.append(total)
         self._prefix = prefix
-        self._partial: dict[int, list[int]] = {}
+        self._partial: dict[int, Sequence[int]] = {}
 
     def _upto(self, offset: int) -> int:
         doc = self._doc
@@ -257,8 +288,11 @@ class _TokenSpans:
             return self._prefix[line]
         starts = self._partial.get(line)
         if starts is None:
-            encoding = self._tokenizer.encode(doc.line_text(line), add_special_tokens=False)
-            starts = self._partial[line] = [a for a, _ in encoding.offsets]
+            text = doc.line_text(line)
+            starts = self._counter.token_starts(text) if self._counter is not None else None
+            if starts is None:
+                starts = [a for a, _ in self._tokenizer.encode(text, add_special_tokens=False).offsets]
+            self._partial[line] = starts
         return self._prefix[line - 1] + bisect_left(starts, doc.column_of_byte(line, offset))
 
     def span(self, start_byte: int, end_byte: int) -> int:
@@ -287,6 +321,12 @@ class Sizer:
         )
         # Breadcrumbs and headers recur across re-chunkings: remember their token counts.
         self._memo: dict[str, int] = {}
+
+    @property
+    def counts_by_words(self) -> bool:
+        """Whether :meth:`measure` counts tokens word by word (exact for the model, and far
+        cheaper than a tokenizer's ``encode`` on a long text)."""
+        return self._counter is not None
 
     def measure(self, text: str) -> int:
         """Size of free ``text`` in this unit."""

@@ -79,6 +79,7 @@ __all__ = [
 
 TABLE_STRATEGIES = ("syntax", "table", "fixed")
 _GROUP = 64  # row chunks built at a time
+_LONG_TEXT = 20_000  # characters past which a text's tokens are counted word by word
 
 
 @contextmanager
@@ -513,7 +514,19 @@ class _TableChunker:
             tokenizer = load_tokenizer(self.settings.model)
             # The batch call tokenizes in parallel; the "fast" variant skips offsets we do not use.
             encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
-            return [len(e.ids) for e in encode(list(texts), add_special_tokens=False)]
+            texts = list(texts)
+            long = [i for i, t in enumerate(texts) if len(t) > _LONG_TEXT] if self.sizer.counts_by_words else []
+            if not long:
+                return [len(e.ids) for e in encode(texts, add_special_tokens=False)]
+            # A huge cell: counted word by word (exact), not encoded whole (a 10 MB cell took
+            # ~10 s and 1.5 GB in ``encode``, for a count).
+            sizes = [0] * len(texts)
+            for i in long:
+                sizes[i] = self.sizer.measure(texts[i])
+            rest = [i for i in range(len(texts)) if len(texts[i]) <= _LONG_TEXT]
+            for i, e in zip(rest, encode([texts[i] for i in rest], add_special_tokens=False)):
+                sizes[i] = len(e.ids)
+            return sizes
         return [self.sizer.measure(t) for t in texts]
 
     def _profile_chunks(self) -> list[Chunk]:

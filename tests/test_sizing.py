@@ -104,6 +104,48 @@ def test_word_counter_matches_the_tokenizer_exactly() -> None:
         assert counter.text(text) == len(tokenizer.encode(text, add_special_tokens=False).ids), text[:60]
 
 
+def test_word_counter_token_starts_match_the_tokenizers_offsets() -> None:
+    # Cuts inside a long line bisect these starts; they replace an ``encode`` of the whole line.
+    from core.sizing import WordPieceCounter
+
+    tokenizer = load_tokenizer()
+    counter = WordPieceCounter(tokenizer)
+    lines = [line for text in [*TRICKY, *(p.read_text("utf-8") for p in SAMPLES.rglob("*.py"))]
+             for line in text.split("\n")]
+    lines.append("".join(f"function f{i}(a,b){{return a*{i}+b.x{i}||c(\"s{i}\")}};" for i in range(3000)))
+    checked = 0
+    for line in lines:
+        starts = counter.token_starts(line)
+        if starts is None:
+            assert not line.isascii() or any(ord(ch) < 32 and ch != "\t" for ch in line), line
+            continue
+        assert list(starts) == [a for a, _ in tokenizer.encode(line, add_special_tokens=False).offsets], line[:60]
+        checked += 1
+    assert checked > 1000
+
+
+def test_a_huge_table_cell_is_counted_without_encoding_it_whole(monkeypatch) -> None:
+    from core.settings import ChunkSettings
+    from core.sources import load_bytes
+    from core.tables import chunk_table_source
+
+    cell = "lorem ipsum dolor sit amet " * 4_000  # past the length where words are counted
+    source = load_bytes("big.csv", f"id,body\n1,short\n2,{cell}\n3,x\n".encode())
+    tokenizer = load_tokenizer()
+    long_texts: list[int] = []
+    real = type(tokenizer).encode_batch_fast
+
+    def spy(self, texts, *args, **kwargs):  # type: ignore[no-untyped-def]
+        long_texts.extend(len(t) for t in texts if len(t) > 20_000)
+        return real(self, texts, *args, **kwargs)
+
+    monkeypatch.setattr(type(tokenizer), "encode_batch_fast", spy, raising=False)
+    chunks = chunk_table_source(source, ChunkSettings(unit="tokens"), "syntax")
+    big = next(c for c in chunks if c.row_start == 2)
+    assert big.size == len(tokenizer.encode(big.embed_text, add_special_tokens=False).ids) and "oversized" in big.flags
+    assert not long_texts
+
+
 def test_token_spans_inside_lines() -> None:
     text = "alpha beta_gamma(delta)\nnaïve 日本 café\n"
     prep = prepare("t.py", "python", text)
