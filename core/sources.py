@@ -129,6 +129,10 @@ def decode(data: bytes, name: str) -> tuple[str, str]:
         return _normalise(text), wide
     if is_binary(data):
         raise InputError(f"{name}: binary file (not text), skipped")
+    nul = data.find(b"\x00")  # past the first 8 KB: text never holds one
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise InputError(f"{name}: binary data from line {line} on (a NUL byte), skipped")
     try:
         return _normalise(data.decode("utf-8")), "utf-8"
     except UnicodeDecodeError:

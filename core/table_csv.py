@@ -316,7 +316,12 @@ def _parse_block(
     width: int, columns: tuple[str, ...], first_row: int, path: str,
 ) -> tuple[RowBatch, int, int | None]:  # fmt: skip
     """Rows of ``buf`` up to its last complete record, how many bytes that took and how many
-    line breaks they held (None when not counted)."""
+    line breaks they held (None when not counted). A NUL byte anywhere is refused: text has
+    none, so the file is binary or damaged from there on (the first 8 KB were checked whole)."""
+    nul = buf.find(b"\x00")
+    if nul >= 0:
+        line = base_line + buf.count(b"\n", 0, nul)
+        raise InputError(f"{path}: line {line}: a NUL byte, so binary data, not a table (a damaged or truncated file?)")
     if encoding == "utf-8":
         fast = parse_fast(
             buf, base=base, base_line=base_line, final=final, delimiter=dialect.delimiter,

@@ -82,6 +82,9 @@ def test_a_byte_order_mark_over_bytes_that_are_not_utf16_is_refused() -> None:
 def test_binary_file_is_refused_by_name() -> None:
     with pytest.raises(InputError, match=r"logo\.py: binary"):
         load_bytes("logo.py", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    # Text for 12 KB, then a binary tail (a file cut short, or glued to an image).
+    with pytest.raises(InputError, match=r"glued\.py: binary data from line 2001 on"):
+        load_bytes("glued.py", b"x = 1\n" * 2000 + b"\x00\x01\x02" * 100)
 
 
 def test_empty_file_is_refused() -> None:

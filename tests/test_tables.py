@@ -607,6 +607,7 @@ def test_preview_frames_carry_chunk_columns_and_types() -> None:
         ("binary.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)), "binary data"),
         ("wide.csv", b"\xff\xfe" + "a,b\n1,2\n".encode("utf-16-le") + b"\x00\xd8", "not valid UTF-16 text"),
         ("mac.csv", b"a,b\r1,2\r3,4\r", "bare CR line ends"),
+        ("late.csv", b"a,b\n" + b"1,2\n" * 5000 + b"3,\x00\x00\x89PNG\n4,5\n", "line 5002: a NUL byte, so binary data"),
         ("unclosed.csv", b"a,b,c\n1,\"hello,2\n3,4,5\n6,7,8\n", r"line 2: a quoted cell is never closed .*3 lines"),
         ("fake.xlsx", b"this is not a workbook", "not an .xlsx workbook"),
     ],
