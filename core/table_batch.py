@@ -151,6 +151,7 @@ class OpenTable:
     batches: Iterator[RowBatch]
     text_start: int = 0  # bytes before the text proper (a UTF-8 byte order mark)
     file_encoding: str | None = None  # the file's own encoding when it is read transcoded (UTF-16)
+    notes: tuple[str, ...] = ()  # what a reader of the profile should know (formulas never calculated)
 
     @property
     def read_as(self) -> str | None:

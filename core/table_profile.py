@@ -307,14 +307,16 @@ class TableProfile:
     columns: list[ColumnProfile]
     generated_header: bool = False
     rows: int = 0
+    notes: tuple[str, ...] = ()
 
     def heading(self) -> str:
-        """The table's shape (and a note when the column names were generated)."""
+        """The table's shape, a note when the column names were generated, and the reader's
+        notes (:attr:`core.table_batch.OpenTable.notes`)."""
         width = len(self.columns)
         line = f"table {self.name}: {self.rows} rows x {width} columns"
         if self.generated_header:
             line += f"\nno header row in the source; columns named column_1 to column_{width}"
-        return line
+        return "\n".join([line, *self.notes])
 
     def body_lines(self) -> list[str]:
         """The column list (ten names a line, so a wide table's list can be split), then one
@@ -377,8 +379,10 @@ def _short(value: str, limit: int = 40) -> str:
 class TableProfiler:
     """Folds row batches (one string array per column) into a :class:`TableProfile`."""
 
-    def __init__(self, name: str, columns: list[str], *, generated_header: bool = False) -> None:
-        self.profile = TableProfile(name, [ColumnProfile(c) for c in columns], generated_header)
+    def __init__(
+        self, name: str, columns: list[str], *, generated_header: bool = False, notes: tuple[str, ...] = ()
+    ) -> None:
+        self.profile = TableProfile(name, [ColumnProfile(c) for c in columns], generated_header, notes=notes)
 
     def add(self, columns: list[pa.Array]) -> None:
         """Fold one batch; every array holds the same rows."""

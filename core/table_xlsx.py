@@ -13,6 +13,7 @@ leftmost column used there.
 
 from __future__ import annotations
 
+import re
 import warnings
 import zipfile
 from collections.abc import Iterator
@@ -54,12 +55,50 @@ def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool
         for sheet in book.worksheets:
             table = _open_sheet(sheet, path=path, name=f"{name}#{sheet.title}", has_header=has_header)
             if table is not None:
+                blank = _uncalculated_formulas(stream, getattr(sheet, "_worksheet_path", ""))
+                if blank:
+                    table.notes = (
+                        f"note: {blank:,}{'+' if blank >= _FORMULA_SCAN_CELLS else ''} formula cells have no "
+                        "calculated value (saved by a program that does not calculate formulas): they read as "
+                        "empty; open and save the workbook in Excel or LibreOffice to fill them",
+                    )
+            if table is not None:
                 found = True
                 yield table
         if not found:
             raise InputError(f"{path}: no sheet holds data rows")
     finally:
         book.close()
+
+
+_FORMULA_SCAN_BYTES = 4 << 20  # of a sheet's XML, from its top
+_FORMULA_SCAN_CELLS = 10_000
+_CELL = re.compile(rb"<(?:\w+:)?c\b[^>]*?(?:/>|>(.*?)</(?:\w+:)?c>)", re.DOTALL)
+_VALUE = re.compile(rb"<(?:\w+:)?v>[^<]")
+
+
+def _uncalculated_formulas(stream: BinaryIO, member: str) -> int:
+    """Formula cells without a calculated value near the top of a sheet (counted up to
+    :data:`_FORMULA_SCAN_CELLS`). openpyxl, pandas and other writers store formulas without
+    results; read for their values (``data_only``) such cells are empty, as if nothing were there.
+    0 when the sheet's XML cannot be read here (the reader reports damage itself)."""
+    if not member:
+        return 0
+    try:
+        with zipfile.ZipFile(stream) as archive, archive.open(member) as xml:
+            head = xml.read(_FORMULA_SCAN_BYTES)
+    except (KeyError, OSError, ValueError, zipfile.BadZipFile):
+        return 0
+    if b"<f" not in head and b":f" not in head:
+        return 0
+    blank = 0
+    for match in _CELL.finditer(head):
+        body = match.group(1) or b""
+        if (b"<f" in body or b":f" in body) and not _VALUE.search(body):
+            blank += 1
+            if blank >= _FORMULA_SCAN_CELLS:
+                break
+    return blank
 
 
 def _check_archive(stream: BinaryIO, path: str) -> None:
@@ -133,7 +172,7 @@ def _open_sheet(sheet: Any, *, path: str, name: str, has_header: bool | None) ->
         header_line=first_row if header else None,
         encoding="utf-8",
         has_source_text=False,
-        batches=_batches(_chain(data, rows), left=left, width=width, columns=columns, path=path, name=name, start=1),
+        batches=_batches(_chain(data, rows), left=left, width=width, columns=columns, path=path, sheet=sheet.title, start=1),
     )
 
 
@@ -170,7 +209,7 @@ def _trimmed(cells: list[str]) -> list[str]:
 
 def _batches(
     rows: Iterator[tuple[int, list[str]]], *, left: int, width: int, columns: tuple[str, ...],
-    path: str, name: str, start: int,
+    path: str, sheet: str, start: int,
 ) -> Iterator[RowBatch]:  # fmt: skip
     first_row = start
     block: list[list[str]] = []
@@ -183,12 +222,12 @@ def _batches(
 
     for number, cells in rows:
         if any(c.strip() for c in cells[:left]):
-            raise InputError(f"{path}: sheet {name.rsplit('#', 1)[-1]!r} row {number}: cells left of the table's first column")
+            raise InputError(f"{path}: sheet {sheet!r} row {number}: cells left of the table's first column")
         cells = cells[left:]
         if len(cells) != width:
             if len(cells) > width:
                 raise InputError(
-                    f"{path}: sheet {name.rsplit('#', 1)[-1]!r} row {number}: {len(cells)} cells in a table "
+                    f"{path}: sheet {sheet!r} row {number}: {len(cells)} cells in a table "
                     f"of {width} columns ({', '.join(columns[:5])}{', ...' if width > 5 else ''})"
                 )
             # Trailing empty cells are not stored in a sheet: a short row is not ragged here.

@@ -206,7 +206,7 @@ def profile_tables(source: SourceFile, *, has_header: bool | None = None) -> lis
     profiles = []
     with open_tables(source, has_header=has_header) as tables:
         for table in tables:
-            profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header)
+            profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header, notes=table.notes)
             for batch in table.batches:
                 profiler.add(batch.columns)
             profiles.append(profiler.profile)
@@ -289,7 +289,7 @@ class _TableChunker:
             self.crumb = f"table: {table.name}\n"  # the table's name is context the rows need
         self.prefix = self.crumb + self.header + "\n"
         self.prefix_size = self.sizer.measure(self.prefix)
-        self.profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header)
+        self.profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header, notes=table.notes)
         # A row chunk's flags, by (oversized, ragged).
         self._flag_sets = {
             (over, rag): tuple(sorted(

@@ -651,6 +651,39 @@ def test_damaged_workbooks_are_refused_by_name() -> None:
             chunk_table_source(load_bytes("b.xlsx", data), ChunkSettings(), "syntax")
 
 
+def test_formulas_a_program_never_calculated_are_named_in_the_profile(tmp_path: Path) -> None:
+    book = openpyxl.Workbook()
+    book.active.title = "Q1#2024"  # a "#" in a sheet's title, as in book.xlsx#Sheet names
+    book.active.append(["item", "qty", "price", "total"])
+    for i in range(2, 5):
+        book.active.append([f"x{i}", i, 2.5, f"=B{i}*C{i}"])
+    book.save(tmp_path / "written.xlsx")
+    chunks = chunk_table_source(load_file(tmp_path / "written.xlsx"), ChunkSettings(), "syntax")
+    profile = next(c for c in chunks if c.kind == "table_profile")
+    assert "note: 3 formula cells have no calculated value" in profile.header
+    assert "- total (empty): 0 values, 3 missing" in profile.text
+    # The same workbook once Excel has calculated it: values, no note.
+    with zipfile.ZipFile(tmp_path / "written.xlsx") as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    sheet = members["xl/worksheets/sheet1.xml"]
+    for i in range(2, 5):
+        sheet = sheet.replace(f"<f>B{i}*C{i}</f><v />".encode(), f"<f>B{i}*C{i}</f><v>{i * 2.5}</v>".encode())
+    calculated = _zip({**members, "xl/worksheets/sheet1.xml": sheet})
+    chunks = chunk_table_source(load_bytes("calculated.xlsx", calculated), ChunkSettings(), "syntax")
+    profile = next(c for c in chunks if c.kind == "table_profile")
+    assert "formula" not in profile.header and "total (sum) 22.5" in profile.text
+
+
+def test_sheet_errors_name_a_sheet_whose_title_holds_a_hash(tmp_path: Path) -> None:
+    book = openpyxl.Workbook()
+    book.active.title = "Q1#2024"
+    for row in (["a", "b"], *([i, i] for i in range(60)), [3, 4, 5, 6]):  # past the rows that set the width
+        book.active.append(row)
+    book.save(tmp_path / "wide.xlsx")
+    with pytest.raises(InputError, match=r"sheet 'Q1#2024' row 62: 4 cells in a table of 2 columns"):
+        chunk_table_source(load_file(tmp_path / "wide.xlsx"), ChunkSettings(), "syntax")
+
+
 def test_xlsx_without_data_is_refused(tmp_path: Path) -> None:
     book = openpyxl.Workbook()
     book.active.append(["only", "a", "header"])
