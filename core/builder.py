@@ -15,6 +15,8 @@ from core.sizing import Sizer, SpanSizer, make_sizer
 if TYPE_CHECKING:
     from tree_sitter import Tree
 
+    from core.parsing import Damage, Parse
+
 
 class Prepared:
     """A document plus what is expensive to compute and independent of the chunk parameters:
@@ -34,11 +36,25 @@ class Prepared:
         return found
 
     @cached_property
-    def tree(self) -> Tree | None:
-        """The tree-sitter tree, or None when the language has no grammar here."""
+    def parsed(self) -> Parse | None:
+        """The tree-sitter parse, or None when the language has no grammar here."""
         from core.parsing import parse
 
         return parse(self.doc)
+
+    @property
+    def tree(self) -> Tree | None:
+        """The tree-sitter tree, or None when the language has no grammar here."""
+        return self.parsed.tree if self.parsed is not None else None
+
+    @cached_property
+    def damage(self) -> Damage | None:
+        """Where the tree holds parse errors (lines read as comments to parse the rest included),
+        or None without a tree."""
+        from core.parsing import find_damage
+
+        parsed = self.parsed
+        return None if parsed is None else find_damage(parsed.tree, parsed.muted, self.doc)
 
 
 @dataclass

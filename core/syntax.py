@@ -30,14 +30,13 @@ from core.chunk import Chunk
 from core.document import Document
 from core.fixed import chunk_fixed
 from core.languages import LANGUAGES, CodeSpec, comment_line, get_spec
-from core.parsing import Damage, find_damage
+from core.parsing import ERROR_FALLBACK_RATIO, Damage
 from core.settings import ChunkSettings
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
 # Share of a file's bytes in parse errors above which the file is chunked by fixed windows.
-ERROR_FALLBACK_RATIO = 0.5
 # Nesting depth past which definitions are packed as plain statements (500-deep code is legal).
 MAX_DEPTH = 48
 _DECLARATOR_TYPES = frozenset(
@@ -101,9 +100,8 @@ def chunk_syntax(prep: Prepared, settings: ChunkSettings) -> list[Chunk]:
         raise ValueError(f"{doc.language!r} is not a code language")
     if not doc.data.strip():
         return []
-    tree = prep.tree
-    assert tree is not None  # a CodeSpec always has a grammar
-    damage = find_damage(tree)
+    tree, damage = prep.tree, prep.damage
+    assert tree is not None and damage is not None  # a CodeSpec always has a grammar
     if damage.ratio > ERROR_FALLBACK_RATIO:
         return chunk_fixed(prep, settings, fallback="parse_error")
     run = _Run(ChunkMaker(prep, settings, "syntax"), spec, settings, damage)
@@ -887,7 +885,8 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
     if not isinstance(spec, CodeSpec) or prep.tree is None:
         return []
     settings = settings or ChunkSettings(unit="lines", budget=10_000)
-    run = _Run(ChunkMaker(prep, settings, "syntax"), spec, settings, find_damage(prep.tree))
+    assert prep.damage is not None
+    run = _Run(ChunkMaker(prep, settings, "syntax"), spec, settings, prep.damage)
     found: list[Definition] = []
     stack: list[tuple[list[Node], tuple[str, ...], bool, int, bool]] = [
         (list(prep.tree.root_node.children), (), False, 0, False)

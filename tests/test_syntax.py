@@ -166,6 +166,31 @@ def test_broken_code_is_chunked_around_damage() -> None:
     assert any(c.fallback is None and "damaged" not in c.flags for c in chunks), "intact code stays syntax-chunked"
 
 
+@pytest.mark.parametrize(("language", "rel", "old", "new", "line", "lost"), [
+    ("python", "py_inventory/inventory/resilience.py", "\n\nlog = ", "\n\nDEFAULTS = [1, 2,\nlog = ", 15, None),
+    # The broken line is the function's signature: that function is lost, no other.
+    ("javascript", "ts_storefront/src/api.js", "export function createTtlCache(", "export function createTtlCache(((", 46,
+     "createTtlCache"),
+])
+def test_one_unclosed_bracket_does_not_cost_the_file_its_structure(language, rel, old, new, line, lost) -> None:
+    # The bracket turns the rest of the file into one parse error; read as a comment, its line
+    # lets the rest parse, and only the chunks around it are flagged.
+    text = (SAMPLES / rel).read_text("utf-8")
+    assert old in text
+    broken = prepare(rel, language, text.replace(old, new, 1))
+    assert broken.parsed.muted == (line,)
+    chunks = chunk_document(broken, ChunkSettings(), "syntax")
+    assert_lossless(broken, chunks)
+    assert_slices_true(broken, chunks)
+    assert all(c.fallback is None for c in chunks)
+    damaged = [c for c in chunks if "damaged" in c.flags]
+    assert any(c.start_line <= line <= c.end_line for c in damaged)
+    assert all(broken.damage.overlaps(c.start_line, c.end_line) for c in damaged)
+    assert sum(c.end_line - c.start_line + 1 for c in damaged) < broken.doc.line_count / 4
+    intact = {d.symbol for d in list_definitions(_prep(rel)) if not lost or not d.symbol.startswith(lost)}
+    assert intact <= {d.symbol for d in list_definitions(broken)}
+
+
 def test_garbage_falls_back_to_fixed_and_says_so() -> None:
     text = "".join(f"def f{i}(:\n  ))) ((( [[[ \n" for i in range(40))
     prep = prepare("junk.py", "python", text)
