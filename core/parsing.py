@@ -56,9 +56,10 @@ def parse(doc: Document) -> Parse | None:
     damaged region read as a comment (byte for byte as long, so offsets do not move), among the
     lines there whose brackets or quotes do not balance, and keeps the try that leaves the least
     damage; up to :data:`MAX_MUTED` lines, and :data:`_REPAIR_BYTES` of parsing in all (a few
-    dozen tries on a file of ordinary size, none past half a megabyte). The repair is kept only when it brings the damage under
-    the fallback ratio; the muted lines count as damaged (see :func:`find_damage`), and their
-    text stays the file's own in the chunks.
+    dozen tries on a file of ordinary size, none past half a megabyte). The repair is kept only
+    when it brings the damage, muted lines included, under the fallback ratio; the muted lines
+    count as damaged (see :func:`find_damage`), and their text stays the file's own in the
+    chunks.
     """
     spec = LANGUAGES.get(doc.language)
     if not isinstance(spec, CodeSpec):
@@ -95,9 +96,10 @@ def parse(doc: Document) -> Parse | None:
             break
         _, line, best_tree, damage, work = best
         muted.append(line)
-    if damage.ratio > ERROR_FALLBACK_RATIO:
+    kept = tuple(sorted(muted))
+    if not kept or find_damage(best_tree, kept, doc).ratio > ERROR_FALLBACK_RATIO:
         return Parse(tree)  # no better: the chunker falls back on the original tree's damage
-    return Parse(best_tree, tuple(sorted(muted)))
+    return Parse(best_tree, kept)
 
 
 def _suspects(doc: Document, data: bytearray, first: int, last: int) -> list[int]:

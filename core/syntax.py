@@ -36,9 +36,11 @@ from core.settings import ChunkSettings
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-# Share of a file's bytes in parse errors above which the file is chunked by fixed windows.
 # Nesting depth past which definitions are packed as plain statements (500-deep code is legal).
 MAX_DEPTH = 48
+# Objects nested deeper than this inside an object are data, whatever they hold (a 2,000-deep
+# literal must not recurse out).
+_MAX_OBJECT_NEST = 6
 _DECLARATOR_TYPES = frozenset(
     {
         "function_declarator",
@@ -206,7 +208,7 @@ class _Run:
         units.sort(key=lambda u: (u.first, u.nodes[0].start_byte))
         return _fuse(units)
 
-    def find_definition(self, node: Node, *, in_function: bool = False) -> tuple[Node | None, list[Node]]:
+    def find_definition(self, node: Node, *, in_function: bool = False, _nest: int = 0) -> tuple[Node | None, list[Node]]:
         """The definition ``node`` is or wraps, and the wrappers on the way (outermost first).
 
         In a function's body (``in_function``) a function assigned to something
@@ -219,7 +221,9 @@ class _Run:
             if current is None:
                 return None, []
             if current.type in spec.definitions:
-                if current.type in spec.self_bodies and (in_function or not self._holds_definitions(current)):
+                if current.type in spec.self_bodies and (
+                    in_function or _nest >= _MAX_OBJECT_NEST or not self._holds_definitions(current, _nest + 1)
+                ):
                     return None, []  # an object of data, not of methods: plain code
                 if in_function and any(w.type in spec.assignments for w in wrappers):
                     return None, []
@@ -233,8 +237,8 @@ class _Run:
             )
         return None, []
 
-    def _holds_definitions(self, node: Node) -> bool:
-        return any(self.find_definition(child)[0] is not None for child in node.named_children)
+    def _holds_definitions(self, node: Node, nest: int) -> bool:
+        return any(self.find_definition(child, _nest=nest)[0] is not None for child in node.named_children)
 
     # ---- naming ------------------------------------------------------------------------------
 

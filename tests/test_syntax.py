@@ -207,6 +207,7 @@ def test_garbage_falls_back_to_fixed_and_says_so() -> None:
 @pytest.mark.parametrize("language,opener,closer", [
     ("python", "if x:\n", "pass\n"),
     ("javascript", "{\n", "}\n"),
+    ("javascript", "{a: ", "}"),  # an object literal: objects of methods are definitions
     ("c", "{\n", "}\n"),
 ])
 def test_deep_nesting_does_not_recurse_out(language: str, opener: str, closer: str) -> None:
@@ -214,6 +215,8 @@ def test_deep_nesting_does_not_recurse_out(language: str, opener: str, closer: s
     if language == "python":
         body = "".join("    " * i + opener for i in range(depth)) + "    " * depth + closer
         text = "def deep(x):\n" + "".join("    " + line + "\n" for line in body.splitlines())
+    elif language == "javascript" and opener.startswith("{a"):
+        text = "const deep = " + opener * depth * 4 + "{ f() { return 1; } }" + closer * depth * 4 + ";\n"
     elif language == "javascript":
         text = "function deep() {\n" + opener * depth + "x = 1;\n" + closer * depth + "}\n"
     else:
