@@ -225,12 +225,15 @@ class _Run:
                     in_function or _nest >= _MAX_OBJECT_NEST or not self._holds_definitions(current, _nest + 1)
                 ):
                     return None, []  # an object of data, not of methods: plain code
-                if in_function and any(w.type in spec.assignments for w in wrappers):
-                    return None, []
                 return current, wrappers
             if current.type not in spec.wrappers:
                 return None, []
             wrappers.append(current)
+            if current.type in spec.assignments:
+                if in_function:
+                    return None, []  # in a function's body an assignment is one of its statements
+                current = current.child_by_field_name("right")  # what is assigned, not to what
+                continue
             current = next(
                 (c for c in current.named_children if c.type in spec.definitions or c.type in spec.wrappers),
                 None,
