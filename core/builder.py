@@ -49,8 +49,8 @@ class Prepared:
 
     @cached_property
     def damage(self) -> Damage | None:
-        """Where the tree holds parse errors (lines read as comments to parse the rest included),
-        or None without a tree."""
+        """Where the tree holds parse errors (lines mended to parse the rest included), or None
+        without a tree."""
         from core.parsing import find_damage
 
         parsed = self.parsed

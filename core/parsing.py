@@ -32,16 +32,20 @@ ERROR_FALLBACK_RATIO = 0.5
 """Share of a file's bytes in parse errors past which the syntax chunker gives up on its tree
 (and cuts fixed windows, flagged ``fallback: parse_error``)."""
 
-MAX_MUTED = 3  # lines read as comments to get the rest of a file parsed
+MAX_MUTED = 3  # lines mended to get the rest of a file parsed
 _SUSPECTS = 16  # lines tried for each
-_REPAIR_BYTES = 500_000  # bytes re-parsed at most while trying (a parse of garbage takes ~3 us a byte)
-_GOOD_ENOUGH = 0.05  # a try leaving less damage than this is taken at once
-_OPENERS, _CLOSERS, _QUOTES = b"([{", b")]}", (b'"', b"'", b"`")
+_REPAIR_BYTES = 150_000  # bytes re-parsed at most while trying (a parse of garbage takes 3-9 us a byte)
+_TYPO_RANGES = 8  # more separate damaged regions than this is no single typo: no repair tried
+_ROUND_TRIES = 24  # tries for one line
+_TYPO_GAIN = 0.8  # a mend that leaves more than this share of the damage is no typo's: stop
+_QUOTES = (b'"', b"'", b"`")
+_OPEN_OF = {ord(")"): ord("("), ord("]"): ord("["), ord("}"): ord("{")}
+_OPEN_BRACE, _CLOSE_BRACE = ord("{"), ord("}")
 
 
 @dataclass(frozen=True)
 class Parse:
-    """A document's tree, and the lines read as comments to get it (see :func:`parse`)."""
+    """A document's tree, and the lines mended to get it (see :func:`parse`)."""
 
     tree: Tree
     muted: tuple[int, ...] = ()
@@ -53,13 +57,16 @@ def parse(doc: Document) -> Parse | None:
     One bad line (an unclosed bracket or quote) can turn everything after it into a parse error,
     and the file would lose its structure for one typo. When errors cover more than
     :data:`ERROR_FALLBACK_RATIO` of the file, the parser tries again with one line of the first
-    damaged region read as a comment (byte for byte as long, so offsets do not move), among the
-    lines there whose brackets or quotes do not balance, and keeps the try that leaves the least
-    damage; up to :data:`MAX_MUTED` lines, and :data:`_REPAIR_BYTES` of parsing in all (a few
-    dozen tries on a file of ordinary size, none past half a megabyte). The repair is kept only
-    when it brings the damage, muted lines included, under the fallback ratio; the muted lines
-    count as damaged (see :func:`find_damage`), and their text stays the file's own in the
-    chunks.
+    damaged region mended, among the lines there whose brackets or quotes do not balance
+    (:func:`_suspects`), each mended in a few ways: a stray quote, brackets or braces blanked
+    out, or the whole line read as a comment (:func:`_mends`; each keeps every byte offset). It
+    keeps the try that leaves the least damage (the lighter mend on a tie), and goes on while a
+    mend shrinks the damage by a fifth or more: up to :data:`MAX_MUTED` lines and
+    :data:`_REPAIR_BYTES` of parsing in all (a few dozen tries on a file of ordinary size, none
+    past 150 KB). Damage in many separate places is no typo and gets no tries. The repair is
+    kept only when it brings the damage, mended lines included, under the fallback ratio; the
+    mended lines count as damaged (see :func:`find_damage`), and their text stays the file's own
+    in the chunks.
     """
     spec = LANGUAGES.get(doc.language)
     if not isinstance(spec, CodeSpec):
@@ -67,9 +74,9 @@ def parse(doc: Document) -> Parse | None:
     parser = _parser(spec.parser_name)
     tree = parser.parse(doc.data)
     damage = find_damage(tree)
-    if damage.ratio <= ERROR_FALLBACK_RATIO:
+    if damage.ratio <= ERROR_FALLBACK_RATIO or len(damage.ranges) > _TYPO_RANGES:
         return Parse(tree)
-    opener, closer = (part.encode("utf-8") for part in spec.comment)
+    comment = tuple(part.encode("utf-8") for part in spec.comment)
     work = bytearray(doc.data)
     muted: list[int] = []
     best_tree = tree
@@ -77,23 +84,24 @@ def parse(doc: Document) -> Parse | None:
     while len(muted) < MAX_MUTED and damage.ratio > ERROR_FALLBACK_RATIO and damage.ranges and tries > 0:
         best: tuple[float, int, Tree, Damage, bytearray] | None = None
         first, last = damage.ranges[0]
+        round_tries = _ROUND_TRIES
         for line in _suspects(doc, work, first, last):
             start, end = doc.line_start(line), doc.line_end(line)
-            if end - start < len(opener) + len(closer):
-                continue
-            if tries <= 0:
-                break
-            tries -= 1
-            trial = bytearray(work)
-            trial[start:end] = opener + b" " * (end - start - len(opener) - len(closer)) + closer
-            tried = parser.parse(bytes(trial))
-            found = find_damage(tried)
-            if best is None or found.ratio < best[0]:
-                best = (found.ratio, line, tried, found, trial)
-                if found.ratio < _GOOD_ENOUGH:
+            for mended in _mends(bytes(work[start:end]), comment):
+                if tries <= 0 or round_tries <= 0:
                     break
-        if best is None or best[0] >= damage.ratio:
-            break
+                tries -= 1
+                round_tries -= 1
+                trial = bytearray(work)
+                trial[start:end] = mended
+                tried = parser.parse(bytes(trial))
+                found = find_damage(tried)
+                if best is None or found.ratio < best[0]:
+                    best = (found.ratio, line, tried, found, trial)
+            if best is not None and not best[3].ranges:
+                break  # nothing left to mend
+        if best is None or best[0] > damage.ratio * _TYPO_GAIN:
+            break  # nothing mends much: garbage, or a mistake no one line explains
         _, line, best_tree, damage, work = best
         muted.append(line)
     kept = tuple(sorted(muted))
@@ -103,17 +111,54 @@ def parse(doc: Document) -> Parse | None:
 
 
 def _suspects(doc: Document, data: bytearray, first: int, last: int) -> list[int]:
-    """Lines ``first..last`` whose brackets or quotes do not balance, in order, at most
-    :data:`_SUSPECTS` of them."""
-    found: list[int] = []
+    """At most :data:`_SUSPECTS` lines of ``first..last`` whose brackets or quotes do not
+    balance, the likeliest typos first: an odd quote, then an unbalanced ``(`` or ``[``, then an
+    unbalanced brace (a block opening or closing on its own line is the usual reason), each kind
+    in line order."""
+    ranked: list[tuple[int, int]] = []
     for line in range(first, min(last, doc.line_count) + 1):
         text = bytes(data[doc.line_start(line) : doc.line_end(line)])
-        balance = sum(text.count(c) for c in _OPENERS) - sum(text.count(c) for c in _CLOSERS)
-        if balance or any(text.count(q) % 2 for q in _QUOTES):
-            found.append(line)
-            if len(found) >= _SUSPECTS:
-                break
-    return found
+        if any(text.count(q) % 2 for q in _QUOTES):
+            ranked.append((0, line))
+        elif text.count(b"(") != text.count(b")") or text.count(b"[") != text.count(b"]"):
+            ranked.append((1, line))
+        elif text.count(b"{") != text.count(b"}"):
+            ranked.append((2, line))
+    ranked.sort()
+    return [line for _, line in ranked[:_SUSPECTS]]
+
+
+def _mends(line: bytes, comment: tuple[bytes, bytes]) -> list[bytes]:
+    """Ways to mend a suspect ``line``, each as long as it, lightest first: the last of a quote
+    character it holds an odd number of, blanked; its round and square brackets that no partner
+    closes or opens, blanked; its unpaired braces, blanked; then the whole line as a comment
+    (when it is long enough to hold the comment's marks). Blanking one kind of character keeps
+    the rest of the line's structure (a method's signature and its ``{``)."""
+    quotes = [line.rindex(q) for q in _QUOTES if line.count(q) % 2]
+    brackets: list[int] = []
+    braces: list[int] = []
+    stack: list[int] = []
+    for i, byte in enumerate(line):
+        if byte in _OPEN_OF.values():
+            stack.append(i)
+        elif byte in _OPEN_OF:
+            if stack and line[stack[-1]] == _OPEN_OF[byte]:
+                stack.pop()
+            else:
+                (braces if byte == _CLOSE_BRACE else brackets).append(i)
+    for i in stack:
+        (braces if line[i] == _OPEN_BRACE else brackets).append(i)
+    mends: list[bytes] = []
+    for stray in (quotes, brackets, braces):
+        if stray:
+            blanked = bytearray(line)
+            for i in stray:
+                blanked[i] = 0x20
+            mends.append(bytes(blanked))
+    opener, closer = comment
+    if len(line) >= len(opener) + len(closer):
+        mends.append(opener + b" " * (len(line) - len(opener) - len(closer)) + closer)
+    return mends
 
 
 @dataclass(frozen=True)
@@ -136,7 +181,7 @@ class Damage:
 
 def find_damage(tree: Tree, muted: tuple[int, ...] = (), doc: Document | None = None) -> Damage:
     """Collect the outermost ERROR/MISSING nodes (iteratively: deep trees must not recurse),
-    and the ``muted`` lines of ``doc`` (read as comments to parse the rest: see :func:`parse`)."""
+    and the ``muted`` lines of ``doc`` (mended to parse the rest: see :func:`parse`)."""
     root = tree.root_node
     ranges: list[tuple[int, int]] = [(line, line) for line in muted]
     error_bytes = sum(doc.line_end(line) - doc.line_start(line) for line in muted) if doc is not None else 0
