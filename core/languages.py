@@ -36,6 +36,9 @@ class CodeSpec:
       (file-scoped namespaces: ``namespace Shop.Orders;``);
     - ``assignments``: wrappers that define a name by assigning to it (``exports.parse =
       function``, ``square = lambda x: ...``); in a function's body they stay statements;
+    - ``naming_wrappers``: wrappers whose name is the definition's before its own (``const f =
+      x => x`` is ``f``, not the ``x`` inside; ``exports.get = function fetch()`` is
+      ``exports.get``; an object's ``"key": function`` is its key);
     - ``self_bodies``: containers that are their own body (a JavaScript object literal of
       methods: ``module.exports = { parse() {...} }``); such a node is a definition only when
       one of its members is.
@@ -61,6 +64,7 @@ class CodeSpec:
     name_formats: dict[str, tuple[str, str]] = field(default_factory=dict)
     scoping: frozenset[str] = frozenset()
     assignments: frozenset[str] = frozenset()
+    naming_wrappers: frozenset[str] = frozenset()
     self_bodies: frozenset[str] = frozenset()
     grammar: str = ""
 
@@ -109,6 +113,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             wrappers=frozenset({"decorated_definition", "expression_statement", "assignment"}),
             name_fields=("name", "left"),
             assignments=frozenset({"assignment"}),
+            naming_wrappers=frozenset({"assignment"}),
         ),
         CodeSpec(
             name="javascript",
@@ -122,6 +127,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "arrow_function",
                     "function_expression",
                     "function",
+                    "generator_function",
                 }
             ),
             containers=frozenset({"class_declaration", "class", "object"}),
@@ -138,10 +144,11 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "pair",
                 }
             ),
-            name_fields=("name", "left"),
+            name_fields=("name", "left", "key"),
             name_types=frozenset({"identifier", "property_identifier", "private_property_identifier"}),
             kinds={"object": "object"},
             assignments=frozenset({"assignment_expression"}),
+            naming_wrappers=frozenset({"variable_declarator", "pair", "assignment_expression"}),
             self_bodies=frozenset({"object"}),
         ),
         *(
@@ -156,6 +163,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                         "method_definition",
                         "arrow_function",
                         "function_expression",
+                        "generator_function",
                         "function_signature",
                         "method_signature",
                         "abstract_method_signature",
@@ -164,6 +172,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 containers=frozenset(
                     {
                         "class_declaration",
+                        "class",
                         "abstract_class_declaration",
                         "interface_declaration",
                         "enum_declaration",
@@ -184,7 +193,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                         "pair",
                     }
                 ),
-                name_fields=("name", "left"),
+                name_fields=("name", "left", "key"),
                 name_types=frozenset({"identifier", "type_identifier", "property_identifier"}),
                 kinds={
                     "interface_declaration": "interface",
@@ -194,6 +203,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "object": "object",
                 },
                 assignments=frozenset({"assignment_expression"}),
+                naming_wrappers=frozenset({"variable_declarator", "pair", "assignment_expression"}),
                 self_bodies=frozenset({"object"}),
             )
             for ts_name, ts_ext in (("typescript", (".ts", ".mts", ".cts")), ("tsx", (".tsx",)))

@@ -256,8 +256,12 @@ class _Run:
             child = definition.child_by_field_name(formatted[0])
             text = _clean_name(child.text) if child is not None else None
             name = formatted[1].format(text) if text else None
-        own = [] if definition.type in spec.self_bodies else [definition]  # an object is named by its holder
-        for node in [*own, *reversed(unit.wrappers)] if name is None else []:
+        # ``const f = x => x`` is ``f`` (the arrow's own children hold only the ``x``); an object
+        # is named by what holds it; other wrappers (decorators, ``export``) name nothing first.
+        naming = [w for w in reversed(unit.wrappers) if w.type in spec.naming_wrappers]
+        own = [] if definition.type in spec.self_bodies else [definition]
+        rest = [w for w in reversed(unit.wrappers) if w.type not in spec.naming_wrappers]
+        for node in [*naming, *own, *rest] if name is None else []:
             name = self._name_of(node)
             if name:
                 break
@@ -315,8 +319,13 @@ class _Run:
         body = self.body(definition)
         end = self.body_lead(definition, body)[0].start_byte if body is not None else definition.end_byte
         start = definition.start_byte
-        if wrappers and definition.child_by_field_name("name") is None and not self._name_of(definition):
-            start = wrappers[0].start_byte
+        spec = self.spec
+        if wrappers and (
+            definition.type in spec.self_bodies
+            or any(w.type in spec.naming_wrappers for w in wrappers)
+            or (definition.child_by_field_name("name") is None and not self._name_of(definition))
+        ):
+            start = wrappers[0].start_byte  # the signature shows what names the definition
         elif keywords:
             start = min(start, keywords[0].start_byte)
         text = self.doc.slice(start, end).rstrip()
@@ -459,6 +468,11 @@ class _Run:
         # Tokens after the body (Ruby's ``end``, a wrapper's ``;``) close the last chunk.
         tail = [c for c in definition.children if c.start_byte >= body.end_byte]
         tail += [c for w in unit.wrappers for c in w.children if c.start_byte >= definition.end_byte]
+        # Code fused onto the definition's last line that runs on past it (``}; exports.y =\n
+        # 5;``): its later lines would be in no chunk. (A comment after the ``}`` is on a line
+        # the last chunk holds anyway.)
+        outer = unit.wrappers[0] if unit.wrappers else definition
+        tail += [n for n in unit.nodes if n.start_byte >= outer.end_byte and n.end_point.row > outer.end_point.row]
         members = self.units(lead[:-1] + list(body.children) + tail, in_function=not is_container)
         # Members that share a line with the signature belong to the head.
         head = Unit(unit.first, head_last, list(unit.nodes))
@@ -865,6 +879,8 @@ def _clean_name(raw: bytes | None) -> str | None:
             previous, text = text, _GENERIC_ARGS.sub("", text)
     if text.isidentifier():  # most names: nothing to normalise
         return text
+    if len(text) > 2 and text[0] == text[-1] and text[0] in "'\"":
+        text = text[1:-1]  # an object's ``"my-key": function``
     return " ".join(text.replace("::", ".").split()) or None
 
 

@@ -191,6 +191,18 @@ def test_one_unclosed_bracket_does_not_cost_the_file_its_structure(language, rel
     assert intact <= {d.symbol for d in list_definitions(broken)}
 
 
+def test_the_repair_mends_the_typo_not_the_class_around_it() -> None:
+    # Muting ``public class Shop {`` also quiets the parser, at the price of the class.
+    methods = "".join(
+        f"    public String m{i}(List<String> rows) {{\n        StringBuilder out = new StringBuilder();\n"
+        f"        if (rows.isEmpty()) {{\n            out.append(\"(none {i})\\n\");\n        }}\n"
+        f"        return out.toString();\n    }}\n\n" for i in range(8))
+    source = ("package x;\n\npublic class Shop {\n" + methods + "}\n").replace("m5(List<String>", "m5(List<St'ring>")
+    broken = prepare("Shop.java", "java", source)
+    assert broken.parsed.muted == (44,)
+    assert {f"Shop.m{i}" for i in range(8)} <= {d.symbol for d in list_definitions(broken)}
+
+
 def test_garbage_falls_back_to_fixed_and_says_so() -> None:
     text = "".join(f"def f{i}(:\n  ))) ((( [[[ \n" for i in range(40))
     prep = prepare("junk.py", "python", text)
@@ -387,6 +399,38 @@ def test_functions_assigned_to_names_and_objects_of_methods_are_definitions() ->
     python = "import math\n\nsquare = lambda x: x * x\n\ndef area(r):\n    twice = lambda v: 2 * v\n    return twice(math.pi * square(r))\n"
     assert [(d.symbol, d.kind) for d in list_definitions(prepare("geo.py", "python", python))] == [
         ("square", "function"), ("area", "function")]
+
+
+@pytest.mark.parametrize(("path", "language", "source", "expected"), [
+    ("f.py", "python", "identity = lambda x: x\nclass A:\n    key = lambda self: self\n",
+     [("identity", "identity = lambda x:"), ("A.key", "key = lambda self:")]),
+    ("f.js", "javascript", "exports.id = item => item.id;\nconst f = x => x;\nexports.x = function named() {};\n"
+     "exports.gen = function* () {\n  yield 1;\n};\nconst api = {\n  'my-key': function () {},\n  m0(a, b) {\n    return a;\n  },\n};\n",
+     [("exports.id", "exports.id = item =>"), ("f", "const f = x =>"), ("exports.x", "exports.x = function named()"),
+      ("exports.gen", "exports.gen = function* ()"), ("api", "const api ="), ("api.my-key", "'my-key': function ()")]),
+])
+def test_a_function_held_by_a_name_is_named_by_it_not_by_what_it_holds(path, language, source, expected) -> None:
+    # ``lambda x: x`` holds an ``x``; the name is what it is assigned to, and the signature shows it.
+    found = {d.symbol: d.signature for d in list_definitions(prepare(path, language, source))}
+    for symbol, signature in expected:
+        assert found.get(symbol) == signature, (symbol, found)
+
+
+def test_members_of_a_split_object_of_methods_repeat_its_signature() -> None:
+    source = "const api = {\n" + "".join(f"  m{i}(a, b) {{\n    return a + b * {i};\n  }},\n" for i in range(8)) + "};\n"
+    chunks = _syntax("api.js", "javascript", source, unit="chars", budget=120)
+    assert chunks[0].kind == "class_header" and chunks[0].symbol == "api"
+    assert all(c.header == "const api =" for c in chunks if c.symbol.startswith("api.m"))
+
+
+@pytest.mark.parametrize("source", [
+    "export default {\n  gen() {\n    return y;\n  }, data: {\n    a: 1\n  }\n};\n",
+    "exports.f = function () {\n" + "".join(f"  x += {i};\n" for i in range(20)) + "}; exports.y =\n    5;\n",
+    "function f() {\n" + "".join(f"  x = {i};\n" for i in range(30)) + "} let y =\n 5;\n",
+])
+def test_code_fused_onto_a_split_definitions_last_line_keeps_its_later_lines(source: str) -> None:
+    chunks = _syntax("fused.js", "javascript", source, unit="chars", budget=60)  # _syntax checks coverage
+    assert chunks
 
 
 def test_an_interface_lists_its_method_signatures() -> None:
