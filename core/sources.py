@@ -126,13 +126,11 @@ def decode(data: bytes, name: str) -> tuple[str, str]:
             raise InputError(f"{name}: starts as {wide.upper()} text but does not decode ({exc.reason})") from None
         if is_binary(text[:8192].encode("utf-8", "surrogatepass")):
             raise InputError(f"{name}: binary file (not text), skipped")
+        _refuse_nul(text, name)
         return _normalise(text), wide
     if is_binary(data):
         raise InputError(f"{name}: binary file (not text), skipped")
-    nul = data.find(b"\x00")  # past the first 8 KB: text never holds one
-    if nul >= 0:
-        line = data.count(b"\n", 0, nul) + 1
-        raise InputError(f"{name}: binary data from line {line} on (a NUL byte), skipped")
+    _refuse_nul(data, name)
     try:
         return _normalise(data.decode("utf-8")), "utf-8"
     except UnicodeDecodeError:
@@ -155,6 +153,15 @@ def decode(data: bytes, name: str) -> tuple[str, str]:
         return _normalise(data.decode(best.encoding)), best.encoding
     except (UnicodeDecodeError, LookupError):
         raise InputError(f"{name}: not valid UTF-8 (looks like {best.encoding} but does not decode)") from None
+
+
+def _refuse_nul(data: bytes | str, name: str) -> None:
+    """:class:`InputError` naming the line of a NUL anywhere (is_binary saw the first 8 KB):
+    text never holds one, so the file is binary from there on (cut short, or glued to an image)."""
+    nul = data.find(b"\x00" if isinstance(data, bytes) else "\x00")
+    if nul >= 0:
+        line = data.count(b"\n" if isinstance(data, bytes) else "\n", 0, nul) + 1
+        raise InputError(f"{name}: binary data from line {line} on (a NUL byte), skipped")
 
 
 _LONE_CR = re.compile(r"\r(?!\n)")

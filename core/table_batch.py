@@ -201,9 +201,11 @@ _YEAR = re.compile(r"^\s*(1[89]\d\d|20\d\d)\s*$")
 
 def _years_heading(first: list[str], rest: Sequence[Sequence[str]]) -> bool:
     """Whether a first row whose value-like cells are all years (at least two, different, in
-    order, beside at least one text cell) heads columns whose values below are no years."""
+    order, beside a text cell or a blank top-left corner, as pivot tables have) heads columns
+    whose values below are mostly no years (a year-like figure among them may happen)."""
     years = [j for j, c in enumerate(first) if looks_like_value(c)]
-    if len(years) < 2 or len(years) == len([c for c in first if c.strip()]):
+    corner = bool(first) and not first[0].strip()
+    if len(years) < 2 or (len(years) == len([c for c in first if c.strip()]) and not corner):
         return False
     if not all(_YEAR.match(first[j]) for j in years):
         return False
@@ -211,7 +213,7 @@ def _years_heading(first: list[str], rest: Sequence[Sequence[str]]) -> bool:
     if labels != sorted(set(labels)) and labels != sorted(set(labels), reverse=True):
         return False
     below = [r[j] for r in rest for j in years if j < len(r) and r[j].strip() and r[j] not in _MISSING]
-    return bool(below) and not any(_YEAR.match(v) for v in below)
+    return bool(below) and sum(1 for v in below if _YEAR.match(v)) * 2 < len(below)
 
 
 def column_names(header: Sequence[str] | None, width: int) -> tuple[str, ...]:

@@ -49,7 +49,7 @@ MAX_RECORD_BYTES = 64 << 20
 MAX_CELL_CHARS = 16 << 20
 _SNIFF_CHARS = 64 << 10
 _HEADER_SAMPLE_ROWS = 50
-_SEP_HINT = re.compile(rb"sep=([,;\t|:])[ \t]*\r?\n", re.IGNORECASE)
+_SEP_HINT = re.compile(rb"sep=([,;\t|:])[ \t]*(?:\r?\n|\Z)", re.IGNORECASE)
 _BOMS = {
     b"\xef\xbb\xbf": None,
     b"\xff\xfe\x00\x00": "UTF-32",
@@ -100,6 +100,7 @@ def read_csv_table(
     bom = _check_bom(head, path)
     if is_binary(head[bom : bom + 8192]):
         raise InputError(f"{path}: binary data in a .{language} file, not a table")
+    _refuse_nul(head, 0, 1, path)  # the header too (data blocks are checked as they stream)
     encoding = _detect_encoding(head[bom:], eof, path)
     hint = _SEP_HINT.match(head, bom)
     # Excel's "sep=;" first line names the delimiter; it is no row of the table.
@@ -318,10 +319,7 @@ def _parse_block(
     """Rows of ``buf`` up to its last complete record, how many bytes that took and how many
     line breaks they held (None when not counted). A NUL byte anywhere is refused: text has
     none, so the file is binary or damaged from there on (the first 8 KB were checked whole)."""
-    nul = buf.find(b"\x00")
-    if nul >= 0:
-        line = base_line + buf.count(b"\n", 0, nul)
-        raise InputError(f"{path}: line {line}: a NUL byte, so binary data, not a table (a damaged or truncated file?)")
+    _refuse_nul(buf, 0, base_line, path)
     if encoding == "utf-8":
         fast = parse_fast(
             buf, base=base, base_line=base_line, final=final, delimiter=dialect.delimiter,
@@ -333,6 +331,13 @@ def _parse_block(
     cols, ragged = _to_columns(recs, width, columns, path)
     spans = (recs.start_byte, recs.end_byte, recs.start_line, recs.end_line)
     return make_batch(cols, first_row, spans, ragged, buf[: recs.consumed], base), recs.consumed, None
+
+
+def _refuse_nul(buf: bytes, start: int, base_line: int, path: str) -> None:
+    nul = buf.find(b"\x00", start)
+    if nul >= 0:
+        line = base_line + buf.count(b"\n", 0, nul)
+        raise InputError(f"{path}: line {line}: a NUL byte, so binary data, not a table (a damaged or truncated file?)")
 
 
 def _parse_exact(

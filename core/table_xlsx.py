@@ -74,7 +74,8 @@ def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool
 _FORMULA_SCAN_BYTES = 4 << 20  # of a sheet's XML, from its top
 _FORMULA_SCAN_CELLS = 10_000
 _CELL = re.compile(rb"<(?:\w+:)?c\b[^>]*?(?:/>|>(.*?)</(?:\w+:)?c>)", re.DOTALL)
-_VALUE = re.compile(rb"<(?:\w+:)?v>[^<]")
+_FORMULA = re.compile(rb"<(?:\w+:)?f[\s/>]")  # the tag, not text: inline strings are escaped
+_VALUE = re.compile(rb"<(?:\w+:)?v>")  # a value, empty included (a formula whose result is "")
 
 
 def _uncalculated_formulas(stream: BinaryIO, member: str) -> int:
@@ -89,12 +90,12 @@ def _uncalculated_formulas(stream: BinaryIO, member: str) -> int:
             head = xml.read(_FORMULA_SCAN_BYTES)
     except (KeyError, OSError, ValueError, zipfile.BadZipFile):
         return 0
-    if b"<f" not in head and b":f" not in head:
+    if not _FORMULA.search(head):
         return 0
     blank = 0
     for match in _CELL.finditer(head):
         body = match.group(1) or b""
-        if (b"<f" in body or b":f" in body) and not _VALUE.search(body):
+        if _FORMULA.search(body) and not _VALUE.search(body):
             blank += 1
             if blank >= _FORMULA_SCAN_CELLS:
                 break

@@ -85,6 +85,8 @@ def test_binary_file_is_refused_by_name() -> None:
     # Text for 12 KB, then a binary tail (a file cut short, or glued to an image).
     with pytest.raises(InputError, match=r"glued\.py: binary data from line 2001 on"):
         load_bytes("glued.py", b"x = 1\n" * 2000 + b"\x00\x01\x02" * 100)
+    with pytest.raises(InputError, match=r"wide\.py: binary data from line 2001 on"):
+        load_bytes("wide.py", ("x = 1\n" * 2000 + "y = '\x00'\n").encode("utf-16"))
 
 
 def test_empty_file_is_refused() -> None:

@@ -476,10 +476,13 @@ def test_headerless_table_gets_generated_names(tmp_path: Path) -> None:
     ("Ada,1815,1852\nAlan,1912,1954\nGrace,1906,1992\n", False),  # years over years: data
     ("Norway,2022,2023\nChile,2019,2020\n", False),
     ("id,2023,2023\na,15,7\n", False),  # the same year twice heads nothing
+    ("country,2022,2023\nFrance,1500,1987\nSpain,12,14\nItaly,9,8\n", True),  # one year-like figure below
+    (",2022,2023\nNorway,5.4,5.5\nChile,3.1,3.0\n", True),  # a pivot table's blank corner
 ])
 def test_a_row_of_years_over_figures_is_a_header(tmp_path: Path, text: str, header: bool) -> None:
     (chunk, *_) = chunk_table_source(on_disk(tmp_path, "wide.csv", text), ChunkSettings(), "syntax")
-    assert (chunk.columns == tuple(text.split("\n")[0].split(","))) is header
+    names = tuple(name or f"column_{j + 1}" for j, name in enumerate(text.split("\n")[0].split(",")))
+    assert (chunk.columns == names) is header
     assert ("generated_header" in chunk.flags) is not header
 
 
@@ -516,8 +519,9 @@ def test_an_excel_sep_line_names_the_delimiter_and_is_no_row(tmp_path: Path) -> 
     assert rows.text == "Ada;a, b;1,5\r\nAlan;c;2"
     profile = next(c for c in chunks if c.kind == "table_profile")
     assert (profile.start_line, profile.end_line) == (2, 4)
-    with pytest.raises(InputError, match="empty table"):
-        chunk_table_source(on_disk(tmp_path, "bare.csv", "sep=,\n"), ChunkSettings(), "syntax")
+    for bare in ("sep=,\n", "sep=,"):
+        with pytest.raises(InputError, match="empty table"):
+            chunk_table_source(on_disk(tmp_path, "bare.csv", bare), ChunkSettings(), "syntax")
 
 
 def test_semicolon_file_and_bom_and_crlf(tmp_path: Path) -> None:
@@ -608,6 +612,8 @@ def test_preview_frames_carry_chunk_columns_and_types() -> None:
         ("wide.csv", b"\xff\xfe" + "a,b\n1,2\n".encode("utf-16-le") + b"\x00\xd8", "not valid UTF-16 text"),
         ("mac.csv", b"a,b\r1,2\r3,4\r", "bare CR line ends"),
         ("late.csv", b"a,b\n" + b"1,2\n" * 5000 + b"3,\x00\x00\x89PNG\n4,5\n", "line 5002: a NUL byte, so binary data"),
+        ("wide_header.csv", ",".join(f"c{i}" for i in range(3000)).replace("c2999", "c\x00").encode() + b"\n1,2\n",
+         "line 1: a NUL byte"),
         ("unclosed.csv", b"a,b,c\n1,\"hello,2\n3,4,5\n6,7,8\n", r"line 2: a quoted cell is never closed .*3 lines"),
         ("fake.xlsx", b"this is not a workbook", "not an .xlsx workbook"),
     ],
@@ -668,10 +674,16 @@ def test_formulas_a_program_never_calculated_are_named_in_the_profile(tmp_path: 
     sheet = members["xl/worksheets/sheet1.xml"]
     for i in range(2, 5):
         sheet = sheet.replace(f"<f>B{i}*C{i}</f><v />".encode(), f"<f>B{i}*C{i}</f><v>{i * 2.5}</v>".encode())
+    sheet = sheet.replace(b"<v>10.0</v>", b"<v></v>")  # a formula whose result is the empty string
     calculated = _zip({**members, "xl/worksheets/sheet1.xml": sheet})
     chunks = chunk_table_source(load_bytes("calculated.xlsx", calculated), ChunkSettings(), "syntax")
     profile = next(c for c in chunks if c.kind == "table_profile")
-    assert "formula" not in profile.header and "total (sum) 22.5" in profile.text
+    assert "formula" not in profile.header and "total (sum) 12.5" in profile.text
+    # Text that looks like XML is escaped in the sheet: no formula there.
+    book = io.BytesIO()
+    pd.DataFrame({"id": [1, 2], "url": ["http:foo", "tag:fun <f>x</f>"]}).to_excel(book, index=False)
+    chunks = chunk_table_source(load_bytes("text.xlsx", book.getvalue()), ChunkSettings(), "syntax")
+    assert "formula" not in next(c for c in chunks if c.kind == "table_profile").header
 
 
 def test_sheet_errors_name_a_sheet_whose_title_holds_a_hash(tmp_path: Path) -> None:
