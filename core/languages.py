@@ -191,6 +191,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                         "ambient_declaration",
                         "assignment_expression",
                         "pair",
+                        "as_expression",  # export const api = { ... } as const
+                        "satisfies_expression",
                     }
                 ),
                 name_fields=("name", "left", "key"),

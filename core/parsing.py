@@ -37,6 +37,7 @@ _SUSPECTS = 16  # lines tried for each
 _REPAIR_BYTES = 150_000  # bytes re-parsed at most while trying (a parse of garbage takes 3-9 us a byte)
 _TYPO_RANGES = 8  # more separate damaged regions than this is no single typo: no repair tried
 _ROUND_TRIES = 24  # tries for one line
+_LOOK_BACK = 8  # lines above the first damaged region searched for the typo too
 _TYPO_GAIN = 0.8  # a mend that leaves more than this share of the damage is no typo's: stop
 _QUOTES = (b'"', b"'", b"`")
 _OPEN_OF = {ord(")"): ord("("), ord("]"): ord("["), ord("}"): ord("{")}
@@ -84,6 +85,7 @@ def parse(doc: Document) -> Parse | None:
     while len(muted) < MAX_MUTED and damage.ratio > ERROR_FALLBACK_RATIO and damage.ranges and tries > 0:
         best: tuple[float, int, Tree, Damage, bytearray] | None = None
         first, last = damage.ranges[0]
+        first = max(1, first - _LOOK_BACK)  # the parser may notice a typo a few lines late
         round_tries = _ROUND_TRIES
         for line in _suspects(doc, work, first, last):
             start, end = doc.line_start(line), doc.line_end(line)

@@ -192,6 +192,8 @@ def load_bytes(name: str, data: bytes, *, language: str | None = None, limits: L
             f"{clean}: {len(data):,} bytes is over the limit of {limits.max_file_bytes:,} for one source file"
         )
     text, encoding = decode(data, clean)
+    if not text.lstrip("\ufeff").strip():
+        raise InputError(f"{clean}: empty file (only a byte order mark and blank lines)")
     return SourceFile(clean, language, text=text, encoding=encoding)
 
 

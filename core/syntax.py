@@ -217,7 +217,7 @@ class _Run:
         spec = self.spec
         wrappers: list[Node] = []
         current: Node | None = node
-        for _ in range(4):
+        for _ in range(8):  # export > declaration > declarator > as > ... > the definition
             if current is None:
                 return None, []
             if current.type in spec.definitions:
@@ -791,12 +791,16 @@ class _Run:
 
 
 def _keywords(unit: Unit) -> list[Node]:
-    """Unnamed tokens of ``unit`` right before its definition on the definition's line."""
+    """Keyword tokens of ``unit`` right before its definition on the definition's line (Go's
+    ``type``); punctuation (a ``{`` the definition shares its line with) is none."""
     definition = unit.definition
     if definition is None:
         return []
     row = definition.start_point.row
-    return [n for n in unit.nodes if not n.is_named and n.end_byte <= definition.start_byte and n.start_point.row == row]
+    return [
+        n for n in unit.nodes
+        if not n.is_named and n.type.isalpha() and n.end_byte <= definition.start_byte and n.start_point.row == row
+    ]  # fmt: skip
 
 
 def _number(parts: list[Pending], kind: str) -> None:

@@ -94,6 +94,9 @@ def test_empty_file_is_refused() -> None:
         load_bytes("empty.py", b"")
     with pytest.raises(InputError, match="empty"):
         load_bytes("blank.py", b"  \n\n")
+    for only_a_mark in (b"\xef\xbb\xbf\n", "\n".encode("utf-16")):  # nothing to chunk, whatever a chunker makes of it
+        with pytest.raises(InputError, match="empty file"):
+            load_bytes("mark.py", only_a_mark)
 
 
 def test_unknown_extension_is_refused_unless_a_language_is_given() -> None:

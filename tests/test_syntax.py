@@ -408,6 +408,10 @@ def test_functions_assigned_to_names_and_objects_of_methods_are_definitions() ->
      "exports.gen = function* () {\n  yield 1;\n};\nconst api = {\n  'my-key': function () {},\n  m0(a, b) {\n    return a;\n  },\n};\n",
      [("exports.id", "exports.id = item =>"), ("f", "const f = x =>"), ("exports.x", "exports.x = function named()"),
       ("exports.gen", "exports.gen = function* ()"), ("api", "const api ="), ("api.my-key", "'my-key': function ()")]),
+    ("f.ts", "typescript", "export const api = {\n  get(id: string) { return id; },\n} as const;\n"
+     "export const cfg = { run() { return 1; } } satisfies Runner;\nexports.a = exports.b = exports.c = exports.d = () => 1;\n",
+     [("api", "export const api ="), ("api.get", "get(id: string)"), ("cfg", "export const cfg ="), ("cfg.run", "run()"),
+      ("exports.d", "exports.a = exports.b = exports.c = exports.d = () =>")]),
 ])
 def test_a_function_held_by_a_name_is_named_by_it_not_by_what_it_holds(path, language, source, expected) -> None:
     # ``lambda x: x`` holds an ``x``; the name is what it is assigned to, and the signature shows it.
