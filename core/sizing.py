@@ -18,10 +18,10 @@ import json
 import re
 from array import array
 from bisect import bisect_left
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from core.document import LONG_LINE, Document

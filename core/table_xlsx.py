@@ -62,7 +62,6 @@ def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool
                         "calculated value (saved by a program that does not calculate formulas): they read as "
                         "empty; open and save the workbook in Excel or LibreOffice to fill them",
                     )
-            if table is not None:
                 found = True
                 yield table
         if not found:
