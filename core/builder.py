@@ -44,7 +44,8 @@ class Prepared:
 
     @property
     def tree(self) -> Tree | None:
-        """The tree-sitter tree, or None when the language has no grammar here."""
+        """The tree-sitter tree, or None when the language has no grammar here (or the parse
+        ran out of time: :data:`core.parsing.PARSE_SECONDS`)."""
         return self.parsed.tree if self.parsed is not None else None
 
     @cached_property
@@ -54,7 +55,9 @@ class Prepared:
         from core.parsing import find_damage
 
         parsed = self.parsed
-        return None if parsed is None else find_damage(parsed.tree, parsed.muted, self.doc)
+        if parsed is None or parsed.tree is None:
+            return None
+        return find_damage(parsed.tree, parsed.muted, self.doc)
 
 
 @dataclass

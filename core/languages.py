@@ -142,13 +142,14 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "expression_statement",
                     "assignment_expression",
                     "pair",
+                    "field_definition",  # class Form { handle = (e) => {...} }
                 }
             ),
             name_fields=("name", "left", "key"),
             name_types=frozenset({"identifier", "property_identifier", "private_property_identifier"}),
             kinds={"object": "object"},
             assignments=frozenset({"assignment_expression"}),
-            naming_wrappers=frozenset({"variable_declarator", "pair", "assignment_expression"}),
+            naming_wrappers=frozenset({"variable_declarator", "pair", "assignment_expression", "field_definition"}),
             self_bodies=frozenset({"object"}),
         ),
         *(
@@ -193,6 +194,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                         "pair",
                         "as_expression",  # export const api = { ... } as const
                         "satisfies_expression",
+                        "public_field_definition",  # class Form { private handle = (e: Event) => {...} }
                     }
                 ),
                 name_fields=("name", "left", "key"),
@@ -205,7 +207,9 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "object": "object",
                 },
                 assignments=frozenset({"assignment_expression"}),
-                naming_wrappers=frozenset({"variable_declarator", "pair", "assignment_expression"}),
+                naming_wrappers=frozenset(
+                    {"variable_declarator", "pair", "assignment_expression", "public_field_definition"}
+                ),
                 self_bodies=frozenset({"object"}),
             )
             for ts_name, ts_ext in (("typescript", (".ts", ".mts", ".cts")), ("tsx", (".tsx",)))

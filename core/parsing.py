@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import threading
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,52 +34,68 @@ ERROR_FALLBACK_RATIO = 0.5
 """Share of a file's bytes in parse errors past which the syntax chunker gives up on its tree
 (and cuts fixed windows, flagged ``fallback: parse_error``)."""
 
+PARSE_SECONDS = 10.0
+"""Wall time a parse may take before it is given up (``fallback: parse_timeout``): a few grammars
+loop on some garbage (tree-sitter's TypeScript grammar never returned on a 17-byte line of
+punctuation), and a server must not hang on an upload. Real files parse far faster (the whole
+standard library, 12 MB, in 1.3 s)."""
+
 MAX_MUTED = 3  # lines mended to get the rest of a file parsed
-_SUSPECTS = 16  # lines tried for each
-_REPAIR_BYTES = 150_000  # bytes re-parsed at most while trying (a parse of garbage takes 3-9 us a byte)
-_TYPO_RANGES = 8  # more separate damaged regions than this is no single typo: no repair tried
-_ROUND_TRIES = 24  # tries for one line
-_LOOK_BACK = 8  # lines above the first damaged region searched for the typo too
+_SUSPECTS = 48  # lines tried for each
+_REPAIR_BYTES = 1_000_000  # bytes re-parsed at most while trying (~0.5 s of ordinary code)
+_GARBAGE_SHARE = 0.2  # more suspect lines than this share of a damaged region: garbage, no typo
+_ROUND_TRIES = 64  # tries for one line
 _TYPO_GAIN = 0.8  # a mend that leaves more than this share of the damage is no typo's: stop
+_LOOK_BACK = 8  # lines above the first damaged region searched for the typo too
+_STRAYS_TRIED = 4  # single characters blanked, one at a time, per kind and line
 _QUOTES = (b'"', b"'", b"`")
+_TRIPLE = re.compile(rb'"""|\'\'\'')
 _OPEN_OF = {ord(")"): ord("("), ord("]"): ord("["), ord("}"): ord("{")}
 _OPEN_BRACE, _CLOSE_BRACE = ord("{"), ord("}")
 
 
 @dataclass(frozen=True)
 class Parse:
-    """A document's tree, and the lines mended to get it (see :func:`parse`)."""
+    """A document's tree (None when the parse took longer than :data:`PARSE_SECONDS`), and the
+    lines mended to get it (see :func:`parse`)."""
 
-    tree: Tree
+    tree: Tree | None
     muted: tuple[int, ...] = ()
 
 
-def parse(doc: Document) -> Parse | None:
+def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
     """Parse ``doc`` with its language's grammar; None when it is not a code language.
 
     One bad line (an unclosed bracket or quote) can turn everything after it into a parse error,
     and the file would lose its structure for one typo. When errors cover more than
     :data:`ERROR_FALLBACK_RATIO` of the file, the parser tries again with one line of the first
     damaged region mended, among the lines there whose brackets or quotes do not balance
-    (:func:`_suspects`), each mended in a few ways: a stray quote, brackets or braces blanked
-    out, or the whole line read as a comment (:func:`_mends`; each keeps every byte offset). It
-    keeps the try that leaves the least damage (the lighter mend on a tie), and goes on while a
-    mend shrinks the damage by a fifth or more: up to :data:`MAX_MUTED` lines and
-    :data:`_REPAIR_BYTES` of parsing in all (a few dozen tries on a file of ordinary size, none
-    past 150 KB). Damage in many separate places is no typo and gets no tries. The repair is
-    kept only when it brings the damage, mended lines included, under the fallback ratio; the
-    mended lines count as damaged (see :func:`find_damage`), and their text stays the file's own
-    in the chunks.
+    (:func:`_suspects`), each mended in a few ways: one stray quote, bracket or brace blanked
+    out at a time, or the whole line read as a comment (:func:`_mends`; each keeps every byte
+    offset and leaves the line non-blank). It keeps the try that leaves the least damage (the
+    lighter mend on a tie), and goes on while a mend shrinks the damage by a fifth or more: up
+    to :data:`MAX_MUTED` lines and :data:`_REPAIR_BYTES` of parsing in all, within
+    :data:`PARSE_SECONDS`. A damaged region that looks like garbage (:func:`_garbage`) gets no
+    tries. The repair is kept only when it brings the
+    damage, mended lines included, under the fallback ratio; the mended lines count as damaged
+    (see :func:`find_damage`), and their text stays the file's own in the chunks. A mend can
+    still cost the structure around it (a class whose own line held the typo); only the mended
+    line's chunk is flagged.
     """
     spec = LANGUAGES.get(doc.language)
     if not isinstance(spec, CodeSpec):
         return None
     parser = _parser(spec.parser_name)
-    tree = parser.parse(doc.data)
+    deadline = time.monotonic() + (PARSE_SECONDS if seconds is None else seconds)
+    tree = _parse_until(parser, doc.data, deadline)
+    if tree is None:
+        return Parse(None)
     damage = find_damage(tree)
-    if damage.ratio <= ERROR_FALLBACK_RATIO or len(damage.ranges) > _TYPO_RANGES:
+    if damage.ratio <= ERROR_FALLBACK_RATIO:
         return Parse(tree)
     comment = tuple(part.encode("utf-8") for part in spec.comment)
+    if _garbage(doc, damage, comment[0]):
+        return Parse(tree)
     work = bytearray(doc.data)
     muted: list[int] = []
     best_tree = tree
@@ -87,7 +105,7 @@ def parse(doc: Document) -> Parse | None:
         first, last = damage.ranges[0]
         first = max(1, first - _LOOK_BACK)  # the parser may notice a typo a few lines late
         round_tries = _ROUND_TRIES
-        for line in _suspects(doc, work, first, last):
+        for line in _suspects(doc, work, first, last, comment[0])[:_SUSPECTS]:
             start, end = doc.line_start(line), doc.line_end(line)
             for mended in _mends(bytes(work[start:end]), comment):
                 if tries <= 0 or round_tries <= 0:
@@ -96,7 +114,9 @@ def parse(doc: Document) -> Parse | None:
                 round_tries -= 1
                 trial = bytearray(work)
                 trial[start:end] = mended
-                tried = parser.parse(bytes(trial))
+                tried = _parse_until(parser, bytes(trial), deadline)
+                if tried is None:
+                    return Parse(tree)  # out of time: keep what the plain parse gave
                 found = find_damage(tried)
                 if best is None or found.ratio < best[0]:
                     best = (found.ratio, line, tried, found, trial)
@@ -112,31 +132,74 @@ def parse(doc: Document) -> Parse | None:
     return Parse(best_tree, kept)
 
 
-def _suspects(doc: Document, data: bytearray, first: int, last: int) -> list[int]:
-    """At most :data:`_SUSPECTS` lines of ``first..last`` whose brackets or quotes do not
-    balance, the likeliest typos first: an odd quote, then an unbalanced ``(`` or ``[``, then an
-    unbalanced brace (a block opening or closing on its own line is the usual reason), each kind
-    in line order."""
+def _parse_until(parser: Parser, data: bytes, deadline: float) -> Tree | None:
+    """``parser``'s tree of ``data``, or None when the clock passes ``deadline`` first (the
+    progress callback is only called when the source is read through a callback)."""
+    view = memoryview(data)
+
+    def read(offset: int, _point: object) -> bytes:
+        return bytes(view[offset : offset + 65536])
+
+    try:
+        return parser.parse(read, progress_callback=lambda *_: time.monotonic() > deadline)
+    except ValueError:  # "Parsing failed": the callback cancelled it
+        parser.reset()
+        return None
+
+
+def _garbage(doc: Document, damage: Damage, comment: bytes) -> bool:
+    """Whether the first damaged region looks like garbage rather than code with a typo: more
+    than :data:`_GARBAGE_SHARE` of its non-blank lines are suspects of the likelier kinds (a
+    block's usual opening or closing brace is not counted). Mending one line cannot help then,
+    and each try of a parse of garbage is slow."""
+    first, last = damage.ranges[0]
+    last = min(last, doc.line_count)
+    lines = sum(1 for line in range(first, last + 1) if not doc.is_blank(line))
+    unusual = sum(1 for rank, _ in _ranked(doc, doc.data, first, last, comment) if rank < 3)
+    return unusual > max(8, lines * _GARBAGE_SHARE)
+
+
+def _suspects(doc: Document, data: bytes | bytearray, first: int, last: int, comment: bytes) -> list[int]:
+    """The lines of ``first..last`` whose brackets or quotes do not balance, the likeliest typos
+    first (see :func:`_ranked`)."""
+    return [line for _, line in sorted(_ranked(doc, data, first, last, comment))]
+
+
+def _ranked(doc: Document, data: bytes | bytearray, first: int, last: int, comment: bytes) -> list[tuple[int, int]]:
+    """(rank, line) of each suspect line of ``first..last``, its code only (a comment after it
+    left out when the quotes before it pair up): 0, an odd quote (Python's triple quotes left
+    out: they open and close docstrings on lines of their own); 1, an unbalanced ``(`` or
+    ``[``; 2, a brace that does not open a block at the line's end or close one at its start;
+    3, any other unbalanced brace (a block opening or closing is the usual reason)."""
     ranked: list[tuple[int, int]] = []
     for line in range(first, min(last, doc.line_count) + 1):
         text = bytes(data[doc.line_start(line) : doc.line_end(line)])
-        if any(text.count(q) % 2 for q in _QUOTES):
+        if comment:
+            cut = text.find(comment)
+            if cut >= 0 and not any(text[:cut].count(q) % 2 for q in _QUOTES):
+                text = text[:cut]  # "# don't" holds no typo
+        bare = _TRIPLE.sub(b"", text)
+        if any(bare.count(q) % 2 for q in _QUOTES):
             ranked.append((0, line))
         elif text.count(b"(") != text.count(b")") or text.count(b"[") != text.count(b"]"):
             ranked.append((1, line))
         elif text.count(b"{") != text.count(b"}"):
-            ranked.append((2, line))
-    ranked.sort()
-    return [line for _, line in ranked[:_SUSPECTS]]
+            code = text.strip()
+            usual = code.endswith(b"{") and code.count(b"{") == 1 or code.startswith(b"}") and code.count(b"}") == 1
+            ranked.append((3 if usual else 2, line))
+    return ranked
 
 
 def _mends(line: bytes, comment: tuple[bytes, bytes]) -> list[bytes]:
-    """Ways to mend a suspect ``line``, each as long as it, lightest first: the last of a quote
-    character it holds an odd number of, blanked; its round and square brackets that no partner
-    closes or opens, blanked; its unpaired braces, blanked; then the whole line as a comment
-    (when it is long enough to hold the comment's marks). Blanking one kind of character keeps
-    the rest of the line's structure (a method's signature and its ``{``)."""
-    quotes = [line.rindex(q) for q in _QUOTES if line.count(q) % 2]
+    """Ways to mend a suspect ``line``, each as long as it and never blank (a blank line would
+    belong to no node, so to no chunk), lightest first: one quote of a kind the line holds an
+    odd number of (outside triple quotes), blanked; one round or square bracket that no partner
+    closes or opens, blanked; one unpaired brace, blanked (each kind a character at a time, up
+    to :data:`_STRAYS_TRIED`); then the whole line as a comment, when it can hold the comment's
+    marks. Blanking one character keeps the rest of the line's structure (a method's signature
+    and its ``{``)."""
+    bare = _TRIPLE.sub(b"   ", line)  # same length: positions hold
+    quotes = [i for q in _QUOTES if bare.count(q) % 2 for i in range(len(bare)) if bare[i] == q[0]]
     brackets: list[int] = []
     braces: list[int] = []
     stack: list[int] = []
@@ -151,12 +214,11 @@ def _mends(line: bytes, comment: tuple[bytes, bytes]) -> list[bytes]:
     for i in stack:
         (braces if line[i] == _OPEN_BRACE else brackets).append(i)
     mends: list[bytes] = []
-    for stray in (quotes, brackets, braces):
-        if stray:
-            blanked = bytearray(line)
-            for i in stray:
-                blanked[i] = 0x20
-            mends.append(bytes(blanked))
+    for strays in (quotes, sorted(brackets), sorted(braces)):
+        for i in strays[:_STRAYS_TRIED]:
+            blanked = line[:i] + b" " + line[i + 1 :]
+            if blanked.strip():
+                mends.append(blanked)
     opener, closer = comment
     if len(line) >= len(opener) + len(closer):
         mends.append(opener + b" " * (len(line) - len(opener) - len(closer)) + closer)

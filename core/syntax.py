@@ -103,7 +103,8 @@ def chunk_syntax(prep: Prepared, settings: ChunkSettings) -> list[Chunk]:
     if not doc.data.strip():
         return []
     tree, damage = prep.tree, prep.damage
-    assert tree is not None and damage is not None  # a CodeSpec always has a grammar
+    if tree is None or damage is None:  # a CodeSpec always has a grammar: the parse ran out of time
+        return chunk_fixed(prep, settings, fallback="parse_timeout")
     if damage.ratio > ERROR_FALLBACK_RATIO:
         return chunk_fixed(prep, settings, fallback="parse_error")
     run = _Run(ChunkMaker(prep, settings, "syntax"), spec, settings, damage)
@@ -672,9 +673,13 @@ class _Run:
             if len(sub) <= 1:
                 ordered.append(Unit(current.first, current.last, []))  # lines only
                 continue
-            # Lines of ``current`` outside its children (rare) stay with the neighbouring child.
+            # Lines of ``current`` outside its children stay with the neighbouring child: rare,
+            # but a parse error's children can leave whole lines of code between them.
             sub[0].first = current.first
             sub[-1].last = current.last
+            for before, after in zip(sub, sub[1:]):
+                if any(not self.doc.is_blank(line) for line in range(before.last + 1, after.first)):
+                    before.last = after.first - 1
             stack.extend(reversed(sub))
         for piece in ordered:
             if not piece.nodes:
@@ -912,7 +917,8 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
     if not isinstance(spec, CodeSpec) or prep.tree is None:
         return []
     settings = settings or ChunkSettings(unit="lines", budget=10_000)
-    assert prep.damage is not None
+    if prep.damage is None:  # the parse ran out of time
+        return []
     run = _Run(ChunkMaker(prep, settings, "syntax"), spec, settings, prep.damage)
     found: list[Definition] = []
     stack: list[tuple[list[Node], tuple[str, ...], bool, int, bool]] = [

@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+import core.parsing
+
 from core.chunking import chunk_document, prepare
 from core.languages import CODE_LANGUAGES, detect_language
 from core.settings import ChunkSettings
@@ -201,6 +203,65 @@ def test_the_repair_mends_the_typo_not_the_class_around_it() -> None:
     broken = prepare("Shop.java", "java", source)
     assert broken.parsed.muted == (44,)
     assert {f"Shop.m{i}" for i in range(8)} <= {d.symbol for d in list_definitions(broken)}
+
+
+RUST_BLOCKS = "".join(f"fn m{i}(x: i32) -> i32 {{\n    let y = x + {i};\n    y\n}}\n\n" for i in range(20))
+KOTLIN_CALL = ("val rates = listOf(\n    1,\n    2,\n)]\n\nfun looksValid(id: String): Boolean {\n    val n = id.trim()\n"
+               "    return n.isNotEmpty()\n}\n\nclass Calc private constructor(\n    private val seller: String,\n) {\n"
+               "    fun total(): Int = 1\n    fun other(): Int = 2\n}\n")
+
+
+@pytest.mark.parametrize(("path", "language", "source", "typo_line", "kept"), [
+    # The 19th of 20 blocks: every block's own braces are suspects too, but usual ones.
+    ("lib.rs", "rust", RUST_BLOCKS.replace("let y = x + 18;", "let y = { x + 18;"), 92, {"m17", "m18", "m19"}),
+    # A stray ']' beside a ')' that closes a call: only the ']' is blanked.
+    ("T.kt", "kotlin", KOTLIN_CALL, 4, {"looksValid", "Calc", "Calc.total", "Calc.other"}),
+    # Of two quotes, the first is the stray one.
+    ("f.py", "python", 'def "fetch(url, mode="r"):\n    return open(url, mode)\n\n\ndef other():\n    return 2\n', 1,
+     {"fetch", "other"}),
+])
+def test_the_repair_mends_one_character_of_the_typos_line(path, language, source, typo_line, kept) -> None:
+    broken = prepare(path, language, source)
+    assert broken.parsed.muted == (typo_line,)
+    assert kept <= {d.symbol for d in list_definitions(broken)}
+    _syntax(path, language, source, unit="lines", budget=8)  # lossless and exact
+
+
+def test_a_docstrings_triple_quotes_are_no_typo() -> None:
+    # Blanking a '"""' line turned 200 lines of code into one string (which counts as no damage).
+    lines = (SAMPLES / "py_inventory/inventory/reconcile.py").read_text("utf-8").split("\n")
+    lines[174] = lines[174].replace("+=", "(+=")
+    source = "\n".join(lines)
+    broken = prepare("reconcile.py", "python", source)
+    assert broken.parsed.muted == (175,)
+    assert "main" in {d.symbol for d in list_definitions(broken)}
+    chunks = _syntax("reconcile.py", "python", source)
+    assert all("damaged" in c.flags for c in chunks if c.start_line <= 175 <= c.end_line)
+
+
+@pytest.mark.parametrize("source", [
+    # A line that is only the stray character cannot be blanked (it would be in no chunk).
+    "function a(x) {\n  return x + 1;\n}\n(\nfunction b(x) {\n  return x + 2;\n}\n\nfunction c(x) {\n  return 3;\n}\n",
+])
+def test_a_mended_line_is_never_left_out_of_the_chunks(source: str) -> None:
+    chunks = _syntax("a.js", "javascript", source)
+    assert any("damaged" in c.flags and c.start_line <= 4 <= c.end_line for c in chunks)
+
+
+def test_lines_between_a_parse_errors_children_stay_in_the_chunks() -> None:
+    lines = (SAMPLES / "py_inventory/inventory/reconcile.py").read_text("utf-8").split("\n")
+    lines[240] = lines[240].replace("len(report", 'len(repo"rt')  # a stray quote in an f-string
+    _syntax("reconcile.py", "python", "\n".join(lines))  # lossless: line 245 was in no chunk
+
+
+def test_a_parse_that_does_not_end_is_given_up(monkeypatch) -> None:
+    # tree-sitter's TypeScript grammar never returns on this line of punctuation.
+    monkeypatch.setattr(core.parsing, "PARSE_SECONDS", 0.5)
+    source = '[${$*""\'"\'})*}<`a'
+    prep = prepare("x.ts", "typescript", source)
+    chunks = chunk_document(prep, ChunkSettings(), "syntax")
+    assert [(c.fallback, c.text) for c in chunks] == [("parse_timeout", source)]
+    assert list_definitions(prep) == []
 
 
 def test_garbage_falls_back_to_fixed_and_says_so() -> None:
@@ -412,6 +473,10 @@ def test_functions_assigned_to_names_and_objects_of_methods_are_definitions() ->
      "export const cfg = { run() { return 1; } } satisfies Runner;\nexports.a = exports.b = exports.c = exports.d = () => 1;\n",
      [("api", "export const api ="), ("api.get", "get(id: string)"), ("cfg", "export const cfg ="), ("cfg.run", "run()"),
       ("exports.d", "exports.a = exports.b = exports.c = exports.d = () =>")]),
+    ("f.tsx", "tsx", "class Form {\n  private readonly handle = (e: Event): void => {\n    this.set(e);\n  };\n  count = 0;\n}\n",
+     [("Form.handle", "private readonly handle = (e: Event): void =>")]),
+    ("f.js", "javascript", "class Form {\n  handleChange = (e) => {\n    this.set(e);\n  };\n}\n",
+     [("Form.handleChange", "handleChange = (e) =>")]),
 ])
 def test_a_function_held_by_a_name_is_named_by_it_not_by_what_it_holds(path, language, source, expected) -> None:
     # ``lambda x: x`` holds an ``x``; the name is what it is assigned to, and the signature shows it.
