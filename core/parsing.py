@@ -141,10 +141,13 @@ def _parse_until(parser: Parser, data: bytes, deadline: float) -> Tree | None:
         return bytes(view[offset : offset + 65536])
 
     try:
-        return parser.parse(read, progress_callback=lambda *_: time.monotonic() > deadline)
+        tree = parser.parse(read, progress_callback=lambda *_: time.monotonic() > deadline)
     except ValueError:  # "Parsing failed": the callback cancelled it
         parser.reset()
         return None
+    # Such a tree keeps no source: ``node.text`` would call ``read`` again (slowly), so the
+    # chunker takes node text from its document (``_Run._text``).
+    return tree
 
 
 def _garbage(doc: Document, damage: Damage, comment: bytes) -> bool:

@@ -255,7 +255,7 @@ class _Run:
         formatted = spec.name_formats.get(definition.type)
         if formatted is not None:
             child = definition.child_by_field_name(formatted[0])
-            text = _clean_name(child.text) if child is not None else None
+            text = _clean_name(self._text(child)) if child is not None else None
             name = formatted[1].format(text) if text else None
         # ``const f = x => x`` is ``f`` (the arrow's own children hold only the ``x``); an object
         # is named by what holds it; other wrappers (decorators, ``export``) name nothing first.
@@ -271,7 +271,8 @@ class _Run:
         if spec.receiver_field:
             receiver = definition.child_by_field_name(spec.receiver_field)
             if receiver is not None:
-                type_name = _first_of_type(receiver, frozenset({"type_identifier"}))
+                found = _first_of_type(receiver, frozenset({"type_identifier"}))
+                type_name = _clean_name(self._text(found)) if found is not None else None
                 if type_name:
                     name = f"{type_name}.{name}"
         return name
@@ -285,17 +286,22 @@ class _Run:
                 return text
         for child in node.named_children:
             if child.type in spec.name_types:
-                return _clean_name(child.text)
+                return _clean_name(self._text(child))
         for child in node.named_children:  # Go's type_spec, JS's variable_declarator
             inner = child.child_by_field_name("name")
             if inner is not None:
-                return _clean_name(inner.text)
+                return _clean_name(self._text(inner))
         return None
+
+    def _text(self, node: Node) -> bytes:
+        """``node``'s source bytes, from the document (a tree parsed through a read callback
+        keeps no source: ``node.text`` would call the callback again, slowly)."""
+        return self.doc.data[node.start_byte : node.end_byte]
 
     def _identifier(self, node: Node) -> str | None:
         for _ in range(8):
             if node.type not in _DECLARATOR_TYPES:
-                return _clean_name(node.text)
+                return _clean_name(self._text(node))
             inner = node.child_by_field_name("declarator") or next(
                 (c for c in node.named_children if c.type in _DECLARATOR_TYPES or c.type.endswith(("identifier", "operator_name"))),
                 None,
@@ -865,12 +871,12 @@ def _head_last(doc: Document, unit: Unit, body: Node) -> int:
     return max(unit.first, last)
 
 
-def _first_of_type(node: Node, types: frozenset[str]) -> str | None:
+def _first_of_type(node: Node, types: frozenset[str]) -> Node | None:
     stack = [node]
     while stack:
         current = stack.pop(0)
         if current.type in types:
-            return _clean_name(current.text)
+            return current
         stack.extend(current.named_children)
     return None
 
