@@ -76,11 +76,10 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
     lighter mend on a tie), and goes on while a mend shrinks the damage by a fifth or more: up
     to :data:`MAX_MUTED` lines and :data:`_REPAIR_BYTES` of parsing in all, within
     :data:`PARSE_SECONDS`. A damaged region that looks like garbage (:func:`_garbage`) gets no
-    tries. The repair is kept only when it brings the
-    damage, mended lines included, under the fallback ratio; the mended lines count as damaged
-    (see :func:`find_damage`), and their text stays the file's own in the chunks. A mend can
-    still cost the structure around it (a class whose own line held the typo); only the mended
-    line's chunk is flagged.
+    tries. The repair is kept only when it brings the damage, mended lines included, under the
+    fallback ratio; the mended lines count as damaged (see :func:`find_damage`), and their text
+    stays the file's own in the chunks. A mend can still cost the structure around it (a class
+    whose own line held the typo); only the mended line's chunk is flagged.
     """
     spec = LANGUAGES.get(doc.language)
     if not isinstance(spec, CodeSpec):
