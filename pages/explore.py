@@ -15,6 +15,13 @@ from pages import common
 
 DEFAULT_PROJECT = "py_inventory"
 DEFAULT_FILE = "inventory/resilience.py"
+# Why the syntax chunker fell back (Chunk.fallback), in words.
+FALLBACK_REASONS = {
+    "parse_error": "most of it does not parse (syntax errors), so it was cut into fixed windows",
+    "parse_timeout": "its parse did not finish in time (a grammar stuck on odd input), so it was cut "
+                     "into fixed windows",
+    "unknown_language": "there is no grammar for this language, so it was split at blank-line blocks",
+}
 
 settings, picked = common.code_page_start(
     "Fixed-size windows (orange band, left) end wherever the budget runs out: a **red rule marks each "
@@ -83,7 +90,8 @@ for strategy, title in (("fixed", "Fixed windows"), ("syntax", "Syntax-aware")):
     columns[5].metric("Over the model's limit", len(report.over_model_limit),
                       help=f"embed_text longer than {limit} tokens is silently truncated by the model")
 if chunks["syntax"] and chunks["syntax"][0].fallback:
-    st.warning(f"The syntax chunker fell back for this file: {chunks['syntax'][0].fallback}.")
+    reason = chunks["syntax"][0].fallback
+    st.warning(f"The syntax chunker fell back for this file ({reason}): {FALLBACK_REASONS.get(reason, 'see the docs')}.")
 
 sizes = pd.DataFrame(
     [{"strategy": s, "size": c.size} for s in common.STRATEGIES for c in chunks[s]]

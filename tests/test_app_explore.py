@@ -81,6 +81,9 @@ def test_pasted_code_with_a_language(app: AppTest) -> None:
     app.radio(key="source").set_value("Sample").run()
     app.radio(key="source").set_value("Paste code").run()
     assert app.selectbox(key="paste_lang").value == "go" and "Add" in view_html(app)  # kept across the switch
+    app.selectbox(key="paste_lang").set_value("python").run()
+    app.text_area(key="paste_text").input("".join(f"def f{i}(:\n  ))) ((( [[[ \n" for i in range(40))).run()
+    assert any("fell back for this file (parse_error): most of it does not parse" in w.value for w in app.warning)
     app.text_area(key="paste_text").input("x = 1\n" * 400_000).run()  # 2.4 MB: over a file's limit
     assert not app.exception
     assert any("pasted code: 2,400,000 bytes, over the 2,000,000-byte limit" in m.value for m in app.markdown)
