@@ -155,12 +155,17 @@ def decode(data: bytes, name: str) -> tuple[str, str]:
         raise InputError(f"{name}: not valid UTF-8 (looks like {best.encoding} but does not decode)") from None
 
 
-def _refuse_nul(data: bytes | str, name: str) -> None:
-    """:class:`InputError` naming the line of a NUL anywhere (is_binary saw the first 8 KB):
-    text never holds one, so the file is binary from there on (cut short, or glued to an image)."""
+def nul_line(data: bytes | str) -> int | None:
+    """The 1-based line of ``data``'s first NUL, or None. Text never holds one (:func:`is_binary`
+    looks at the first 8 KB only): a file with one is binary from there on, cut short or glued to
+    an image. One memchr over the data."""
     nul = data.find(b"\x00" if isinstance(data, bytes) else "\x00")
-    if nul >= 0:
-        line = data.count(b"\n" if isinstance(data, bytes) else "\n", 0, nul) + 1
+    return None if nul < 0 else data.count(b"\n" if isinstance(data, bytes) else "\n", 0, nul) + 1
+
+
+def _refuse_nul(data: bytes | str, name: str) -> None:
+    line = nul_line(data)
+    if line is not None:
         raise InputError(f"{name}: binary data from line {line} on (a NUL byte), skipped")
 
 

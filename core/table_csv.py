@@ -39,7 +39,7 @@ from typing import Any, BinaryIO
 import pyarrow as pa
 
 from core.errors import InputError
-from core.sources import is_binary
+from core.sources import is_binary, nul_line
 from core.table_batch import OpenTable, RowBatch, column_names, detect_header, make_batch
 from core.table_csv_fast import parse_fast
 
@@ -100,7 +100,7 @@ def read_csv_table(
     bom = _check_bom(head, path)
     if is_binary(head[bom : bom + 8192]):
         raise InputError(f"{path}: binary data in a .{language} file, not a table")
-    _refuse_nul(head, 0, 1, path)  # the header too (data blocks are checked as they stream)
+    _refuse_nul(head, 1, path)  # the header too (data blocks are checked as they stream)
     encoding = _detect_encoding(head[bom:], eof, path)
     hint = _SEP_HINT.match(head, bom)
     # Excel's "sep=;" first line names the delimiter; it is no row of the table.
@@ -319,7 +319,7 @@ def _parse_block(
     """Rows of ``buf`` up to its last complete record, how many bytes that took and how many
     line breaks they held (None when not counted). A NUL byte anywhere is refused: text has
     none, so the file is binary or damaged from there on (the first 8 KB were checked whole)."""
-    _refuse_nul(buf, 0, base_line, path)
+    _refuse_nul(buf, base_line, path)
     if encoding == "utf-8":
         fast = parse_fast(
             buf, base=base, base_line=base_line, final=final, delimiter=dialect.delimiter,
@@ -333,10 +333,11 @@ def _parse_block(
     return make_batch(cols, first_row, spans, ragged, buf[: recs.consumed], base), recs.consumed, None
 
 
-def _refuse_nul(buf: bytes, start: int, base_line: int, path: str) -> None:
-    nul = buf.find(b"\x00", start)
-    if nul >= 0:
-        line = base_line + buf.count(b"\n", 0, nul)
+def _refuse_nul(buf: bytes, base_line: int, path: str) -> None:
+    """:class:`InputError` for a NUL in ``buf`` (whose first line is ``base_line``), by line."""
+    line = nul_line(buf)
+    if line is not None:
+        line += base_line - 1
         raise InputError(f"{path}: line {line}: a NUL byte, so binary data, not a table (a damaged or truncated file?)")
 
 
