@@ -196,6 +196,11 @@ def room_for(maker: ChunkMaker, symbol: str, header: str) -> tuple[int, bool]:
     return (room, False) if room >= floor else (floor, True)
 
 
+def flag_over(flags: tuple[str, ...], over: bool) -> tuple[str, ...]:
+    """``flags`` with ``oversized`` added when ``over`` (the second value of :func:`room_for`)."""
+    return (*flags, "oversized") if over and "oversized" not in flags else flags
+
+
 def largest_fitting(lo: int, hi: int, fits: Any) -> int:
     """The largest ``x`` in ``[lo, hi]`` with ``fits(x)`` for a monotone ``fits``; ``lo - 1`` if none."""
     best = lo - 1

@@ -7,7 +7,7 @@ the line either way (flagged ``split_line``).
 
 from __future__ import annotations
 
-from core.builder import ChunkMaker, Prepared, fit_piece, largest_fitting, room_for, split_long_line
+from core.builder import ChunkMaker, Prepared, fit_piece, flag_over, largest_fitting, room_for, split_long_line
 from core.chunk import Chunk
 from core.settings import ChunkSettings
 
@@ -22,8 +22,7 @@ def chunk_fixed(prep: Prepared, settings: ChunkSettings, *, fallback: str | None
     raw = settings.raw_cuts and settings.unit != "lines"
     spans = _raw_windows(maker, avail, settings.overlap) if raw else _line_windows(maker, avail, settings.overlap)
     return [
-        maker.make("window", "", a, b, flags=(*flags, "oversized") if over and "oversized" not in flags else flags,
-                   inside_words=raw)
+        maker.make("window", "", a, b, flags=flag_over(flags, over), inside_words=raw)
         for a, b, flags in spans
     ]
 

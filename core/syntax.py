@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from core.builder import MIN_ROOM, ChunkMaker, Prepared, largest_fitting, room_for, split_long_line
+from core.builder import MIN_ROOM, ChunkMaker, Prepared, flag_over, largest_fitting, room_for, split_long_line
 from core.chunk import Chunk
 from core.document import Document
 from core.fixed import chunk_fixed
@@ -756,9 +756,7 @@ class _Run:
             switching = rest_header is not None
             begin = doc.line_start(line) if pos is None else pos
             for a, b, flags in split_long_line(self.maker, begin, doc.line_end(line), avail):
-                if over and "oversized" not in flags:
-                    flags = (*flags, "oversized")
-                add(Pending(kind, symbol, line, line, header, parent, flags, a, b))
+                add(Pending(kind, symbol, line, line, header, parent, flag_over(flags, over), a, b))
                 if switching and b < doc.line_end(line):
                     pos = b  # the rest of this line is cut again under the new header
                     break

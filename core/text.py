@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from core.builder import ChunkMaker, Prepared, room_for, split_long_line
+from core.builder import ChunkMaker, Prepared, flag_over, room_for, split_long_line
 from core.chunk import Chunk
 from core.document import Document
 from core.languages import LANGUAGES, TextSpec
@@ -91,7 +91,7 @@ def _split_section(maker: ChunkMaker, doc: Document, first: int, last: int, titl
                 continue
             avail, over = room_for(maker, title, "")
             for a, b, flags in split_long_line(maker, doc.line_start(line), doc.line_end(line), avail):
-                out.append((title, line, line, (*flags, "oversized") if over and "oversized" not in flags else flags, a, b))
+                out.append((title, line, line, flag_over(flags, over), a, b))
     if start is not None:
         out.append((title, start, end, (), None, None))
     return out
