@@ -56,7 +56,7 @@ def add_commands(sub: argparse._SubParsersAction, add_chunk_options: Callable[[a
 
     evaluate = sub.add_parser("eval", help="retrieval metrics of an annotated query set per strategy and mode")
     evaluate.add_argument("path", type=Path)
-    evaluate.add_argument("--queries", type=Path, required=True, help="JSONL: query, path, symbol or start_line/end_line")
+    evaluate.add_argument("--queries", type=Path, required=True, help="JSONL: query, path, symbol or start_line/end_line; also: more right answers")
     evaluate.add_argument("-k", type=int, default=5, help="cut-off of touched@k, whole@k, MRR (default 5)")
     evaluate.add_argument("--mode", choices=(*_MODE_CHOICES, "all"), default="all", help="default: all")
     evaluate.add_argument("--context", type=int, default=1024, help="tokens of the size-neutral context (default 1024)")

@@ -4,6 +4,12 @@ A query set is JSONL, one object per line::
 
     {"query": "retry a failed payment", "path": "py_inventory/inventory/ledger.py", "symbol": "Ledger.retry"}
     {"query": "...", "path": "...", "start_line": 10, "end_line": 24}
+    {"query": "send a GET request", "path": "a/client.py", "symbol": "Client.get",
+     "also": [{"path": "a/client.py", "symbol": "AsyncClient.get"}]}
+
+``also`` lists answers that are just as right (the same docstring on a sync and an async twin,
+say): a question whose text fits several places cannot be asked to find one of them. Each figure
+of such a query is scored on the answer that does best (the best rank, the context holding any).
 
 ``symbol`` resolves through :func:`core.syntax.list_definitions`: the definition named exactly so,
 else the one whose breadcrumb ends with ``"." + symbol``. The target is then a line span (and
@@ -33,7 +39,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from statistics import mean, median
 from typing import TYPE_CHECKING, Any
@@ -69,6 +75,11 @@ class QuerySpec:
     symbol: str | None = None
     start_line: int | None = None
     end_line: int | None = None
+    also: tuple[QuerySpec, ...] = ()  # answers just as right (same line and query, no ``also`` of their own)
+
+    def answers(self) -> tuple[QuerySpec, ...]:
+        """This answer and the ``also`` ones, each as a spec of its own."""
+        return (replace(self, also=()), *self.also)
 
 
 @dataclass(frozen=True)
@@ -113,11 +124,28 @@ def _parse_line(raw: str, number: int) -> QuerySpec:
         raise ValueError("not valid JSON for a query (nested too deeply)") from None
     if not isinstance(data, dict):
         raise ValueError("expected a JSON object")
-    query, path = data.get("query"), data.get("path")
+    query = data.get("query")
     if not isinstance(query, str) or not query.strip():
         raise ValueError("'query' must be a non-empty string")
     if len(query) > MAX_QUERY_CHARS:  # one pasted file must not stop the whole run at search time
         raise ValueError(f"'query' is {len(query):,} characters long; the limit is {MAX_QUERY_CHARS:,}")
+    spec = _answer(data, QuerySpec(number, query, ""))
+    also = data.get("also")
+    also = [] if also is None else also
+    if not isinstance(also, list) or not all(isinstance(a, dict) for a in also):
+        raise ValueError("'also' must be a list of objects, each with path and symbol or start_line/end_line")
+    alternatives = []
+    for position, item in enumerate(also, start=1):
+        try:
+            alternatives.append(_answer(item, QuerySpec(number, query, "")))
+        except ValueError as exc:
+            raise ValueError(f"'also' answer {position}: {exc}") from None
+    return replace(spec, also=tuple(alternatives))
+
+
+def _answer(data: dict, base: QuerySpec) -> QuerySpec:
+    """``base`` with the answer ``data`` gives: a path and a symbol or a line span."""
+    path = data.get("path")
     if not isinstance(path, str) or not path.strip():
         raise ValueError("'path' must be a non-empty string")
     symbol = data.get("symbol")
@@ -125,14 +153,14 @@ def _parse_line(raw: str, number: int) -> QuerySpec:
     if symbol is not None:
         if not isinstance(symbol, str) or not symbol.strip():
             raise ValueError("'symbol' must be a non-empty string")
-        return QuerySpec(number, query, path, symbol=symbol.strip())
+        return replace(base, path=path, symbol=symbol.strip())
     if start is None and end is None:
         raise ValueError("needs 'symbol' or 'start_line' and 'end_line'")
     if not (isinstance(start, int) and isinstance(end, int)) or isinstance(start, bool) or isinstance(end, bool):
         raise ValueError("'start_line' and 'end_line' must both be integers")
     if not 1 <= start <= end:
         raise ValueError(f"bad line span {start}-{end} (1-based, start <= end)")
-    return QuerySpec(number, query, path, start_line=start, end_line=end)
+    return replace(base, path=path, start_line=start, end_line=end)
 
 
 def load_queries(path: Path) -> list[QuerySpec]:
@@ -371,7 +399,7 @@ def fill_context(
 
 def score_query(
     spec: QuerySpec,
-    target: Target,
+    target: Target | Sequence[Target],
     ranked: Sequence[Chunk | Sequence[Chunk]],
     *,
     strategy: str,
@@ -383,13 +411,18 @@ def score_query(
 ) -> QueryOutcome:
     """Every metric of one query from its ranked results (deeper than ``k`` for the context); a
     result is a chunk or the chunks of one split definition (``repeated``: see
-    :func:`fill_context`)."""
+    :func:`fill_context`). Given several targets (equally right answers), each figure is the best
+    any of them gets: the first rank at which one is touched or held whole, the context holding
+    any one whole, and the byte figures of the answer with the best IoU."""
+    targets = (target,) if isinstance(target, Target) else tuple(target)
+    if not targets:
+        raise ValueError("score_query needs at least one target")
     results = as_results(ranked)
     top = results[:k]
-    touched = next((r for r, res in enumerate(top, start=1) if _overlaps(res, target)), None)
-    whole = next((r for r, res in enumerate(top, start=1) if _holds(res, target)), None)
+    touched = next((r for r, res in enumerate(top, start=1) if any(_overlaps(res, t) for t in targets)), None)
+    whole = next((r for r, res in enumerate(top, start=1) if any(_holds(res, t) for t in targets)), None)
     top_chunks = [c for res in top for c in res]
-    recall, precision, iou = span_metrics(top_chunks, target)
+    recall, precision, iou = max((span_metrics(top_chunks, t) for t in targets), key=lambda m: (m[2], m[0]))
     context = fill_context(results, context_tokens, tokens_of, repeated)
     return QueryOutcome(
         line=spec.line,
@@ -401,7 +434,7 @@ def score_query(
         recall=recall,
         precision=precision,
         iou=iou,
-        in_context=_holds(context, target),
+        in_context=any(_holds(context, t) for t in targets),
         top=tuple(_label(res) for res in top),
     )
 
@@ -528,32 +561,31 @@ class Evaluation:
         self.corpus = corpus
         self.embedder = embedder
         self.prepared = _Prepared(corpus)
-        resolved: list[tuple[QuerySpec, Target]] = []
+        resolved: list[tuple[QuerySpec, tuple[Target, ...]]] = []
         unresolved: list[tuple[int, str]] = []
-        definitions: dict[str, list[Definition]] = {}
+        self._definitions: dict[str, list[Definition]] = {}
         for spec in queries:
-            source = self.prepared.sources.get(spec.path)
-            if source is not None and source.language in TABLE_LANGUAGES:
-                try:
-                    resolved.append((spec, table_target(spec, source)))
-                except InputError as exc:
-                    unresolved.append((spec.line, str(exc)))
-                continue
-            prep = self.prepared.get(spec.path)
-            if prep is None:
-                reason = "is not a code or text file of the corpus" if source is not None else "is not in the corpus"
-                unresolved.append((spec.line, f"{spec.path} {reason}"))
-                continue
-            if spec.symbol is not None and spec.path not in definitions:
-                definitions[spec.path] = list_definitions(prep)
             try:
-                resolved.append((spec, resolve_target(spec, prep, definitions.get(spec.path))))
+                resolved.append((spec, tuple(self._target(answer) for answer in spec.answers())))
             except InputError as exc:
                 unresolved.append((spec.line, str(exc)))
-        self.resolved = resolved
+        self.resolved = resolved  # each query with its targets: its answer first, then its ``also`` ones
         self.unresolved = tuple(unresolved)
         vectors = embedder.embed([spec.query for spec, _ in resolved]).vectors if resolved else None
         self.query_vectors = vectors
+
+    def _target(self, spec: QuerySpec) -> Target:
+        """The target of one answer; :class:`InputError` says why there is none."""
+        source = self.prepared.sources.get(spec.path)
+        if source is not None and source.language in TABLE_LANGUAGES:
+            return table_target(spec, source)
+        prep = self.prepared.get(spec.path)
+        if prep is None:
+            reason = "is not a code or text file of the corpus" if source is not None else "is not in the corpus"
+            raise InputError(f"{spec.path} {reason}")
+        if spec.symbol is not None and spec.path not in self._definitions:
+            self._definitions[spec.path] = list_definitions(prep)
+        return resolve_target(spec, prep, self._definitions.get(spec.path))
 
     def chunks(self, settings: ChunkSettings, strategy: str) -> list[Chunk]:
         """Chunks of the whole corpus (files that cannot be chunked are left out)."""
@@ -618,7 +650,7 @@ class Evaluation:
             index = MemoryIndex(chunks, result.vectors, too_long=frozenset(chunks[t.index].id for t in result.too_long))
             for mode in modes:
                 mode_outcomes = []
-                for row, (spec, target) in enumerate(self.resolved):
+                for row, (spec, targets) in enumerate(self.resolved):
                     vector = self.query_vectors[row] if self.query_vectors is not None else None
                     hits = index.search(
                         spec.query, vector, k=depth, mode=mode, fusion=fusion, whole_definitions=whole_definitions
@@ -626,7 +658,7 @@ class Evaluation:
                     mode_outcomes.append(
                         score_query(
                             spec,
-                            target,
+                            targets,
                             [h.chunks for h in hits],
                             strategy=strategy,
                             mode=mode,

@@ -37,7 +37,7 @@ with left:
         text = common.query_set_text(name) if name else ""
         label = name
     else:
-        upload = st.file_uploader("Upload a query set (JSONL: query, path, symbol or start_line/end_line)",
+        upload = st.file_uploader("Upload a query set (JSONL: query, path, symbol or start_line/end_line; also: more right answers)",
                                   type=["jsonl", "json", "txt"], key="upload_queries")
         text = upload.getvalue().decode("utf-8", "replace") if upload is not None else ""
         label = upload.name if upload is not None else ""

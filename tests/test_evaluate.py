@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,26 @@ def test_malformed_lines_are_named_by_number() -> None:
         parse_queries(json.dumps({"query": "x" * 100_000, "path": "a.py", "symbol": "f"}))
 
 
+def test_also_lists_answers_just_as_right_and_its_faults_are_named() -> None:
+    line = {"query": "q", "path": "a.py", "symbol": "A.get", "also": [{"path": "a.py", "symbol": "B.get"},
+                                                                       {"path": "b.py", "start_line": 2, "end_line": 4}]}
+    (spec,) = parse_queries(json.dumps(line))
+    assert spec.also == (QuerySpec(1, "q", "a.py", symbol="B.get"), QuerySpec(1, "q", "b.py", start_line=2, end_line=4))
+    assert spec.answers() == (QuerySpec(1, "q", "a.py", symbol="A.get"), *spec.also)
+    assert parse_queries(json.dumps({**line, "also": None}))[0].also == ()
+    bad = [
+        {**line, "also": {"path": "a.py"}},
+        {**line, "also": [{"path": "a.py", "symbol": "B.get"}, {"path": "a.py"}]},
+        {**line, "also": [{"path": "a.py", "start_line": 0, "end_line": 2}]},
+    ]
+    with pytest.raises(InputError) as caught:
+        parse_queries("\n".join(json.dumps(b) for b in bad), "set.jsonl")
+    message = str(caught.value)
+    assert "line 1: 'also' must be a list of objects" in message
+    assert "line 2: 'also' answer 2: needs 'symbol' or 'start_line' and 'end_line'" in message
+    assert "line 3: 'also' answer 1: bad line span 0-2" in message
+
+
 def test_a_bom_is_not_part_of_line_one_and_deep_nesting_is_a_named_line() -> None:
     assert parse_queries('\ufeff{"query": "q", "path": "a.py", "symbol": "f"}\n') == [QuerySpec(1, "q", "a.py", symbol="f")]
     with pytest.raises(InputError, match=r"line 2: not valid JSON for a query \(nested too deeply\)"):
@@ -151,6 +172,24 @@ def test_touched_whole_and_mrr() -> None:
             tokens_of=lambda c: c.size,
         )
         assert (out.touched_rank, out.whole_rank) == ranks, k
+
+
+def test_any_of_several_right_answers_scores_and_one_alone_does_not() -> None:
+    first, second = target(11, 14), target(21, 24)
+    ranked = [make_chunk(1, 4), make_chunk(21, 24), make_chunk(11, 12)]
+    spec = QuerySpec(1, "q", "a.py", start_line=11, end_line=14)
+    common = dict(strategy="fixed", mode="vector", k=3, tokens_of=lambda c: c.size)
+    alone = score_query(spec, first, ranked, context_tokens=150, **common)
+    assert (alone.touched_rank, alone.whole_rank, alone.in_context) == (3, None, False)
+    assert alone.recall == pytest.approx(15 / 31)
+    either = score_query(spec, (first, second), ranked, context_tokens=150, **common)
+    # The second answer is held whole at rank 2: every figure is the better answer's. At 150
+    # tokens only rank 1's chunk fits the context; at 200 rank 2's goes in too.
+    assert (either.touched_rank, either.whole_rank, either.in_context) == (2, 2, False)
+    assert score_query(spec, (first, second), ranked, context_tokens=200, **common).in_context
+    assert either.recall == 1.0 and either.iou > alone.iou
+    with pytest.raises(ValueError, match="at least one target"):
+        score_query(spec, (), ranked, context_tokens=150, **common)
 
 
 def test_blank_edge_lines_do_not_count_against_whole() -> None:
@@ -227,6 +266,18 @@ def test_evaluation_finds_obvious_targets(shared_embedder: Embedder) -> None:
     assert as_json["metrics"][0]["whole@1"] >= 0 and as_json["unresolved"][0]["line"] == 3
 
 
+def test_a_query_is_answered_by_any_of_its_answers_and_a_bad_one_leaves_it_out(shared_embedder: Embedder) -> None:
+    strict = QuerySpec(1, "give money back to the customer for a payment", "shop/payments.py", symbol="convert_currency")
+    lenient = replace(strict, line=2, also=(replace(strict, symbol="refund_payment"),))
+    broken = replace(strict, line=3, also=(replace(strict, symbol="nowhere"),))
+    evaluation = Evaluation(tiny_corpus(), [strict, lenient, broken], shared_embedder)
+    assert [len(targets) for _, targets in evaluation.resolved] == [1, 2]
+    assert evaluation.unresolved == ((3, "no definition 'nowhere' in shop/payments.py"),)
+    report = evaluation.run(ChunkSettings(budget=64, merge_siblings=False), k=1, strategies=("syntax",), modes=("vector",))
+    by_line = {o.line: o for o in report.outcomes}
+    assert by_line[1].whole_rank is None and by_line[2].whole_rank == 1
+
+
 CITIES = "city,country,population\r\n" + "".join(
     f"{name},{country},{people}\r\n"
     for name, country, people in [("Lyon", "France", 522969), ("Porto", "Portugal", 231800), ("Graz", "Austria", 291072),
@@ -245,7 +296,7 @@ def test_a_table_row_is_a_target_by_its_lines(shared_embedder: Embedder) -> None
         QuerySpec(4, "cities", "data/book.xlsx", start_line=1, end_line=1),
     ]
     evaluation = Evaluation(corpus, queries, shared_embedder)
-    (spec, found), = evaluation.resolved
+    (spec, (found,)), = evaluation.resolved
     # Bytes of the file as it is: line 4 after three CRLF lines, its "\r\n" left out.
     start = CITIES.index("Graz")
     assert (found.first, found.last, found.start_byte, found.end_byte) == (4, 4, start, CITIES.index("\r", start))
