@@ -10,7 +10,11 @@ checked with ``ast`` before use.
 
 Queries: the first sentence of the docstrings of a seeded sample of documented functions and
 methods (at least four words, dunder methods left out). The target of each query is its
-function, decorators included, as a line span.
+function, decorators included, as a line span. Where other documented functions open their
+docstrings with the very same sentence (36 of the 300 sampled queries at seed 7: ``get`` in
+httpx's ``Client`` and ``AsyncClient``, ``requests.api.post`` and ``Session.post``), those are
+answers just as right (``also``): no reading of the query could prefer one. "strict" rows count
+the sampled function alone.
 
 Reported, for both strategies and the three search modes, at the project's default settings:
 
@@ -45,7 +49,7 @@ import random
 import re
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -159,13 +163,28 @@ def make_queries(corpus: Corpus, functions: list[Function], count: int, seed: in
             if d.is_function:
                 spans[(path, d.name_line)] = (d.first, d.last)
     usable = [f for f in functions if (f.path, f.def_line) in spans]
+    by_sentence: dict[str, list[Function]] = {}
+    for f in usable:
+        by_sentence.setdefault(f.sentence, []).append(f)
     rng = random.Random(seed)
     sample = rng.sample(usable, min(count, len(usable)))
     specs = []
     for number, f in enumerate(sample, start=1):
         first, last = spans[(f.path, f.def_line)]
-        specs.append(QuerySpec(number, f.sentence, f.path, start_line=first, end_line=last))
+        spec = QuerySpec(number, f.sentence, f.path, start_line=first, end_line=last)
+        # Functions whose docstrings open with the very same sentence (a sync and an async twin,
+        # a module-level helper and the method it calls) are answers just as right: the query's
+        # words cannot tell them apart.
+        twins = [g for g in by_sentence[f.sentence] if g is not f]
+        also = tuple(replace(spec, path=g.path, start_line=spans[(g.path, g.def_line)][0],
+                             end_line=spans[(g.path, g.def_line)][1]) for g in twins)
+        specs.append(replace(spec, also=also))
     return specs
+
+
+def strict(queries: list[QuerySpec]) -> list[QuerySpec]:
+    """The same queries, each with only its own function as the answer."""
+    return [replace(q, also=()) for q in queries]
 
 
 def row_text(label: str, row: dict) -> str:
@@ -211,6 +230,11 @@ def main() -> int:
     print(
         f"corpus: {', '.join(PACKAGES)}: {len(corpus.files)} files, {lines:,} lines, docstrings removed; "
         f"{len(functions)} documented functions, {len(evaluation.resolved)} sampled (seed {args.seed})"
+    )
+    twinned = sum(1 for q in queries if q.also)
+    print(
+        f"{twinned} of the {len(queries)} queries open the docstrings of other functions too (twins): "
+        "any of those counts as the answer; the 'strict' rows count only the sampled function"
     )
     fits = _fitting(evaluation)
     print(
@@ -268,6 +292,9 @@ def main() -> int:
             f"{'':<52} ({report.embedded} texts embedded, {report.reused} re-used, "
             f"{report.too_long} over the model limit; {time.monotonic() - tick:.0f}s)"
         )
+    strict_eval = Evaluation(corpus, strict(queries), embedder)
+    report = strict_eval.run(base, k=5, context_tokens=1024, strategies=("fixed", "syntax"))
+    table += print_rows(report, "strict (twins not counted), " + describe(base, Fusion()), fits)
     # The defaults were tuned on the sample above: check them on the documented functions that
     # were not sampled (a held-out set from the same code).
     sampled = {(q.path, q.start_line) for q in queries}
@@ -276,7 +303,10 @@ def main() -> int:
         held_eval = Evaluation(corpus, held, embedder)
         report = held_eval.run(base, k=5, context_tokens=1024, strategies=("fixed", "syntax"))
         print(f"held out: the {len(held_eval.resolved)} documented functions not in the sample, defaults")
-        table += print_rows(report, "held out, " + describe(base, Fusion()), _fitting(held_eval))
+        held_fits = _fitting(held_eval)
+        table += print_rows(report, "held out, " + describe(base, Fusion()), held_fits)
+        report = Evaluation(corpus, strict(held), embedder).run(base, k=5, context_tokens=1024, strategies=("fixed", "syntax"))
+        table += print_rows(report, "held out, strict (twins not counted)", held_fits)
         if args.tune:  # and the state before chunk heads, name weights and fusion weights
             before, fusion = base.with_(head_weight=0.0), Fusion(keyword_weight=1.0)
             keyword.NAME_WEIGHT = 0
@@ -315,7 +345,7 @@ def _fitting(evaluation: Evaluation) -> set[int]:
     budget = ChunkSettings().budget
     texts = {f.path: (f.text or "").encode() for f in evaluation.corpus.files}
     found = set()
-    for spec, target in evaluation.resolved:
+    for spec, (target, *_) in evaluation.resolved:
         body = texts[spec.path][target.start_byte : target.end_byte].decode()
         crumb = f"# {spec.path} :: Class.method"  # about what the breadcrumb line costs
         if sizer.measure(crumb + "\n" + body) <= budget:
