@@ -9,6 +9,7 @@ Nothing here holds one session's data in a global: uploads live in the session's
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +37,21 @@ UNIT_LABELS = {
 }
 BUDGET_RANGES = {"tokens": (16, 1024, 2), "chars": (100, 8000, 50), "nws": (80, 6000, 40), "lines": (3, 400, 1)}
 CODE_SOURCES = ("Sample", "Upload files", "Upload zip", "Paste code")
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>$~|])")  # what turns inline text into markup
+
+
+def md(text: object) -> str:
+    """``text`` as literal Markdown: paths, symbols and messages go into ``st.markdown``,
+    captions, alerts and labels, which render Markdown, so ``pkg/__init__.py`` would lose its
+    underscores to bold and a ``]`` would end a badge early."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+
+
+def error(exc: BaseException | str) -> None:
+    """An error message from the library, shown as it is written."""
+    st.error(md(exc))
 
 
 def optional_pages() -> list:
@@ -478,7 +494,7 @@ def show_problems(problems: list[str]) -> None:
         return
     with st.expander(f"⚠️ {len(problems)} file(s) could not be used", expanded=len(problems) <= 3):
         for problem in problems[:200]:
-            st.markdown(f"- {problem}")
+            st.markdown(f"- {md(problem)}")
         if len(problems) > 200:
             st.markdown(f"- … and {len(problems) - 200} more")
 

@@ -51,7 +51,7 @@ if not text.strip():
 try:
     queries = parse_queries(text, label or "queries")
 except ChunkExplorerError as exc:
-    st.error(str(exc))
+    common.error(exc)
     st.stop()
 st.caption(f"{len(queries)} questions · corpus: every bundled sample project")
 query_hash = common.digest(text)
@@ -59,13 +59,13 @@ query_hash = common.digest(text)
 try:
     report = common.evaluation_report(query_hash, text, settings.key(), k, int(context))
 except ChunkExplorerError as exc:
-    st.error(str(exc))
+    common.error(exc)
     st.stop()
 
 if report.unresolved:
     with st.expander(f"⚠️ {len(report.unresolved)} question(s) could not be used"):
         for line, reason in report.unresolved:
-            st.markdown(f"- line {line}: {reason}")
+            st.markdown(f"- line {line}: {common.md(reason)}")
 st.caption(f"Embeddings: {report.embedded} computed, {report.reused} re-used from the cache"
            + (f", {report.too_long} chunks over the model's limit" if report.too_long else ""))
 
@@ -124,14 +124,15 @@ if missed:
                                 ranks[chunk.id] = f"#{rank}"
             bands.append(Band(name, chunks, PALETTES[name], ranks))
         elsewhere = [entry for entry in outcome.top if not entry.startswith(spec.path + ":")]
-        st.caption(f"target: {spec.path} {spec.symbol or ''} lines {target[0]}-{target[1]} · "
-                   f"touched at rank {outcome.touched_rank or '-'} · returned elsewhere: {', '.join(elsewhere) or 'none'}")
+        st.caption(f"target: {common.md(spec.path)} {common.md(spec.symbol or '')} lines {target[0]}-{target[1]} · "
+                   f"touched at rank {outcome.touched_rank or '-'} · returned elsewhere: "
+                   f"{common.md(', '.join(elsewhere) or 'none')}")
         st.html(legend(bands))
         with st.container(height=520, key="miss_view"):
             st.html(render_view(source.text, source.language, bands, answer=target))
     else:  # a table: its rows are drawn on the Tables page
-        st.caption(f"target: {spec.path} lines {spec.start_line}-{spec.end_line} · touched at rank "
-                   f"{outcome.touched_rank or '-'} · returned: {', '.join(outcome.top) or 'none'} "
+        st.caption(f"target: {common.md(spec.path)} lines {spec.start_line}-{spec.end_line} · touched at rank "
+                   f"{outcome.touched_rank or '-'} · returned: {common.md(', '.join(outcome.top) or 'none')} "
                    "(open the table on the Tables page to see its chunks)")
 
 # ---- sweep ----------------------------------------------------------------------------------------
@@ -159,7 +160,7 @@ if run:
     try:
         table = common.sweep_table(query_hash, text, settings.key(), grid, sweep_mode, k, int(context))
     except ChunkExplorerError as exc:
-        st.error(str(exc))
+        common.error(exc)
         st.stop()
     frame = pd.DataFrame(table)
     whole = f"whole@{k}"

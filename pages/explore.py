@@ -62,7 +62,7 @@ def file_figures(files: list) -> pd.DataFrame:
 
 paths = [f.path for f in picked.files]
 if len(picked.files) > 1:
-    with st.expander(f"Files in {picked.label or 'this source'} ({len(paths)}), worst first", expanded=False):
+    with st.expander(f"Files in {common.md(picked.label or 'this source')} ({len(paths)}), worst first", expanded=False):
         st.dataframe(file_figures(picked.files), hide_index=True, width="stretch")
     common.seed_state({"file": DEFAULT_FILE if DEFAULT_FILE in paths else paths[0]}, {"file": paths})
     chosen = st.selectbox("File", paths, key="file")
@@ -78,14 +78,14 @@ limit = common.token_limit(settings.model)
 # ---- figures -----------------------------------------------------------------------------------
 unit = common.UNIT_LABELS[settings.unit]
 decoded = f" · not UTF-8: read as {source.encoding}" if source.encoding != "utf-8" else ""
-st.caption(f"**{path}** · {language} · budget {settings.budget} {unit} · model limit {limit} tokens{decoded}")
+st.caption(f"**{common.md(path)}** · {language} · budget {settings.budget} {unit} · model limit {limit} tokens{decoded}")
 for strategy, title in (("fixed", "Fixed windows"), ("syntax", "Syntax-aware")):
     report = reports[strategy]
     columns = st.columns(6)
     columns[0].markdown(f"**{title}**")
     columns[1].metric("Chunks", report.chunks)
     columns[2].metric(f"Median size ({settings.unit})", f"{report.median_size:g}")
-    columns[3].metric("Definitions cut", len(report.cut), help=", ".join(report.cut) or "none")
+    columns[3].metric("Definitions cut", len(report.cut), help=common.md(", ".join(report.cut) or "none"))
     columns[4].metric("Chunks without signature", len(report.without_signature))
     columns[5].metric("Over the model's limit", len(report.over_model_limit),
                       help=f"embed_text longer than {limit} tokens is silently truncated by the model")

@@ -51,7 +51,7 @@ if indexed is None or indexed.get("wanted") != wanted:
             result = common.index_corpus(files, settings, label, on_progress)
         except ChunkExplorerError as exc:
             bar.empty()
-            st.error(str(exc))
+            common.error(exc)
             st.stop()
         bar.empty()
         result["wanted"] = wanted
@@ -120,7 +120,7 @@ try:
         for strategy in common.STRATEGIES
     }
 except ChunkExplorerError as exc:
-    st.error(str(exc))
+    common.error(exc)
     st.stop()
 
 definitions = {f.path: common.definitions_for(f.path, f.language, f.text) for f in files}
@@ -133,10 +133,10 @@ def badge(path: str, first: int, last: int) -> str:
     if whole:
         outer = [d for d in whole if not any(o is not d and o.first <= d.first and d.last <= o.last for o in whole)]
         names = ", ".join(d.symbol for d in outer[:2]) + (" …" if len(outer) > 2 else "")
-        return f":green-badge[whole {names}]"
+        return f":green-badge[whole {common.md(names)}]"
     touched = [d for d in defs if d.first <= last and first <= d.last]
     if touched:
-        return f":orange-badge[part of {min(touched, key=lambda d: d.last - d.first).symbol}]"
+        return f":orange-badge[part of {common.md(min(touched, key=lambda d: d.last - d.first).symbol)}]"
     return ":gray-badge[no definition]"
 
 
@@ -151,7 +151,7 @@ for column, strategy in zip(columns, common.STRATEGIES):
             first, last = hit.lines
             scores = ", ".join(f"{name} {value:.3f}" for name, value in hit.scores.items())
             st.markdown(f"**#{hit.rank}** `{chunk.path}` lines {first}-{last} · "
-                        f"{chunk.symbol or '-'} {badge(chunk.path, first, last)}")
+                        f"{common.md(chunk.symbol or '-')} {badge(chunk.path, first, last)}")
             size = sum(c.size for c in hit.chunks)
             found = (f" · found by part {chunk.part} of {chunk.parts} (lines {chunk.start_line}-{chunk.end_line}); "
                      f"the whole definition is returned, {len(hit.chunks)} chunks") if hit.group else ""
@@ -184,7 +184,7 @@ target_lines: tuple[int, int] | None = None
 if answer == "a line range":
     line_count = max(1, len(source.text.splitlines()))
     if line_count == 1:  # a slider needs two ends
-        st.caption(f"{view_path} has a single line: the answer is line 1.")
+        st.caption(f"{common.md(view_path)} has a single line: the answer is line 1.")
         target_lines = (1, 1)
     else:
         target_lines = st.slider("Lines", 1, line_count, (1, min(line_count, 20)), key="answer_lines")
@@ -197,7 +197,7 @@ if target_lines is not None:
     try:
         target = resolve_target(QuerySpec(0, query, view_path, start_line=target_lines[0], end_line=target_lines[1]), prep)
     except ChunkExplorerError as exc:
-        st.error(str(exc))
+        common.error(exc)
     else:
         tokens_of, repeated = context_costs(settings.model)
         figures = st.columns(2)

@@ -42,7 +42,7 @@ with left:
             try:
                 source = load_bytes(upload.name, upload.getvalue())
             except ChunkExplorerError as exc:
-                st.error(str(exc))
+                common.error(exc)
 with middle:
     rows = st.number_input("Rows per chunk (0: fill the budget)", 0, 500, step=5, key="rows")
     fmt = st.selectbox("Serialisation", TABLE_FORMATS, key="fmt")
@@ -54,7 +54,7 @@ if source is None:
     st.info("Pick a sample table or upload one to start.")
     st.stop()
 if source.language not in {"csv", "tsv", "xlsx"}:
-    st.error(f"{source.path} is not a table; open it on the Explore code page.")
+    common.error(f"{source.path} is not a table; open it on the Explore code page.")
     st.stop()
 
 settings = common.current_settings().with_(table_rows=int(rows) or None, table_format=fmt)
@@ -67,13 +67,13 @@ try:
         for strategy in ("fixed", "syntax")
     }
 except ChunkExplorerError as exc:
-    st.error(str(exc))
+    common.error(exc)
     st.stop()
 
 for name, frame in previews.items():
     encoding = frame.attrs.get("encoding")
     decoded = f" · not UTF-8: read as {encoding}" if encoding not in (None, "utf-8") else ""
-    st.markdown(f"**{name}** · first {len(frame):,} rows{decoded}")
+    st.markdown(f"**{common.md(name)}** · first {len(frame):,} rows{decoded}")
     st.dataframe(frame, height=220, width="stretch")
 
 metrics = {s: common.table_figures(chunks[s], settings.model) for s in chunks}
@@ -99,7 +99,7 @@ with table:
     st.subheader("Table chunks")
     rows_chunks = [c for c in chunks["syntax"] if c.kind == "table_rows"]
     for index, chunk in enumerate(rows_chunks[:SHOWN], start=1):
-        st.caption(f"#{index} · {chunk.symbol} · rows {chunk.row_start}-{chunk.row_end} · {chunk.size} {chunk.unit}"
+        st.caption(f"#{index} · {common.md(chunk.symbol)} · rows {chunk.row_start}-{chunk.row_end} · {chunk.size} {chunk.unit}"
                    + (" · oversized" if "oversized" in chunk.flags else ""))
         st.code(chunk.embed_text, language=None)
 shown = max(len(chunks["fixed"]), len(chunks["syntax"]))
@@ -108,7 +108,7 @@ if shown > SHOWN:
 
 st.subheader("Profile chunk")
 for chunk in (c for c in chunks["syntax"] if c.kind == "table_profile"):
-    st.caption(f"{chunk.symbol} · {chunk.size} {chunk.unit}")
+    st.caption(f"{common.md(chunk.symbol)} · {chunk.size} {chunk.unit}")
     st.code(chunk.embed_text, language=None)
 
 common.export_panel(chunks, settings, f"sample_repos/tables/{source.path}" if kind == "Sample" else source.path,

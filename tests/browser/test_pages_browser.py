@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.helpers import ROOT
@@ -34,6 +36,9 @@ def test_index_query_and_see_painted_results(page, server) -> None:  # type: ign
     page.wait_for_selector("table.ce-view .ce-rank", timeout=300_000)
     settle(page)
     assert page.locator("text=whole InventoryLedger.release_expired").count() > 0
+    # Symbols and paths are shown as written: a dunder such as ``__str__`` is not turned into bold.
+    bold = page.locator('[data-testid="stMarkdownContainer"] p:has-text(" lines ") strong').all_inner_texts()
+    assert len(bold) >= 10 and all(re.fullmatch(r"#\d+", b) for b in bold), bold
     assert page.locator("table.ce-view tr.ce-ans").count() > 0, "the known answer is marked"
     page.get_by_text("Syntax-aware", exact=True).first.scroll_into_view_if_needed()
     page.screenshot(path=str(DOCS / "retrieve.png"))

@@ -1,0 +1,13 @@
+"""The pages' shared helpers that need no running app."""
+
+from __future__ import annotations
+
+from pages.common import md
+
+
+def test_md_shows_paths_symbols_and_messages_as_written() -> None:
+    assert md("pkg/__init__.py") == r"pkg/\_\_init\_\_.py"
+    assert md("Stack[T].push") == r"Stack\[T\].push"  # a ']' would end a badge early
+    assert md("a*b `c` <b> $5 ~x~ | C:\\dir") == r"a\*b \`c\` \<b\> \$5 \~x\~ \| C:\\dir"
+    assert md("plain words, dots. and: colons") == "plain words, dots. and: colons"
+    assert md(ValueError("bad __x__")) == r"bad \_\_x\_\_"
