@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
@@ -63,6 +64,13 @@ class ChunkSettings:
     head_lines: int = DEFAULT_HEAD_LINES
 
     def __post_init__(self) -> None:
+        for name in ("raw_cuts", "merge_siblings", "breadcrumb", "class_summary"):
+            value = getattr(self, name)
+            if not isinstance(value, bool):  # "false" from a hand-edited file must not read as on
+                raise SettingsError(f"{name} must be true or false, got {value!r}")
+        for name in ("budget", "overlap", "table_rows", "head_lines"):
+            if isinstance(getattr(self, name), bool):  # True is an int to Python, not a size
+                raise SettingsError(f"{name} must be a number, got {getattr(self, name)!r}")
         if self.unit not in UNITS:
             raise SettingsError(f"unknown unit {self.unit!r}; expected one of: {', '.join(UNITS)}")
         if not isinstance(self.budget, int) or self.budget < 1:
@@ -97,11 +105,26 @@ class ChunkSettings:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChunkSettings:
         """Settings from a dict; unknown keys are an error that names them."""
+        if not isinstance(data, dict):
+            raise SettingsError(f"settings must be a JSON object of named values, got {type(data).__name__}")
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise SettingsError(f"unknown setting(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}")
         return cls(**data)
+
+    @classmethod
+    def from_json(cls, text: str, source: str = "settings") -> ChunkSettings:
+        """Settings from JSON text (the app's export); :class:`SettingsError` says what is wrong."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
+            raise SettingsError(f"{source}: not valid JSON{where}") from None
+        try:
+            return cls.from_dict(data)
+        except SettingsError as exc:
+            raise SettingsError(f"{source}: {exc}") from None
 
     def with_(self, **changes: Any) -> ChunkSettings:
         """A copy with ``changes`` applied (validated again)."""
@@ -143,7 +166,8 @@ class ChunkSettings:
             args += ["--head-lines", str(self.head_lines)]
         return args
 
-    def cli_command(self, path: str, strategy: str = "both") -> str:
-        """The full shell command that reproduces a chunking of ``path`` with these settings."""
-        argv = ["python", "-m", "core", "chunk", path, "--strategy", strategy, *self.cli_args()]
+    def cli_command(self, path: str, strategy: str = "both", extra: Sequence[str] = ()) -> str:
+        """The full shell command that reproduces a chunking of ``path`` with these settings
+        (``extra``: options that are not settings, such as ``--root`` or ``--header``)."""
+        argv = ["python", "-m", "core", "chunk", path, "--strategy", strategy, *self.cli_args(), *extra]
         return shlex.join(argv)

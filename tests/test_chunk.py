@@ -37,6 +37,10 @@ def test_invalid_spans_are_rejected() -> None:
     ({"head_weight": -0.1}, "head weight"),
     ({"head_weight": "0.5"}, "head weight"),
     ({"head_lines": 0}, "head lines"),
+    ({"breadcrumb": "false"}, "breadcrumb must be true or false"),  # a hand-edited export must not read as on
+    ({"merge_siblings": 1}, "merge_siblings must be true or false"),
+    ({"budget": True}, "budget must be a number"),
+    ({"table_rows": False}, "table_rows must be a number"),
 ])
 def test_settings_validate_on_construction(kwargs: dict, message: str) -> None:
     with pytest.raises(SettingsError, match=message):
