@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from core.chunking import STRATEGY_CHOICES, load_any, strategies
-from core.errors import ChunkExplorerError, InputError
+from core.errors import ChunkExplorerError, InputError, SettingsError
 from core.languages import LANGUAGES
 from core.settings import (
     DEFAULT_BUDGETS,
@@ -27,54 +27,73 @@ from core.settings import (
 from core.sources import Limits, Skipped, SourceFile
 
 EXIT_BAD_INPUT = 2
+HEADER_CHOICES: dict[str, bool | None] = {"detect": None, "yes": True, "no": False}  # --header: tables' first row
 
 
 def _add_chunk_options(parser: argparse.ArgumentParser) -> None:
+    # Settings options default to None ("not given"): they override --settings, whose file
+    # (the app's export) otherwise decides, and ChunkSettings' defaults after that.
     parser.add_argument("--strategy", choices=STRATEGY_CHOICES, default="both", help="default: both")
+    parser.add_argument(
+        "--settings", type=Path, metavar="FILE",
+        help="settings JSON exported by the app; options given beside it override its values",
+    )
     parser.add_argument("--budget", type=int, help="chunk size limit in --unit (default fits the model)")
-    parser.add_argument("--unit", choices=UNITS, default="tokens", help="default: tokens of the model")
-    parser.add_argument("--overlap", type=int, default=0, help="fixed windows only (default 0)")
+    parser.add_argument("--unit", choices=UNITS, help="default: tokens of the model")
+    parser.add_argument("--overlap", type=int, help="fixed windows only (default 0)")
     parser.add_argument("--language", choices=sorted(LANGUAGES), help="override detection (one file only)")
-    parser.add_argument("--raw-cuts", action="store_true", help="fixed windows cut anywhere, not at line ends")
+    parser.add_argument("--raw-cuts", action="store_true", default=None, help="fixed windows cut anywhere, not at line ends")
     merge = parser.add_mutually_exclusive_group()
-    merge.add_argument("--merge", action="store_true", help="pack small sibling definitions together up to the budget")
-    merge.add_argument("--no-merge", action="store_true", help="keep every definition its own chunk (the default)")
-    parser.add_argument("--no-breadcrumb", action="store_true", help="no 'path :: symbol' line in embed_text")
-    parser.add_argument("--no-class-summary", action="store_true", help="no member list in class headers")
-    parser.add_argument("--model", default=DEFAULT_MODEL, help="model whose tokenizer counts tokens")
+    merge.add_argument("--merge", action="store_true", default=None, help="pack small sibling definitions together up to the budget")
+    merge.add_argument("--no-merge", action="store_true", default=None, help="keep every definition its own chunk (the default)")
+    parser.add_argument("--no-breadcrumb", action="store_true", default=None, help="no 'path :: symbol' line in embed_text")
+    parser.add_argument("--no-class-summary", action="store_true", default=None, help="no member list in class headers")
+    parser.add_argument("--model", help=f"model whose tokenizer counts tokens (default {DEFAULT_MODEL})")
     parser.add_argument("--rows", type=int, help="tables: rows per chunk (instead of the budget)")
-    parser.add_argument("--format", choices=TABLE_FORMATS, default="csv", help="tables: serialisation")
+    parser.add_argument("--format", choices=TABLE_FORMATS, help="tables: serialisation (default csv)")
     parser.add_argument(
         "--head-weight",
         type=float,
-        default=DEFAULT_HEAD_WEIGHT,
         help=f"index, eval: weight of a chunk's first lines in its vector, 0 to <1 (default {DEFAULT_HEAD_WEIGHT})",
     )
     parser.add_argument(
         "--head-lines",
         type=int,
-        default=DEFAULT_HEAD_LINES,
         help=f"index, eval: non-blank lines that make a chunk's head (default {DEFAULT_HEAD_LINES})",
     )
     parser.add_argument("--max-bytes", type=int, default=Limits().max_file_bytes, help="skip larger code files")
 
 
 def settings_from_args(args: argparse.Namespace) -> ChunkSettings:
-    """The ChunkSettings a parsed command line stands for."""
-    return ChunkSettings(
-        budget=args.budget if args.budget is not None else DEFAULT_BUDGETS[args.unit],
-        unit=args.unit,
-        overlap=args.overlap,
-        raw_cuts=args.raw_cuts,
-        merge_siblings=bool(args.merge) and not args.no_merge,
-        breadcrumb=not args.no_breadcrumb,
-        class_summary=not args.no_class_summary,
-        model=args.model,
-        table_rows=args.rows,
-        table_format=args.format,
-        head_weight=args.head_weight,
-        head_lines=args.head_lines,
-    )
+    """The ChunkSettings a parsed command line stands for: ``--settings``' file (else the
+    defaults), with every option given on the line applied over it."""
+    base = ChunkSettings()
+    if args.settings is not None:
+        try:
+            text = args.settings.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SettingsError(f"{args.settings}: cannot read the settings ({exc})") from None
+        base = ChunkSettings.from_json(text, str(args.settings))
+    changes: dict[str, object] = {}
+    if args.unit is not None:
+        changes["unit"] = args.unit
+        if args.budget is None and args.unit != base.unit:  # a budget is in its unit: take the new unit's
+            changes["budget"] = DEFAULT_BUDGETS[args.unit]
+    given = {
+        "budget": args.budget,
+        "overlap": args.overlap,
+        "raw_cuts": args.raw_cuts,
+        "merge_siblings": True if args.merge else False if args.no_merge else None,
+        "breadcrumb": False if args.no_breadcrumb else None,
+        "class_summary": False if args.no_class_summary else None,
+        "model": args.model,
+        "table_rows": args.rows,
+        "table_format": args.format,
+        "head_weight": args.head_weight,
+        "head_lines": args.head_lines,
+    }
+    changes.update({name: value for name, value in given.items() if value is not None})
+    return base.with_(**changes)
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -89,8 +108,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _OneLineParser(prog="python -m core", description="Chunk Explorer's command line.")
     sub = parser.add_subparsers(dest="command", required=True)
     chunk = sub.add_parser("chunk", help="write chunks of a file or folder as JSONL on stdout")
-    chunk.add_argument("path", type=Path)
+    chunk.add_argument("path", type=Path, help="a file, a folder or a zipped repository")
     _add_chunk_options(chunk)
+    chunk.add_argument(
+        "--root", type=Path,
+        help="name files by their path below this folder (as the app names a project's files); "
+        "default: below the folder given, or a file's own name",
+    )
+    chunk.add_argument(
+        "--header", choices=HEADER_CHOICES, default="detect",
+        help="tables: whether the first row holds column names (default: detect)",
+    )
     chunk.add_argument(
         "--jobs", type=int, default=0,
         help="processes for a folder (default 0: one per CPU for big inputs, else 1); the output is the same",
@@ -117,40 +145,58 @@ def _legacy_encoding(source: SourceFile) -> list[str]:
 
 
 def cmd_chunk(args: argparse.Namespace) -> int:
-    """``chunk``: JSONL chunks on stdout, skipped files on stderr."""
+    """``chunk``: JSONL chunks on stdout, skipped files on stderr. Exit 2 when nothing could be
+    chunked, or when a file failed after some of its chunks were written (a table found bad past
+    its first blocks: its output is partial)."""
     from core.jsonl import choose_jobs, iter_jsonl
 
     settings = settings_from_args(args)
-    corpus = load_any(args.path, language=args.language, limits=Limits(max_file_bytes=args.max_bytes))
+    limits = Limits(max_file_bytes=args.max_bytes)
+    corpus = load_any(args.path, language=args.language, limits=limits, root=args.root)
     strategies(args.strategy)  # an unknown strategy is refused before any worker starts
     jobs = choose_jobs(args.jobs, corpus.files)
     for source in corpus.files:
         for encoding in _legacy_encoding(source):
-            print(f"note: {source.path}: not UTF-8, read as {encoding}", file=sys.stderr)
+            print(f"note: {shown(source.path)}: not UTF-8, read as {encoding}", file=sys.stderr)
     out = sys.stdout
     skipped = list(corpus.skipped)
     count = 0
-    for item in iter_jsonl(corpus, settings, args.strategy, jobs):
+    for item in iter_jsonl(corpus, settings, args.strategy, jobs, has_header=HEADER_CHOICES[args.header]):
         if isinstance(item, str):
             out.write(item)
             count += 1
         else:
             skipped.append(item)
-    if args.path.is_file() and skipped:
+    partial = [s for s in skipped if s.partial]
+    if args.path.is_file() and len(corpus.files) + len(corpus.skipped) == 1 and skipped:
         # One file asked for, and it failed: one error line, as for any other bad input.
-        print(f"error: {skipped[0].path}: {skipped[0].reason}", file=sys.stderr)
+        print(f"error: {shown(skipped[0].path)}: {skipped[0].reason}{_partial_note(skipped[0])}", file=sys.stderr)
         return EXIT_BAD_INPUT
     report_skipped(skipped)
-    if count == 0 and not skipped and not corpus.files:
-        print(f"error: {args.path}: no files to chunk", file=sys.stderr)
+    if count == 0:
+        print(f"error: {shown(str(args.path))}: nothing to chunk" + (" (every file was skipped)" if skipped else ""),
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if partial:
+        print(f"error: {len(partial)} file(s) failed after some of their chunks were written: their output is partial",
+              file=sys.stderr)
         return EXIT_BAD_INPUT
     return 0
+
+
+def shown(path: str) -> str:
+    """A path fit for one stderr line: control characters (a newline in a file name) escaped."""
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in path)
+
+
+def _partial_note(item: Skipped) -> str:
+    return f" (after {item.partial:,} of its chunks were written: they are partial)" if item.partial else ""
 
 
 def report_skipped(skipped: Sequence[Skipped]) -> None:
     """One stderr line per skipped file, then a count."""
     for item in skipped:
-        print(f"skipped {item.path}: {item.reason}", file=sys.stderr)
+        print(f"skipped {shown(item.path)}: {item.reason}{_partial_note(item)}", file=sys.stderr)
     if skipped:
         print(f"{len(skipped)} file(s) skipped", file=sys.stderr)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from core.builder import Prepared
@@ -12,7 +13,18 @@ from core.errors import InputError, SettingsError
 from core.fixed import chunk_fixed
 from core.languages import LANGUAGES, TABLE_LANGUAGES, CodeSpec, TextSpec
 from core.settings import ChunkSettings
-from core.sources import Corpus, Limits, Skipped, SourceFile, load_file, load_folder, reason_of
+from core.sources import (
+    Corpus,
+    Limits,
+    Skipped,
+    SourceFile,
+    load_file,
+    load_folder,
+    load_zip,
+    name_problem,
+    reason_of,
+    shown_name,
+)
 from core.syntax import chunk_syntax
 from core.text import chunk_text
 
@@ -65,31 +77,73 @@ def chunk_source(source: SourceFile, settings: ChunkSettings, strategy: str) -> 
     return chunk_document(prepare(source.path, source.language, source.text), settings, strategy)
 
 
-def load_any(path: Path, *, language: str | None = None, limits: Limits = Limits()) -> Corpus:
-    """A file or a folder as a corpus (a single bad file is an error, not a skip)."""
+def load_any(path: Path, *, language: str | None = None, limits: Limits = Limits(), root: Path | None = None) -> Corpus:
+    """A file, a folder or a zipped repository as a corpus (a single bad file is an error, not
+    a skip). Files are named by their path below ``root`` when it is given (so that a file of a
+    project is named as the app names it: ``inventory/models.py``), else below the folder, or by
+    the file's own name; a zip's files are named as in the archive, as the app names them."""
     if path.is_dir():
         if language is not None:
             raise SettingsError("--language applies to a single file, not to a folder")
-        return load_folder(path, limits=limits)
+        corpus = load_folder(path, limits=limits)
+        prefix = _below(path, root)
+        if prefix:
+            corpus.files = [replace(f, path=f"{prefix}/{f.path}") for f in corpus.files]
+            corpus.skipped = [replace(s, path=f"{prefix}/{s.path}") for s in corpus.skipped]
+        return corpus
     if not path.exists():
         raise InputError(f"{path}: no such file or folder")
-    return Corpus(files=[load_file(path, display=path.name, language=language, limits=limits)])
+    problem = name_problem(path.name)
+    if problem:
+        raise InputError(f"{shown_name(path.name)}: {problem}")
+    if path.suffix.lower() == ".zip" and language is None and path.is_file():
+        if root is not None:
+            raise SettingsError("--root does not apply to a zip: its files are named as in the archive")
+        size = path.stat().st_size
+        if size > limits.max_total_bytes:
+            raise InputError(f"{path.name}: {size:,} bytes is over the archive limit of {limits.max_total_bytes:,}")
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise InputError(f"{path.name}: cannot read ({exc.strerror})") from None
+        return load_zip(data, name=path.name, limits=limits)
+    display = _below(path, root) or path.name
+    return Corpus(files=[load_file(path, display=display, language=language, limits=limits)])
+
+
+def _below(path: Path, root: Path | None) -> str:
+    """``path``'s POSIX path below ``root`` ("" for none, or when it is ``root`` itself)."""
+    if root is None:
+        return ""
+    inside, top = path.resolve(), root.resolve()
+    if not top.is_dir():
+        raise SettingsError(f"--root {root}: not a folder")
+    if not inside.is_relative_to(top):
+        raise SettingsError(f"{path} is not inside --root {root}")
+    below = inside.relative_to(top).as_posix()
+    return "" if below == "." else below
 
 
 def chunk_corpus(
-    corpus: Corpus, settings: ChunkSettings, strategy_choice: str = "both"
+    corpus: Corpus, settings: ChunkSettings, strategy_choice: str = "both", *, has_header: bool | None = None
 ) -> Iterator[Chunk | Skipped]:
-    """Chunks of every file in ``corpus`` for each strategy; files that fail become Skipped."""
+    """Chunks of every file in ``corpus`` for each strategy; files that fail become Skipped.
+    ``has_header``: whether tables' first rows are headers (None: detected per table)."""
     chosen = strategies(strategy_choice)
     for source in corpus.files:
+        given = 0
         try:
             for strategy in chosen:
                 if source.language in TABLE_LANGUAGES:
                     from core.tables import iter_table_chunks
 
                     # Streamed: a large table is never held in memory as a list of chunks.
-                    yield from iter_table_chunks(source, settings, strategy)
+                    for chunk in iter_table_chunks(source, settings, strategy, has_header=has_header):
+                        given += 1
+                        yield chunk
                 else:
-                    yield from chunk_source(source, settings, strategy)
+                    found = chunk_source(source, settings, strategy)
+                    given += len(found)
+                    yield from found
         except InputError as exc:
-            yield Skipped(source.path, reason_of(exc, source.path))
+            yield Skipped(source.path, reason_of(exc, source.path), partial=given)

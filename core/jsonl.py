@@ -44,10 +44,13 @@ def choose_jobs(requested: int, files: Sequence[SourceFile]) -> int:
     return max(1, min(usable_cpus(), MAX_AUTO_JOBS, len(files)))
 
 
-def iter_jsonl(corpus: Corpus, settings: ChunkSettings, strategy_choice: str, jobs: int = 1) -> Iterator[str | Skipped]:
-    """JSONL text (a chunk per line) and :class:`Skipped` files, in the order of the files."""
+def iter_jsonl(
+    corpus: Corpus, settings: ChunkSettings, strategy_choice: str, jobs: int = 1, *, has_header: bool | None = None
+) -> Iterator[str | Skipped]:
+    """JSONL text (a chunk per line) and :class:`Skipped` files, in the order of the files
+    (``has_header``: see :func:`core.chunking.chunk_corpus`)."""
     if jobs <= 1:
-        yield from _serialise(corpus.files, settings, strategy_choice)
+        yield from _serialise(corpus.files, settings, strategy_choice, has_header)
         return
     # Imported here: the single-process path (every small input) does without them.
     import multiprocessing
@@ -56,20 +59,25 @@ def iter_jsonl(corpus: Corpus, settings: ChunkSettings, strategy_choice: str, jo
     runs = _runs(corpus.files, jobs * RUNS_PER_JOB)
     context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        for items in pool.map(_chunk_run, runs, [settings] * len(runs), [strategy_choice] * len(runs)):
+        count = len(runs)
+        for items in pool.map(_chunk_run, runs, [settings] * count, [strategy_choice] * count, [has_header] * count):
             yield from items
 
 
-def _serialise(files: list[SourceFile], settings: ChunkSettings, strategy_choice: str) -> Iterator[str | Skipped]:
-    for item in chunk_corpus(Corpus(files=files), settings, strategy_choice):
+def _serialise(
+    files: list[SourceFile], settings: ChunkSettings, strategy_choice: str, has_header: bool | None
+) -> Iterator[str | Skipped]:
+    for item in chunk_corpus(Corpus(files=files), settings, strategy_choice, has_header=has_header):
         yield item.to_json() + "\n" if isinstance(item, Chunk) else item
 
 
-def _chunk_run(files: list[SourceFile], settings: ChunkSettings, strategy_choice: str) -> list[str | Skipped]:
+def _chunk_run(
+    files: list[SourceFile], settings: ChunkSettings, strategy_choice: str, has_header: bool | None = None
+) -> list[str | Skipped]:
     """A worker's task: one run of files, its JSONL joined into as few strings as possible."""
     out: list[str | Skipped] = []
     lines: list[str] = []
-    for item in _serialise(files, settings, strategy_choice):
+    for item in _serialise(files, settings, strategy_choice, has_header):
         if isinstance(item, str):
             lines.append(item)
             continue

@@ -61,10 +61,12 @@ class SourceFile:
 
 @dataclass(frozen=True)
 class Skipped:
-    """A file left out, and why."""
+    """A file left out, and why; ``partial`` counts the chunks of it already given out before
+    it failed (a streamed table found bad past its first blocks), which then stand alone."""
 
     path: str
     reason: str
+    partial: int = 0
 
 
 @dataclass
@@ -229,9 +231,25 @@ def load_file(path: Path, *, display: str | None = None, language: str | None = 
     return load_bytes(name, data, language=lang, limits=limits)
 
 
+def shown_name(name: str) -> str:
+    """A file name fit for a message or an id: bytes that are not UTF-8 (which a POSIX name
+    may hold, decoded by Python as surrogates) shown as U+FFFD."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def name_problem(name: str) -> str | None:
+    """Why a name on disk cannot name a source, or None."""
+    if shown_name(name) != name:
+        return "the name is not valid UTF-8 (rename it)"
+    if "\\" in name:  # a backslash reads as a folder separator in zips and on Windows
+        return "a backslash in the name (it would read as a folder separator; rename it)"
+    return None
+
+
 def load_folder(root: Path, *, limits: Limits = Limits()) -> Corpus:
-    """Every usable file under ``root``: hidden and vendored folders, symlinks, binary and
-    oversized files are skipped and listed with the reason."""
+    """Every usable file under ``root``: vendored folders, symlinks, binary and oversized files
+    and names that are not UTF-8 are skipped and listed with the reason; hidden files and folders
+    (``.git``, ``.venv``, ``.env``) are left out without a word."""
     corpus = Corpus()
     root = root.resolve()
 
@@ -252,6 +270,9 @@ def load_folder(root: Path, *, limits: Limits = Limits()) -> Corpus:
                 is_venv = (Path(folder) / d / "pyvenv.cfg").is_file()
             except OSError:  # a folder we may not look into: os.walk reports it below
                 is_venv = False
+            if name_problem(d):
+                corpus.skipped.append(Skipped(shown_name(rel) + "/", str(name_problem(d))))
+                continue
             if d in VENDORED or is_venv:
                 # A virtual environment is recognised by its pyvenv.cfg, not by its name: the
                 # standard library's own ``venv`` package is source.
@@ -266,6 +287,9 @@ def load_folder(root: Path, *, limits: Limits = Limits()) -> Corpus:
             rel = (rel_folder / name).as_posix()
             full = Path(folder) / name
             if name.startswith("."):
+                continue
+            if name_problem(name):
+                corpus.skipped.append(Skipped(shown_name(rel), str(name_problem(name))))
                 continue
             if full.is_symlink():
                 corpus.skipped.append(Skipped(rel, "symbolic link, not followed"))

@@ -377,6 +377,17 @@ class Picked:
     problems: list[str] = field(default_factory=list)
     shareable: bool = True
     label: str = ""
+    archive: str = ""  # the uploaded zip's name: the CLI reads the archive itself
+
+    def cli_target(self, path: str) -> tuple[str, list[str]]:
+        """What the exported command chunks so that its ids match the app's: a sample file
+        named below its project (``--root``), an uploaded archive whole, else the file."""
+        if self.shareable:
+            project = f"sample_repos/{self.label}"
+            return f"{project}/{path}", ["--root", project]
+        if self.archive:
+            return self.archive, []
+        return path, []
 
 
 def sample_projects() -> list[str]:
@@ -424,7 +435,7 @@ def pick_code_source(default_project: str) -> Picked:
                 picked.problems += [f"skipped {s.path}: {s.reason}" for s in corpus.skipped]
                 picked.problems += [f"skipped {f.path}: a table (open it on the Tables page)"
                                     for f in corpus.files if f.text is None]
-                picked.label = upload.name
+                picked.label = picked.archive = upload.name
         picked.shareable = False
     else:
         languages = sorted(CODE_LANGUAGES + TEXT_LANGUAGES)
@@ -509,8 +520,11 @@ def _extension(language: str) -> str:
 # ---- exports --------------------------------------------------------------------------------
 
 
-def export_panel(chunks: dict[str, tuple[Chunk, ...]], settings: ChunkSettings, path: str, stem: str) -> None:
-    """Download the chunks and the settings; show the equivalent CLI command."""
+def export_panel(
+    chunks: dict[str, tuple[Chunk, ...]], settings: ChunkSettings, path: str, stem: str, extra: list[str] | None = None
+) -> None:
+    """Download the chunks and the settings; show the equivalent CLI command (``extra``: its
+    options that are not settings)."""
     with st.expander("Export: chunks, settings and the CLI command for a pipeline"):
         columns = st.columns(len(chunks) + 1)
         for column, (strategy, items) in zip(columns, chunks.items()):
@@ -524,7 +538,10 @@ def export_panel(chunks: dict[str, tuple[Chunk, ...]], settings: ChunkSettings, 
         columns[-1].download_button(
             "Settings (JSON)", settings.to_json(), file_name="chunk-settings.json", mime="application/json", key="dl_settings"
         )
-        st.code(settings.cli_command(path), language="bash")
+        st.code(settings.cli_command(path, extra=extra or ()), language="bash")
+        if path.endswith(".zip"):
+            st.caption("The command chunks the whole archive; this file's chunks are those with its path.")
+        st.caption("Or, with the settings file: `python -m core chunk PATH --settings chunk-settings.json`.")
 
 
 # ---- retrieval --------------------------------------------------------------------------------

@@ -155,7 +155,8 @@ if options:
                        f"(the text above makes the other {1 - settings.head_weight:.0%})")
         right.code(head_text(chunk.embed_text, settings.head_lines), language=code_language)
 
-common.export_panel(chunks, settings, path if not picked.shareable else f"sample_repos/{picked.label}/{path}", path.rsplit("/", 1)[-1])
+target, extra = picked.cli_target(path)
+common.export_panel(chunks, settings, target, path.rsplit("/", 1)[-1], extra)
 if not picked.shareable:
     st.caption("Links to this page keep the settings; uploads and pasted code stay in your session only.")
 

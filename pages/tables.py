@@ -112,6 +112,6 @@ for chunk in (c for c in chunks["syntax"] if c.kind == "table_profile"):
     st.code(chunk.embed_text, language=None)
 
 common.export_panel(chunks, settings, f"sample_repos/tables/{source.path}" if kind == "Sample" else source.path,
-                    source.path.rsplit("/", 1)[-1])
+                    source.path.rsplit("/", 1)[-1], [] if has_header == "detect" else ["--header", has_header])
 if kind == "Sample":
     common.write_url({**common.SETTING_DEFAULTS, **defaults})

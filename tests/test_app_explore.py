@@ -36,6 +36,9 @@ def test_opens_on_a_sample_that_shows_the_failure(app: AppTest) -> None:
     html = view_html(app)
     assert "✂ cuts" in html and "retry" in html
     assert app.expander[0].label == "What am I looking at?"
+    # The exported command names the file as the app does (tests/test_cli.py runs such a command).
+    command = next(c.value for c in app.code if c.value.startswith("python -m core chunk"))
+    assert "sample_repos/py_inventory/inventory/" in command and "--root sample_repos/py_inventory" in command
 
 
 def test_budget_change_redraws_figures_and_view(app: AppTest) -> None:

@@ -36,6 +36,9 @@ def test_rows_per_chunk_and_format(tables: AppTest) -> None:
     row_captions = [c.value for c in tables.caption if "rows " in c.value and "·" in c.value]
     assert any("rows 1-5" in c for c in row_captions)
     assert any(": " in code.value and "\n" in code.value for code in tables.code)
+    tables.selectbox(key="has_header").set_value("no").run()
+    command = next(c.value for c in tables.code if c.value.startswith("python -m core chunk"))
+    assert "--rows 5 --format records" in command and command.endswith("--header no")
 
 
 def test_xlsx_sample_with_two_sheets(tables: AppTest) -> None:

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,119 @@ def test_output_is_deterministic() -> None:
     first = run("chunk", str(SAMPLES / "systems_kit"), "--strategy", "syntax")
     second = run("chunk", str(SAMPLES / "systems_kit"), "--strategy", "syntax")
     assert first.returncode == 0 and first.stdout == second.stdout
+
+
+# ---- settings carried from the app into a pipeline ----------------------------------------------
+
+
+def _ids(stdout: str) -> list[tuple[str, str, int, int]]:
+    return [(c["id"], c["path"], c["start_byte"], c["end_byte"]) for c in map(json.loads, stdout.splitlines())]
+
+
+def test_the_command_the_app_exports_gives_the_apps_chunks(tmp_path: Path) -> None:
+    import shlex
+
+    from core.chunking import chunk_source
+    from core.settings import ChunkSettings
+    from core.sources import load_folder
+    from pages.common import Picked
+
+    settings = ChunkSettings(unit="chars", budget=600, overlap=60, breadcrumb=False, head_lines=4)
+    project = load_folder(SAMPLES / "py_inventory")  # as the app's sample picker loads it
+    source = next(f for f in project.files if f.path == "inventory/models.py")
+    app = [(c.id, c.path, c.start_byte, c.end_byte) for s in ("fixed", "syntax") for c in chunk_source(source, settings, s)]
+    target, extra = Picked(label="py_inventory").cli_target(source.path)
+    argv = shlex.split(settings.cli_command(target, extra=extra))[3:]  # after "python -m core"
+    done = run(*argv)
+    assert done.returncode == 0, done.stderr
+    assert _ids(done.stdout) == app  # the breadcrumb path, so ids and sizes, are the app's
+    # The settings file the app exports says the same; options beside it win.
+    exported = tmp_path / "chunk-settings.json"
+    exported.write_text(settings.to_json())
+    done = run("chunk", target, "--root", extra[1], "--settings", str(exported))
+    assert done.returncode == 0 and _ids(done.stdout) == app
+    done = run("chunk", target, "--root", extra[1], "--settings", str(exported), "--budget", "300", "--strategy", "fixed")
+    assert {json.loads(line)["size"] <= 300 for line in done.stdout.splitlines()} == {True}
+    # A zip upload: the command reads the archive, and names its files as the app does.
+    archive = tmp_path / "repo.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("repo-main/inventory/models.py", (SAMPLES / "py_inventory/inventory/models.py").read_bytes())
+        zf.writestr("repo-main/README.md", "# Repo\n\nWords.\n")
+    target, extra = Picked(shareable=False, label="repo.zip", archive=str(archive)).cli_target("inventory/models.py")
+    done = run(*shlex.split(settings.cli_command(target, extra=extra))[3:])
+    assert done.returncode == 0, done.stderr
+    assert [c for c in _ids(done.stdout) if c[1] == "inventory/models.py"] == app
+
+
+@pytest.mark.parametrize("content,message", [
+    ('{"breadcrumb": "false"}', "breadcrumb must be true or false, got 'false'"),
+    ('{"budget": true}', "budget must be a number, got True"),
+    ("[]", "settings must be a JSON object of named values, got list"),
+    ('{"budget": 200,}', "not valid JSON (line 1, column"),
+    ('{"colour": "red"}', "unknown setting(s): colour"),
+])
+def test_a_bad_settings_file_is_one_clear_line(content: str, message: str, tmp_path: Path) -> None:
+    (tmp_path / "s.json").write_text(content)
+    (tmp_path / "a.py").write_text("x = 1\n")
+    done = run("chunk", str(tmp_path / "a.py"), "--settings", str(tmp_path / "s.json"))
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_root_names_files_below_it_and_must_hold_them(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "mod.py").write_text("def f():\n    return 1\n")
+    done = run("chunk", str(tmp_path / "pkg"), "--root", str(tmp_path), "--strategy", "syntax")
+    assert {c[1] for c in _ids(done.stdout)} == {"pkg/mod.py"}
+    done = run("chunk", str(tmp_path / "pkg" / "mod.py"), "--root", str(SAMPLES))
+    assert done.returncode == 2 and "is not inside --root" in done.stderr
+
+
+def test_the_header_choice_of_the_tables_page_is_an_option(tmp_path: Path) -> None:
+    table = tmp_path / "t.csv"
+    table.write_text("region,amount\nNorth,10\nSouth,20\n")
+    found = {}
+    for choice in ("detect", "no"):
+        done = run("chunk", str(table), "--strategy", "syntax", "--header", choice)
+        assert done.returncode == 0, done.stderr
+        found[choice] = json.loads(done.stdout.splitlines()[0])  # the first row batch
+    assert found["detect"]["text"].startswith("North,10") and "\nregion,amount\n" in found["detect"]["embed_text"]
+    assert found["no"]["text"].startswith("region,amount") and "\ncolumn_1,column_2\n" in found["no"]["embed_text"]
+
+
+def test_file_names_that_are_not_utf8_or_hold_a_backslash_are_skipped_and_named(tmp_path: Path) -> None:
+    os.mkdir(tmp_path / "src")
+    with open(os.path.join(os.fsencode(tmp_path / "src"), b"caf\xe9.py"), "w") as handle:
+        handle.write("def latin():\n    return 1\n")
+    (tmp_path / "src" / "back\\slash.py").write_text("def b():\n    return 2\n")
+    (tmp_path / "src" / "ok.py").write_text("def ok():\n    return 3\n")
+    (tmp_path / "src" / "new\nline.py").write_text("def n():\n    return 4\n")
+    (tmp_path / "src" / "evil\nskipped fake.py: forged.py").write_bytes(b"\x00binary")
+    done = subprocess.run([sys.executable, "-m", "core", "chunk", str(tmp_path / "src")], cwd=ROOT, capture_output=True,
+                          timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")  # both valid UTF-8
+    assert {json.loads(line)["path"] for line in out.splitlines()} == {"ok.py", "new\nline.py"}
+    lines = err.splitlines()
+    assert "skipped caf\ufffd.py: the name is not valid UTF-8 (rename it)" in lines
+    assert any(line.startswith("skipped back\\slash.py: a backslash in the name") for line in lines)
+    # A file name cannot forge a line of its own on stderr: its newline is shown escaped.
+    assert any(line.startswith("skipped evil\\nskipped fake.py: forged.py: binary") for line in lines), lines
+    assert not any(line.startswith("skipped fake.py") for line in lines) and len(lines) == 4
+
+
+def test_nothing_to_chunk_and_a_partial_table_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "a.py").write_bytes(b"\x00\x01binary")
+    (tmp_path / "junk" / "b.py").write_text("")
+    done = run("chunk", str(tmp_path / "junk"))
+    assert done.returncode == 2 and "nothing to chunk (every file was skipped)" in done.stderr
+    # A NUL byte far into a table is found only after thousands of its chunks are out (the
+    # first 200,000 rows or so are read before the first chunk is given out).
+    (tmp_path / "tables").mkdir()
+    rows = "".join(f"{i},x\n" for i in range(1_000_000))
+    (tmp_path / "tables" / "t.csv").write_bytes(("id,n\n" + rows).encode() + b"5,\x00\n")
+    (tmp_path / "tables" / "ok.csv").write_text("a,b\n1,2\n")
+    for target in (tmp_path / "tables", tmp_path / "tables" / "t.csv"):
+        done = run("chunk", str(target), "--rows", "50", "--strategy", "syntax")
+        assert done.returncode == 2, done.stderr
+        assert "chunks were written: they are partial" in done.stderr and done.stdout
