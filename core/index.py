@@ -44,7 +44,7 @@ from core.chunk import Chunk
 from core.embed import embed_chunks
 from core.errors import ChunkExplorerError, InputError, SettingsError
 from core.groups import collapse, definition_groups, group_text, whole_definition
-from core.keyword import Fusion, KeywordIndex, keyword_document, own_name, rrf
+from core.keyword import Fusion, KeywordIndex, keyword_document, own_name, rrf, tokenize
 from core.locking import FolderLock
 from core.settings import DEFAULT_HEAD_LINES, ChunkSettings
 
@@ -57,7 +57,7 @@ MAX_QUERY_CHARS = 10_000
 """Longer queries are refused: the model reads ~256 word pieces, so a 100 KB "query" is a pasted
 file, not a question. Search with a description or a short snippet instead."""
 FILTER_FIELDS = ("path", "language", "kind")
-KEYWORD_FORMAT = "k2"  # bump when keyword_document changes what BM25 indexes
+KEYWORD_FORMAT = "k3"  # bump when keyword_document or the tokenizer changes what BM25 indexes
 SPACE = "ip"  # Chroma's distance: 1 - inner product (see Store.sync)
 OURS = "chunk_explorer"  # our sub-folder of the data folder
 MANIFEST = "manifest.json"
@@ -116,8 +116,9 @@ class Hit:
         return group_text(self.group) if self.group else self.chunk.text
 
 
-def check_query(text: str) -> str:
-    """The query stripped; :class:`InputError` when empty or over :data:`MAX_QUERY_CHARS`."""
+def check_query(text: str, mode: str = "hybrid") -> str:
+    """The query stripped; :class:`InputError` when empty, over :data:`MAX_QUERY_CHARS`, or,
+    for keyword ``mode``, without a word to search for."""
     if not isinstance(text, str) or not text.strip():
         raise InputError("the query is empty; give a few words or a code snippet to search for")
     if len(text) > MAX_QUERY_CHARS:
@@ -130,6 +131,11 @@ def check_query(text: str) -> str:
     except UnicodeEncodeError:
         # A lone surrogate: what Python makes of bytes that are not UTF-8 on a command line.
         raise InputError("the query is not valid UTF-8 text; type it again or pass it from a UTF-8 file") from None
+    if mode == "keyword" and not tokenize(text):
+        raise InputError(
+            "the query has no word to search by keyword (words of two or more letters, stopwords "
+            "aside); add words, or search in vector or hybrid mode"
+        )
     return text.strip()
 
 
@@ -237,19 +243,19 @@ class MemoryIndex:
         With ``whole_definitions`` a part of a split definition is returned as the whole
         definition (:mod:`core.groups`), once, at the rank of its best part."""
         check_mode(mode)
-        query = check_query(query)
-        depth = max(k, fusion.depth)
-        vector: list[tuple[str, float]] = []
-        keyword: list[tuple[str, float]] = []
-        if mode != "keyword":
-            if query_vector is None:
-                raise ValueError(f"mode {mode!r} needs the query's vector")
-            vector = self._vector(query_vector, depth, where)
-        if mode != "vector":
-            keyword = self.keyword.search(query, depth, where)
-        ranked = rank(mode, vector, keyword, None if whole_definitions else k, fusion)
+        query = check_query(query, mode)
+        if mode != "keyword" and query_vector is None:
+            raise ValueError(f"mode {mode!r} needs the query's vector")
         members = self._members if whole_definitions else _alone
-        return _hits(ranked, collapse([i for i, _, _ in ranked], members, k), self._by_id, self.too_long)
+        depth = max(k, fusion.depth)
+        while True:
+            vector = self._vector(query_vector, depth, where) if mode != "keyword" else []
+            keyword = self.keyword.search(query, depth, where) if mode != "vector" else []
+            ranked = rank(mode, vector, keyword, None if whole_definitions else k, fusion)
+            results = collapse([i for i, _, _ in ranked], members, k)
+            if not _deeper(results, k, vector, keyword, depth):
+                return _hits(ranked, results, self._by_id, self.too_long)
+            depth *= 4  # whole definitions took up candidates: more may be found further down
 
     def _members(self, ident: str) -> tuple[str, ...]:
         chunk = self._by_id[ident]
@@ -373,7 +379,7 @@ class IndexReport:
     unchanged: int
     reused: int  # added chunks whose vector came from the embedding cache
     embedded: int  # texts the model embedded now
-    too_long: tuple[str, ...]  # ids of chunks longer than the model reads (flagged in metadata)
+    too_long: tuple[str, ...]  # ids of the collection's chunks longer than the model reads (flagged in metadata)
     skipped: tuple[tuple[str, str], ...] = field(default=())  # (path, reason)
 
     def to_dict(self) -> dict[str, Any]:
@@ -630,7 +636,11 @@ class Store:
                 self._save_keyword(name, collection)
             if changed:
                 self._wrote()
-        too_long &= {c.id for c in new}
+            # Every chunk of the collection that is over the limit, not only the new ones: a
+            # second run over the same corpus must warn as the first did.
+            with _chroma(f"reading {name}"):
+                flagged = set(collection.get(where={"over_model_limit": True}, include=[])["ids"])
+        too_long = (too_long | flagged) & wanted
         return IndexReport(
             collection=name,
             strategy=str(meta.get("strategy", "")),
@@ -761,7 +771,7 @@ class Store:
         ``whole_definitions`` a part of a split definition is returned as the whole definition
         (:mod:`core.groups`)."""
         check_mode(mode)
-        query = check_query(query)
+        query = check_query(query, mode)
         if k < 1:
             raise SettingsError(f"k must be at least 1, got {k}")
         _check_filter_fields(where or {})
@@ -771,40 +781,44 @@ class Store:
             if self.writing.held_elsewhere():
                 raise StoreError(f"{name} is being updated by another index run; search again when it is done")
             raise StoreError(f"an index run of {name} was interrupted, so it is incomplete; index the corpus again")
-        depth = max(k, fusion.depth)
+        if mode != "keyword" and query_vector is None:
+            if embedder is None:
+                raise ValueError(f"mode {mode!r} needs an embedder or a query vector")
+            query_vector = embedder.embed_query(query)
+        groups = self.derived(name, collection).groups if whole_definitions else {}
         known: dict[str, Chunk] = {}
         limited: set[str] = set()
-        vector: list[tuple[str, float]] = []
-        keyword: list[tuple[str, float]] = []
-        if mode != "keyword":
-            if query_vector is None:
-                if embedder is None:
-                    raise ValueError(f"mode {mode!r} needs an embedder or a query vector")
-                query_vector = embedder.embed_query(query)
-            # Vector mode needs only k results (unless parts collapse into whole definitions);
-            # fusion needs the deeper candidate list. (Chroma
-            # returns fewer when the collection is smaller, so no count() round trip first.)
-            with _chroma(f"searching {name}"):
-                got = collection.query(
-                    query_embeddings=[np.asarray(query_vector, dtype=np.float32)],
-                    n_results=k if mode == "vector" and not whole_definitions else depth,
-                    where=_where(where),
-                    include=["documents", "metadatas", "distances"],
-                )
-            for ident, doc, meta, dist in zip(
-                got["ids"][0], got["documents"][0] or [], got["metadatas"][0] or [], got["distances"][0] or []
-            ):
-                meta = _record_meta(name, meta)
-                vector.append((ident, 1.0 - float(dist)))
-                known[ident] = chunk_from_record(ident, doc, meta)
-                if meta.get("over_model_limit"):
-                    limited.add(ident)
-        if mode != "vector":
-            keyword = self.keyword_index(name, collection).search(query, depth, where)
-        ranked = rank(mode, vector, keyword, None if whole_definitions else k, fusion)
-        groups = self.derived(name, collection).groups if whole_definitions else {}
-        results = collapse([i for i, _, _ in ranked], lambda i: groups.get(i) or (i,), k)
-        missing = [m for _, members in results for m in members if m not in known]
+        depth = max(k, fusion.depth)
+        while True:
+            vector: list[tuple[str, float]] = []
+            keyword: list[tuple[str, float]] = []
+            if mode != "keyword":
+                # Vector mode needs only k results (unless parts collapse into whole definitions);
+                # fusion needs the deeper candidate list. (Chroma returns fewer when the
+                # collection is smaller, so no count() round trip first.)
+                with _chroma(f"searching {name}"):
+                    got = collection.query(
+                        query_embeddings=[np.asarray(query_vector, dtype=np.float32)],
+                        n_results=k if mode == "vector" and not whole_definitions else depth,
+                        where=_where(where),
+                        include=["documents", "metadatas", "distances"],
+                    )
+                for ident, doc, meta, dist in zip(
+                    got["ids"][0], got["documents"][0] or [], got["metadatas"][0] or [], got["distances"][0] or []
+                ):
+                    meta = _record_meta(name, meta)
+                    vector.append((ident, 1.0 - float(dist)))
+                    known[ident] = chunk_from_record(ident, doc, meta)
+                    if meta.get("over_model_limit"):
+                        limited.add(ident)
+            if mode != "vector":
+                keyword = self.keyword_index(name, collection).search(query, depth, where)
+            ranked = rank(mode, vector, keyword, None if whole_definitions else k, fusion)
+            results = collapse([i for i, _, _ in ranked], lambda i: groups.get(i) or (i,), k)
+            if not _deeper(results, k, vector, keyword, depth):
+                break
+            depth *= 4  # whole definitions took up candidates: more may be found further down
+        missing = list(dict.fromkeys(m for _, members in results for m in members if m not in known))
         if missing:
             with _chroma(f"reading results from {name}"):
                 got = collection.get(ids=missing, include=["documents", "metadatas"])
@@ -826,6 +840,14 @@ def _check_filter_fields(fields: Iterable[str]) -> None:
     unknown = sorted(set(fields) - set(FILTER_FIELDS))
     if unknown:
         raise SettingsError(f"cannot filter on {', '.join(unknown)}; filters: {', '.join(FILTER_FIELDS)}")
+
+
+def _deeper(
+    results: Sequence[object], k: int, vector: Sequence[object], keyword: Sequence[object], depth: int
+) -> bool:
+    """Whether a search must look deeper: fewer than ``k`` results, and a candidate list that was
+    cut at ``depth`` (so more candidates exist)."""
+    return len(results) < k and (len(vector) >= depth or len(keyword) >= depth)
 
 
 def _alone(ident: str) -> tuple[str, ...]:

@@ -98,11 +98,15 @@ whole_defs = middle.toggle(
          "as results of their own.")
 paths = sorted({f.path for f in files})
 languages = sorted({f.language for f in files})
+# The kinds these chunks have (enum, trait, interface, ... as the languages give them).
+kinds = sorted({c.kind for f in files for s in common.STRATEGIES
+                for c in common.chunks_for(f.path, f.language, f.text or "", settings.chunk_key(), s)})
+common.seed_state({"filter_path": "any", "filter_language": "any", "filter_kind": "any"},
+                  {"filter_path": ["any", *paths], "filter_language": ["any", *languages], "filter_kind": ["any", *kinds]})
 with right:
     path_filter = st.selectbox("Only file", ["any", *paths], key="filter_path")
     language_filter = st.selectbox("Only language", ["any", *languages], key="filter_language")
-    kind_filter = st.selectbox("Only kind", ["any", "function", "method", "class", "class_header", "module",
-                                              "statements", "window", "section"], key="filter_kind")
+    kind_filter = st.selectbox("Only kind", ["any", *kinds], key="filter_kind")
 where = {key: value for key, value in (("path", path_filter), ("language", language_filter), ("kind", kind_filter))
          if value != "any"}
 
@@ -153,7 +157,9 @@ for column, strategy in zip(columns, common.STRATEGIES):
             st.markdown(f"**#{hit.rank}** `{chunk.path}` lines {first}-{last} · "
                         f"{common.md(chunk.symbol or '-')} {badge(chunk.path, first, last)}")
             size = sum(c.size for c in hit.chunks)
-            found = (f" · found by part {chunk.part} of {chunk.parts} (lines {chunk.start_line}-{chunk.end_line}); "
+            by = (f"part {chunk.part} of {chunk.parts}" if chunk.parts > 1
+                  else f"{common.md(chunk.symbol or 'a chunk')}, nested in it")
+            found = (f" · found by {by} (lines {chunk.start_line}-{chunk.end_line}); "
                      f"the whole definition is returned, {len(hit.chunks)} chunks") if hit.group else ""
             st.caption(f"score {hit.score:.4f} ({scores}) · {size} {chunk.unit}{found}"
                        + (" · over the model's limit" if hit.over_model_limit else ""))

@@ -12,6 +12,7 @@ from core.embed import Embedder
 from core.evaluate import QuerySpec, fill_context, resolve_target, score_query
 from core.groups import collapse, definition_groups, group_key, whole_definition
 from core.index import MemoryIndex, Store
+from core.keyword import Fusion
 from core.settings import ChunkSettings
 from tests.retrieval_fixtures import model, shared_embedder, tmp_chroma  # noqa: F401 - fixtures
 
@@ -176,3 +177,47 @@ def test_two_sessions_rebuilding_the_groups_at_once(tmp_chroma: Path, shared_emb
     with ThreadPoolExecutor(max_workers=4) as pool:
         found = list(pool.map(search, range(8)))
     assert all(f == found[0] for f in found) and any(len(ids) > 1 for ids in found[0])
+
+
+def test_a_nested_definition_found_first_is_given_once_inside_its_whole_function() -> None:
+    chunks = syntax_chunks()
+    parts = parts_of(chunks, "Ledger.close_books")
+    settle = next(c for c in chunks if c.symbol == "Ledger.close_books.settle")
+    small = next(c for c in chunks if c.symbol == "small")
+    groups = definition_groups(chunks)
+    assert settle.id in groups[parts[0].id] and settle.id not in groups  # inside the group, not a part
+    results = collapse([settle.id, small.id, parts[1].id, parts[0].id], lambda i: groups.get(i) or (i,), k=5)
+    # The whole function takes the nested definition's place (its best rank); nothing is given twice.
+    assert [ident for ident, _ in results] == [settle.id, small.id]
+    assert results[0][1] == groups[parts[0].id]
+    ids = [m for _, members in results for m in members]
+    assert len(ids) == len(set(ids))
+
+
+def test_every_mode_gives_each_chunk_once_and_k_results_when_there_are_more(
+    tmp_chroma: Path, shared_embedder: Embedder
+) -> None:
+    chunks = syntax_chunks()
+    store = Store(tmp_chroma)
+    store.sync("ce_nested_test", chunks, shared_embedder, {"strategy": "syntax"})
+    memory = MemoryIndex(chunks, shared_embedder.embed([c.embed_text for c in chunks]).vectors)
+    query = "settle entry amount"  # the nested helper ranks above every part of its function
+    vector = shared_embedder.embed_query(query)
+    for mode in ("keyword", "vector", "hybrid"):
+        got = store.search("ce_nested_test", query, shared_embedder, k=3, mode=mode, query_vector=vector)
+        ids = [c.id for h in got for c in h.chunks]
+        assert len(ids) == len(set(ids)), mode  # (keyword mode failed: Chroma refused a repeated id)
+        assert [[c.id for c in h.chunks] for h in got] == [
+            [c.id for c in h.chunks] for h in memory.search(query, vector, k=3, mode=mode)], mode
+    settle = next(c for c in chunks if c.symbol == "Ledger.close_books.settle")
+    assert store.search("ce_nested_test", query, None, k=3, mode="keyword")[0].chunk.id == settle.id
+    # Whole definitions use up candidates: a shallow candidate list is deepened until k are found.
+    shallow, query = Fusion(depth=2), "return the total of the orders"
+    vector = shared_embedder.embed_query(query)
+    for mode in ("keyword", "vector", "hybrid"):
+        full = [[c.id for c in h.chunks] for h in memory.search(query, vector, k=100, mode=mode)]
+        assert len(full) > 2, mode
+        got = memory.search(query, vector, k=len(full), mode=mode, fusion=shallow)
+        assert [[c.id for c in h.chunks] for h in got] == full, mode
+        got = store.search("ce_nested_test", query, None, k=len(full), mode=mode, fusion=shallow, query_vector=vector)
+        assert len(got) == len(full), mode
