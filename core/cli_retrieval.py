@@ -139,17 +139,20 @@ def cmd_index(args: argparse.Namespace) -> int:
 def cmd_query(args: argparse.Namespace) -> int:
     """``query``: JSONL hits of each strategy's collection, best first."""
     from core.embed import Embedder
-    from core.index import Store, check_query
+    from core.index import MANIFEST, OURS, Store, check_query, serves_remotely
 
-    text = check_query(args.text)
+    text = check_query(args.text, args.mode)
     if args.k < 1:
         raise InputError(f"-k must be at least 1, got {args.k}")
+    if not serves_remotely() and not (args.db / OURS / MANIFEST).is_file():
+        # A search creates nothing: a mistyped --db must not leave an empty data folder behind.
+        raise InputError(f"nothing is indexed in {args.db} yet; run `python -m core index PATH --db {args.db}` first")
     store = Store(args.db)
     collections = store.last_collections(args.strategy)
     settings = store.manifest()["last"]["settings"]
     embedder = None
     if args.mode != "keyword":
-        embedder = Embedder(settings["model"], cache=store.cache_path)
+        embedder = Embedder(settings["model"])  # a query is embedded afresh: the cache is not needed (nor read)
     where = {
         key: value
         for key, value in (

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -41,8 +42,8 @@ lean toward their heads (ChunkSettings.head_weight) the vector ranking is the be
 retrieval-quality bench 0.5-0.8 were level and 1.0 lost about 2 points of whole@5 (the README's
 table has the figures)."""
 
-_WORD = re.compile(r"[A-Za-z0-9_]+")
-_NAME = re.compile(r"[A-Za-z_$][\w$]*\Z")
+_WORD = re.compile(r"\w+")  # letters of any script, digits, "_"
+_NAME = re.compile(r"(?:[^\W\d]|\$)[\w$]*\Z")
 _NAMELESS_KINDS = frozenset({"module", "statements"})
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 # Words that carry no meaning in a query about code; kept short on purpose: BM25's idf already
@@ -63,7 +64,11 @@ def _fold(word: str) -> str:
 
 def tokenize(text: str) -> list[str]:
     """Terms of ``text``: identifiers split at ``_`` and case changes, lowercased, plus the whole
-    identifier when it had several parts; single letters and stopwords dropped."""
+    identifier when it had several parts; single letters and stopwords dropped. Letters of any
+    script count (``größe_berechnen``, ``étiquette``); Chinese, Japanese and Korean, written
+    without spaces, give overlapping pairs of characters, as search engines index them."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)  # "é" typed as e + accent is the same word as "é"
     terms: list[str] = []
     for word in _WORD.findall(text):
         terms.extend(_word_terms(word))
@@ -89,9 +94,43 @@ def keyword_document(text: str, name: str) -> str:
 def _word_terms(word: str) -> tuple[str, ...]:
     # Code repeats its identifiers endlessly: splitting each distinct word once makes indexing
     # a 20,000-chunk collection several times faster.
+    if not word.isascii():
+        return _unicode_terms(word)
     parts = [p.lower() for piece in word.split("_") for p in _PART.findall(piece)]
     terms = [_fold(p) for p in parts if len(p) > 1 and p not in STOPWORDS]
     if len(parts) > 1:
+        terms.append(word.lower().strip("_"))
+    return tuple(terms)
+
+
+# Scripts written without spaces between words: Han, Hiragana, Katakana, Hangul.
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+
+
+def _unicode_terms(word: str) -> tuple[str, ...]:
+    """Terms of a word that is not ASCII: runs of an unspaced script as overlapping character
+    pairs (one character alone stays a term), the rest split at ``_`` and at a lowercase letter
+    followed by an uppercase one, as :func:`_word_terms` splits ASCII."""
+    terms: list[str] = []
+    spaced: list[str] = []
+    at = 0
+    for run in _UNSPACED.finditer(word):
+        spaced.append(word[at : run.start()])
+        chars = run.group()
+        terms.extend([chars] if len(chars) == 1 else [chars[i : i + 2] for i in range(len(chars) - 1)])
+        at = run.end()
+    spaced.append(word[at:])
+    parts: list[str] = []
+    for piece in (p for chunk in spaced for p in chunk.split("_") if p):
+        start = 0
+        for i in range(1, len(piece)):
+            if piece[i - 1].islower() and piece[i].isupper() or piece[i - 1].isdigit() != piece[i].isdigit():
+                parts.append(piece[start:i])
+                start = i
+        parts.append(piece[start:])
+    parts = [p.lower() for p in parts]
+    terms.extend(_fold(p) for p in parts if len(p) > 1 and p not in STOPWORDS)
+    if len(parts) > 1 and not _UNSPACED.search(word):
         terms.append(word.lower().strip("_"))
     return tuple(terms)
 

@@ -63,6 +63,17 @@ def test_modes_filters_and_a_line_range_answer(retrieve: AppTest) -> None:
         assert not retrieve.exception and results(retrieve)
     retrieve.selectbox(key="filter_path").set_value("inventory/reconcile.py").run()
     assert all("inventory/reconcile.py" in r for r in results(retrieve))
+    # The kinds offered are the kinds these chunks have (no fixed list that misses enum or trait).
+    kinds = retrieve.selectbox(key="filter_kind").options
+    assert kinds[0] == "any" and {"window", "method", "function", "section"} <= set(kinds) and "trait" not in kinds
+    retrieve.selectbox(key="filter_kind").set_value("window").run()
+    assert not retrieve.exception and results(retrieve)
+    retrieve.selectbox(key="filter_kind").set_value("any").run()
+    # Punctuation has no word for keyword search: a message, not "no results".
+    retrieve.text_input(key="q").input("?!?").run()
+    retrieve.radio(key="mode").set_value("keyword").run()
+    assert any("no word to search by keyword" in e.value for e in retrieve.error)
+    retrieve.text_input(key="q").input("convert a count sheet line into quantities").run()
     retrieve.selectbox(key="answer").set_value("a line range").run()
     retrieve.slider(key="answer_lines").set_value((45, 68)).run()
     assert not retrieve.exception

@@ -77,6 +77,19 @@ def test_index_then_query(project: Path, tmp_path: Path, capsys: pytest.CaptureF
         assert code == 2 and not out and says in err, (flag, value, err)
     code, out, err = run(capsys, "index", str(project), "--db", str(db), "--budget", "64")
     assert code == 0 and all(json.loads(line)["added"] == 0 for line in out.splitlines())
+    # Punctuation has no word for BM25: said, not an empty answer; hybrid still searches by meaning.
+    code, out, err = run(capsys, "query", "?!?", "--db", str(db), "--mode", "keyword")
+    assert code == 2 and not out and "no word to search by keyword" in err
+    code, out, err = run(capsys, "query", "?!?", "--db", str(db), "--mode", "hybrid", "-k", "1")
+    assert code == 0 and len(out.splitlines()) == 2
+    # A query embeds afresh: a damaged embedding cache does not stop it (indexing says so).
+    cache = db / "chunk_explorer" / "embeddings.sqlite3"
+    cache.write_bytes(b"not a database" * 100)
+    code, out, err = run(capsys, "query", "refund a payment", "--db", str(db), "-k", "1")
+    assert code == 0 and out, err
+    # A mistyped --db is an error, and leaves no folder behind.
+    code, out, err = run(capsys, "query", "refund", "--db", str(tmp_path / "typo"))
+    assert code == 2 and "nothing is indexed" in err and not (tmp_path / "typo").exists()
 
 
 def test_the_head_weight_is_an_index_setting(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

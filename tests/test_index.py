@@ -61,6 +61,15 @@ def test_tokenizer_splits_identifiers() -> None:
     assert "the" not in tokenize("the value") and "a" not in tokenize("a b")
 
 
+def test_the_tokenizer_reads_every_script() -> None:
+    assert tokenize("def größe_berechnen(étiquette):") == ["def", "größe", "berechnen", "größe_berechnen", "étiquette"]
+    assert tokenize("ÄrgerHandler") == ["ärger", "handler", "ärgerhandler"]
+    assert tokenize("e\u0301tiquette") == tokenize("\u00e9tiquette")  # the same word, however its accent is typed
+    # Unspaced scripts: overlapping character pairs, so a word inside a longer run is found.
+    assert set(tokenize("在庫ラベル")) <= set(tokenize("# 在庫ラベルを印刷する"))
+    assert tokenize("grün") != tokenize("größe")  # no stray fragments ("gr") in common
+
+
 def test_rrf_sums_reciprocal_ranks() -> None:
     fused = rrf([["a", "b", "c"], ["c", "a"]], [1.0, 1.0], k=60)
     scores = dict(fused)
@@ -186,6 +195,9 @@ def test_chunks_longer_than_the_model_reads_are_flagged(tmp_chroma: Path, shared
     hits = store.search("ce_long_chunks", "ledger", shared_embedder, k=len(chunks), mode="keyword")
     flagged = {h.chunk.id for h in hits if h.over_model_limit}
     assert flagged == set(report.too_long)
+    # A second run embeds nothing new, and still says which chunks are over the limit.
+    again = store.sync("ce_long_chunks", chunks, shared_embedder, {"strategy": "fixed"})
+    assert again.added == 0 and again.too_long == report.too_long
 
 
 def test_filters_on_path_language_kind(tmp_chroma: Path, shared_embedder: Embedder) -> None:
