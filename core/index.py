@@ -286,8 +286,9 @@ def collection_name(label: str, key: str, strategy: str, settings: ChunkSettings
     """Deterministic Chroma collection name for (corpus, strategy, settings incl. model)."""
     from core.embed import model_key
 
+    model = model_key(settings.model)  # aliases of one model share its collections, as they share its cache
     digest = hashlib.blake2b(
-        "\x1f".join((key, strategy, settings.key(), model_key(settings.model))).encode(), digest_size=8
+        "\x1f".join((key, strategy, settings.with_(model=model).key(), model)).encode(), digest_size=8
     ).hexdigest()
     slug = re.sub(r"[^a-zA-Z0-9_-]+", "-", label)[:40].strip("-_") or "corpus"
     return f"ce_{slug}_{strategy}_{digest}"

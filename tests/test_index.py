@@ -137,6 +137,9 @@ def test_collection_names_are_deterministic_and_valid() -> None:
     assert name != collection_name("py inventory!", key, "syntax", SETTINGS.with_(budget=200))
     assert name != collection_name("py inventory!", key, "fixed", SETTINGS)
     assert 3 <= len(name) <= 512 and all(c.isalnum() or c in "._-" for c in name)
+    for alias in ("sentence-transformers/all-MiniLM-L6-v2", "All-MiniLM-L6-v2"):  # one model, one collection
+        assert collection_name("py inventory!", key, "syntax", SETTINGS.with_(model=alias)) == name
+    assert collection_name("py inventory!", key, "syntax", SETTINGS.with_(model="other/model")) != name
 
 
 # ---- the store ---------------------------------------------------------------------------------
