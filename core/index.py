@@ -28,11 +28,12 @@ import logging
 import os
 import re
 import shutil
+import sqlite3
 import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -357,6 +358,22 @@ def _describe_open_failure(db: Path, exc: Exception) -> str:
     return f"cannot open the Chroma database in {db}: {type(exc).__name__}: {text}"
 
 
+def check_intact(db: Path) -> None:
+    """:class:`StoreError` when SQLite finds ``db``'s Chroma database damaged (``PRAGMA
+    quick_check``, read-only: nothing is changed)."""
+    path = db / "chroma.sqlite3"
+    if not path.is_file() or path.stat().st_size == 0:
+        return
+    try:
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=60)) as conn:
+            found = conn.execute("PRAGMA quick_check(1)").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(_describe_open_failure(db, exc)) from None
+    if not found or found[0] != "ok":
+        where = str(found[0]).strip().splitlines()[-1] if found else "no answer"
+        raise StoreError(_describe_open_failure(db, sqlite3.DatabaseError(f"database disk image is malformed: {where}")))
+
+
 @contextmanager
 def _chroma(what: str) -> Iterator[None]:
     """Turn Chroma's and the network's errors during ``what`` into a :class:`StoreError`."""
@@ -421,6 +438,11 @@ class Store:
         self.writing = FolderLock(self.own / LOCK_FILE)
         self._remote = serves_remotely()
         self._generation = self._read_generation()
+        if not self._remote:
+            # Chroma reads only the pages a query touches, so a damaged page surfaced mid-search
+            # after index runs that said all was well; and opening a database writes to it.
+            # Look at every page first (read-only; milliseconds for a few MB).
+            check_intact(self.db)
         self.client = connect(self.db)
         self._derived: dict[str, Derived] = {}
         self._lock = threading.Lock()

@@ -272,6 +272,18 @@ def test_a_corrupted_database_is_reported_and_kept(tmp_chroma: Path) -> None:
     assert (tmp_chroma / "my-notes.txt").read_text() == "keep me"
 
 
+def test_a_damaged_page_is_found_before_chroma_writes_or_searches(tmp_chroma: Path, shared_embedder: Embedder) -> None:
+    index_corpus(Store(tmp_chroma), shared_embedder)
+    database = tmp_chroma / "chroma.sqlite3"
+    data = bytearray(database.read_bytes())
+    middle = len(data) // 2 // 4096 * 4096
+    data[middle : middle + 40 * 4096] = os.urandom(40 * 4096)  # pages a short search may never read
+    database.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match="malformed.*corrupted.*Nothing was changed or deleted"):
+        Store(tmp_chroma)
+    assert database.read_bytes() == bytes(data)  # (opening Chroma would have written to it)
+
+
 def test_searching_a_missing_collection(tmp_chroma: Path) -> None:
     with pytest.raises(StoreError, match="no collection 'ce_nothing_here'.*index the corpus first"):
         Store(tmp_chroma).search("ce_nothing_here", "query", None, mode="keyword")
