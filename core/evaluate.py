@@ -54,7 +54,7 @@ from core.keyword import Fusion
 from core.languages import TABLE_LANGUAGES
 from core.settings import DEFAULT_BUDGETS, ChunkSettings
 from core.sizing import make_sizer
-from core.sources import Corpus, SourceFile
+from core.sources import Corpus, SourceFile, wide_encoding
 from core.syntax import Definition, list_definitions
 
 if TYPE_CHECKING:
@@ -166,10 +166,20 @@ def _answer(data: dict, base: QuerySpec) -> QuerySpec:
 def load_queries(path: Path) -> list[QuerySpec]:
     """Query specs from a JSONL file (see :func:`parse_queries`)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read the query set ({exc})") from None
-    return parse_queries(text, str(path))
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the query set ({exc.strerror or exc})") from None
+    return parse_queries(query_text(data, str(path)), str(path))
+
+
+def query_text(data: bytes, source: str = "queries") -> str:
+    """The text of a query set's bytes: UTF-8, or UTF-16/32 with its byte order mark (what
+    PowerShell and Windows editors write); :class:`InputError` for anything else."""
+    wide = wide_encoding(data)
+    try:
+        return data.decode(wide or "utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{source}: not UTF-8 text (byte {exc.start:,}); save the query set as UTF-8") from None
 
 
 # ---- targets -----------------------------------------------------------------------------------

@@ -327,7 +327,7 @@ def load_zip(data: bytes, *, name: str = "upload.zip", limits: Limits = Limits()
             rel = raw[len(prefix) :] if prefix else raw
             parts = PurePosixPath(rel.replace("\\", "/")).parts
             if not _is_safe(raw):
-                corpus.skipped.append(Skipped(raw, "unsafe path in archive (absolute or '..'), refused"))
+                corpus.skipped.append(Skipped(raw, "unsafe path in archive (absolute, a drive such as C: or '..'), refused"))
                 continue
             if any(p.startswith(".") for p in parts):
                 continue

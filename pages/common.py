@@ -49,6 +49,13 @@ def md(text: object) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
 
 
+def code_span(text: str) -> str:
+    """``text`` as a Markdown code span, fenced by more backticks than any run of them inside."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{'`' * (longest + 1)}{pad}{text}{pad}{'`' * (longest + 1)}"
+
+
 def error(exc: BaseException | str) -> None:
     """An error message from the library, shown as it is written."""
     st.error(md(exc))
@@ -227,7 +234,7 @@ def current_settings() -> ChunkSettings:
         try:
             load_tokenizer(model)
         except ChunkExplorerError as exc:
-            st.sidebar.error(f"{exc}\n\nUsing the bundled {DEFAULT_MODEL} instead.")
+            st.sidebar.error(f"{md(exc)}\n\nUsing the bundled {DEFAULT_MODEL} instead.")
             model = DEFAULT_MODEL
     overlap = budget * int(state.get("overlap_pct", 0)) // 100
     return ChunkSettings(
@@ -679,7 +686,16 @@ def sweep_table(query_hash: str, text: str, settings_key: str, grid: dict, mode:
                          **row.to_dict()})
         bar.progress(done / len(combos), text=f"Sweeping: {done}/{len(combos)} settings")
     bar.empty()
-    return rows
+    # Overlap shapes fixed windows only, the head weight syntax chunks only: one row for each
+    # setting that makes a difference, with the value that had no effect shown as 0.
+    least_overlap, least_head = min(grid["overlap_pct"]), min(heads)
+    kept = []
+    for row in rows:
+        if row["strategy"] == "syntax" and row["overlap_pct"] == least_overlap:
+            kept.append({**row, "overlap_pct": 0})
+        elif row["strategy"] != "syntax" and row["head_pct"] == least_head:
+            kept.append({**row, "head_pct": 0})
+    return kept
 
 
 def sample_file(path: str) -> SourceFile | None:

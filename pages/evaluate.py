@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import ChunkExplorerError
-from core.evaluate import parse_queries
+from core.evaluate import parse_queries, query_text
 from core.index import MODES
 from core.render import PALETTES, Band, legend, render_view
 from pages import common
@@ -26,8 +26,9 @@ common.intro(
 
 settings = common.current_settings()
 sets = common.query_set_names()
-common.seed_state({"qsource": QUERY_SOURCES[0], "qset": "code.jsonl" if "code.jsonl" in sets else (sets or [""])[0],
-                   "eval_k": 5, "context": 1024},
+URL_DEFAULTS = {"qsource": QUERY_SOURCES[0], "qset": "code.jsonl" if "code.jsonl" in sets else (sets or [""])[0],
+                "eval_k": 5, "context": 1024}
+common.seed_state(URL_DEFAULTS,
                   {"qsource": QUERY_SOURCES, "qset": sets or None, "eval_k": (1, 20), "context": (128, 8192)})
 left, right = st.columns([2, 1])
 with left:
@@ -39,11 +40,16 @@ with left:
     else:
         upload = st.file_uploader("Upload a query set (JSONL: query, path, symbol or start_line/end_line; also: more right answers)",
                                   type=["jsonl", "json", "txt"], key="upload_queries")
-        text = upload.getvalue().decode("utf-8", "replace") if upload is not None else ""
         label = upload.name if upload is not None else ""
+        try:
+            text = query_text(upload.getvalue(), label) if upload is not None else ""
+        except ChunkExplorerError as exc:
+            common.error(exc)
+            st.stop()
 with right:
     k = st.slider("k", 1, 20, key="eval_k")
     context = st.number_input("Context (model tokens)", 128, 8192, step=128, key="context")
+common.write_url({**common.SETTING_DEFAULTS, **URL_DEFAULTS})  # a link reproduces the settings and the set
 
 if not text.strip():
     st.info("Pick a bundled query set or upload one (paths are relative to sample_repos/).")
@@ -63,7 +69,8 @@ except ChunkExplorerError as exc:
     st.stop()
 
 if report.unresolved:
-    with st.expander(f"⚠️ {len(report.unresolved)} question(s) could not be used"):
+    with st.expander(f"⚠️ {len(report.unresolved)} of the {len(queries)} questions could not be used; "
+                     f"the figures cover the other {len(queries) - len(report.unresolved)}"):
         for line, reason in report.unresolved:
             st.markdown(f"- line {line}: {common.md(reason)}")
 st.caption(f"Embeddings: {report.embedded} computed, {report.reused} re-used from the cache"
@@ -141,13 +148,18 @@ unit = settings.unit
 low, high, _ = common.BUDGET_RANGES[unit]
 options = sorted({max(low, min(high, int(settings.budget * f))) for f in (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)})
 grid_columns = st.columns(5)
-budgets = grid_columns[0].multiselect(f"Budgets ({common.UNIT_LABELS[unit]})", options, default=options[:4],
-                                      key="sweep_budgets")
+# The choices follow the sidebar's budget and head weight: keep the picks that are still offered
+# (a budget step must not empty the sweep), else start again from the defaults.
+head_now = round(settings.head_weight * 100)
+head_options = sorted({0, 30, 50, 70, head_now})
+for key, offered, default in (("sweep_budgets", options, options[:4]), ("sweep_heads", head_options, [head_now])):
+    picked = st.session_state.get(key)
+    still = [v for v in picked or [] if v in offered]
+    st.session_state[key] = default if picked is None or (picked and not still) else still
+budgets = grid_columns[0].multiselect(f"Budgets ({common.UNIT_LABELS[unit]})", options, key="sweep_budgets")
 overlaps = grid_columns[1].multiselect("Overlaps (% of budget, fixed)", [0, 10, 25], default=[0], key="sweep_overlaps")
 crumbs = grid_columns[2].multiselect("Breadcrumb", [True, False], default=[True], key="sweep_crumbs")
-head_now = round(settings.head_weight * 100)
-heads = grid_columns[3].multiselect("Head weight (%, syntax)", sorted({0, 30, 50, 70, head_now}), default=[head_now],
-                                    key="sweep_heads")
+heads = grid_columns[3].multiselect("Head weight (%, syntax)", head_options, key="sweep_heads")
 sweep_mode = grid_columns[4].radio("Mode", MODES, index=2, key="sweep_mode")
 run = st.toggle("Run the sweep over these values", key="sweep_on",
                 help="Each setting is evaluated once and cached: change the values and only new ones run.")
@@ -169,14 +181,15 @@ if run:
     st.dataframe(frame, hide_index=True, width="stretch")
     best = frame.sort_values([whole, f"in_context@{int(context)}"], ascending=False).iloc[0]
     frame["label"] = frame.apply(
-        lambda r: f"{r['strategy']} (overlap {r['overlap_pct']}%, crumb {r['breadcrumb']}, head {r['head_pct']}%)", axis=1)
+        lambda r: f"syntax (crumb {r['breadcrumb']}, head {r['head_pct']}%)" if r["strategy"] == "syntax"
+        else f"{r['strategy']} (overlap {r['overlap_pct']}%, crumb {r['breadcrumb']})", axis=1)
     line = alt.Chart(frame).mark_line(point=True).encode(
         x=alt.X("budget:Q", title=f"budget ({common.UNIT_LABELS[unit]})"),
         y=alt.Y(f"{whole}:Q", scale=alt.Scale(domain=[0, 1])),
-        color="label:N",
+        color=alt.Color("label:N", legend=alt.Legend(orient="bottom", labelLimit=0, columns=2)),
         tooltip=list(frame.columns),
     )
-    star = alt.Chart(pd.DataFrame([best])).mark_point(shape="star", size=300, color="#d62728", filled=True).encode(
+    star = alt.Chart(pd.DataFrame([best])).mark_point(shape="diamond", size=300, color="#d62728", filled=True).encode(
         x="budget:Q", y=f"{whole}:Q")
     st.altair_chart((line + star).properties(height=280), width="stretch")
     best_settings = settings.with_(budget=int(best["budget"]), overlap=int(best["budget"]) * int(best["overlap_pct"]) // 100,

@@ -49,7 +49,7 @@ def file_figures(files: list) -> pd.DataFrame:
             {
                 "file": source.path,
                 "language": source.language,
-                "lines": source.text.count("\n") + 1,
+                "lines": source.text.count("\n") + (not source.text.endswith("\n")),  # as the view numbers them
                 "fixed chunks": fixed.chunks,
                 "definitions cut": len(fixed.cut),
                 "chunks without signature": len(fixed.without_signature),

@@ -154,7 +154,7 @@ for column, strategy in zip(columns, common.STRATEGIES):
             chunk = hit.chunk
             first, last = hit.lines
             scores = ", ".join(f"{name} {value:.3f}" for name, value in hit.scores.items())
-            st.markdown(f"**#{hit.rank}** `{chunk.path}` lines {first}-{last} · "
+            st.markdown(f"**#{hit.rank}** {common.code_span(chunk.path)} lines {first}-{last} · "
                         f"{common.md(chunk.symbol or '-')} {badge(chunk.path, first, last)}")
             size = sum(c.size for c in hit.chunks)
             by = (f"part {chunk.part} of {chunk.parts}" if chunk.parts > 1
@@ -182,7 +182,14 @@ bands = [
 # ---- where the answer really is -----------------------------------------------------------------
 st.subheader("Where is the answer?")
 defs = definitions.get(view_path, ())
-choices = ["(none)", *[d.symbol for d in defs], "a line range"]
+# A name given twice (an enum and its impl blocks, C++ overloads) is told apart by its lines.
+named: dict[str, int] = {}
+for d in defs:
+    named[d.symbol] = named.get(d.symbol, 0) + 1
+by_label = {(d.symbol if named[d.symbol] == 1 else f"{d.symbol} (lines {d.first}-{d.last})"): d for d in defs}
+if st.session_state.get("answer") in named and named[st.session_state["answer"]] > 1:  # a sample's symbol
+    st.session_state["answer"] = next(label for label, d in by_label.items() if d.symbol == st.session_state["answer"])
+choices = ["(none)", *by_label, "a line range"]
 common.seed_state({"answer": "(none)"}, {"answer": choices})
 answer = st.selectbox("The answer is", choices, key="answer",
                       help="Pick the definition that answers the question, or a line range.")
@@ -195,7 +202,7 @@ if answer == "a line range":
     else:
         target_lines = st.slider("Lines", 1, line_count, (1, min(line_count, 20)), key="answer_lines")
 elif answer != "(none)":
-    found = next(d for d in defs if d.symbol == answer)
+    found = by_label[answer]
     target_lines = (found.first, found.last)
 
 if target_lines is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pages.common import md
+from pages.common import code_span, md
 
 
 def test_md_shows_paths_symbols_and_messages_as_written() -> None:
@@ -11,3 +11,9 @@ def test_md_shows_paths_symbols_and_messages_as_written() -> None:
     assert md("a*b `c` <b> $5 ~x~ | C:\\dir") == r"a\*b \`c\` \<b\> \$5 \~x\~ \| C:\\dir"
     assert md("plain words, dots. and: colons") == "plain words, dots. and: colons"
     assert md(ValueError("bad __x__")) == r"bad \_\_x\_\_"
+
+
+def test_code_span_fences_a_name_that_holds_backticks() -> None:
+    assert code_span("src/app.py") == "`src/app.py`"
+    assert code_span("we`ird *name* $a$.js") == "``we`ird *name* $a$.js``"
+    assert code_span("`edge``") == "``` `edge`` ```"

@@ -28,6 +28,7 @@ def test_bundled_set_metrics_and_misses(evaluate: AppTest) -> None:
 
 def test_the_table_query_set_is_evaluated_too(evaluate: AppTest) -> None:
     evaluate.selectbox(key="qset").set_value("tables.jsonl").run()
+    assert evaluate.query_params["qset"] == "tables.jsonl"  # a link reproduces the page
     assert not evaluate.exception
     frame = evaluate.dataframe[0].value
     assert set(frame["queries"]) == {18}  # every row lookup and aggregate has its target
@@ -63,3 +64,11 @@ def test_a_small_sweep_highlights_the_best(evaluate: AppTest) -> None:
     assert sorted(set(zip(swept["budget"], swept["head_pct"]))) == [(127, 0), (127, 50), (254, 0), (254, 50)]
     assert any(s.value.startswith("Best:") and "head weight" in s.value for s in evaluate.success)
     assert any("python -m core chunk sample_repos" in c.value for c in evaluate.code)
+    # One row per setting that matters: overlap is fixed windows', the head weight syntax chunks'.
+    assert set(swept[swept["strategy"] == "fixed"]["head_pct"]) == {0}
+    assert len(swept[swept["strategy"] == "syntax"]) == 4 and len(swept[swept["strategy"] == "fixed"]) == 2
+    # A step of the sidebar's budget keeps the picks that are still offered.
+    evaluate.toggle(key="sweep_on").set_value(False).run()
+    evaluate.slider(key="budget_tokens").set_value(256).run()
+    assert evaluate.multiselect(key="sweep_budgets").value, "the budgets were emptied"
+    assert evaluate.multiselect(key="sweep_heads").value == [0, 50]

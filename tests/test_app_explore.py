@@ -142,6 +142,17 @@ def test_upload_files_good_and_bad(app: AppTest) -> None:
     assert "café" in view_html(app)
 
 
+
+def test_the_file_list_counts_lines_as_the_view_numbers_them(app: AppTest) -> None:
+    app.radio(key="source").set_value("Upload files").run()
+    uploader = app.file_uploader(key="upload_files")
+    uploader.upload("ended.py", b"a = 1\nb = 2\n")
+    uploader.upload("open.py", b"a = 1\nb = 2")
+    app.run()
+    figures = app.dataframe[0].value.set_index("file")
+    assert figures.loc["ended.py", "lines"] == figures.loc["open.py", "lines"] == 2
+
+
 def test_upload_a_zipped_repository_with_hostile_entries(app: AppTest) -> None:
     data = _zip({
         "repo-main/src/util.go": b"package util\n\nfunc Twice(x int) int {\n\treturn 2 * x\n}\n",

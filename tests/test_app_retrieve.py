@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -163,3 +165,20 @@ def test_a_split_function_is_returned_whole_or_as_bare_parts(retrieve: AppTest) 
     assert not retrieve.exception
     assert "the whole definition is returned" not in " ".join(c.value for c in retrieve.caption)
     assert any("part of InventoryLedger.receive" in r for r in results(retrieve)[5:])
+
+
+def test_a_name_given_twice_is_told_apart_by_its_lines() -> None:
+    # An enum and the impl blocks for it share a name; each must mark its own lines as the answer.
+    rust = (b"pub enum SizeError {\n    Empty,\n    Bad,\n}\n\n"
+            b"impl std::fmt::Display for SizeError {\n    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {\n"
+            b"        write!(f, \"bad size\")\n    }\n}\n")
+    at = _session_with_upload("size.rs", rust)
+    at.text_input(key="q").input("how is a bad size shown").run()
+    options = at.selectbox(key="answer").options
+    twice = [o for o in options if o.startswith("SizeError (")]
+    assert twice == ["SizeError (lines 1-4)", "SizeError (lines 6-10)"], options
+    at.selectbox(key="answer").set_value(twice[1]).run()
+    assert not at.exception
+    view = "".join(str(getattr(h, "proto", h)) for h in at.get("html"))
+    marked = sorted({int(n) for n in re.findall(r'ce-ans[^"]*\\?" data-line=\\?"(\d+)', view)})
+    assert marked == list(range(6, 11)), marked  # the impl's lines, not the enum's

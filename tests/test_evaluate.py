@@ -16,6 +16,7 @@ from core.evaluate import (
     Evaluation,
     QuerySpec,
     fill_context,
+    load_queries,
     parse_grid,
     parse_queries,
     resolve_target,
@@ -121,6 +122,15 @@ def test_a_bom_is_not_part_of_line_one_and_deep_nesting_is_a_named_line() -> Non
     assert parse_queries('\ufeff{"query": "q", "path": "a.py", "symbol": "f"}\n') == [QuerySpec(1, "q", "a.py", symbol="f")]
     with pytest.raises(InputError, match=r"line 2: not valid JSON for a query \(nested too deeply\)"):
         parse_queries('{"query": "q", "path": "a.py", "symbol": "f"}\n' + "[" * 100_000 + "]" * 100_000)
+
+
+def test_a_query_set_in_utf16_is_read_and_other_bytes_are_named(tmp_path: Path) -> None:
+    line = '{"query": "größe", "path": "a.py", "symbol": "f"}\n'
+    (tmp_path / "utf16.jsonl").write_bytes(line.encode("utf-16"))  # PowerShell's default, with its BOM
+    assert load_queries(tmp_path / "utf16.jsonl") == [QuerySpec(1, "größe", "a.py", symbol="f")]
+    (tmp_path / "latin.jsonl").write_bytes(line.encode("latin-1"))
+    with pytest.raises(InputError, match="latin.jsonl: not UTF-8 text .* save the query set as UTF-8"):
+        load_queries(tmp_path / "latin.jsonl")
 
 
 def test_an_empty_query_set_is_an_error() -> None:
