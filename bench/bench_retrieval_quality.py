@@ -261,8 +261,7 @@ def main() -> int:
             (alone.with_(budget=192), Fusion(), syntax),
             (alone.with_(budget=128), Fusion(), syntax),
             (alone.with_(head_weight=0.0), Fusion(), syntax),  # chunk vectors without their heads
-            (alone.with_(head_weight=0.3), Fusion(), syntax),
-            (alone.with_(head_weight=0.7), Fusion(), syntax),
+            *((alone.with_(head_weight=w), Fusion(), syntax) for w in (0.3, 0.5, 0.7) if w != base.head_weight),
             (alone.with_(head_lines=3), Fusion(), syntax),
             (alone.with_(head_lines=10), Fusion(), syntax),
             (alone, Fusion(rrf_k=60), syntax),  # the customary constant (ours is 10)

@@ -60,12 +60,12 @@ def test_unit_switch_and_options(app: AppTest) -> None:
     assert not app.exception
     assert any("--no-breadcrumb" in c.value for c in app.code)
     view = view_html(app)
-    app.slider(key="head_pct").set_value(30).run()
+    app.slider(key="head_pct").set_value(40).run()
     app.slider(key="head_lines").set_value(4).run()
     assert not app.exception
     assert view_html(app) == view  # vectors change, chunks do not
-    assert any("--head-weight 0.3 --head-lines 4" in c.value for c in app.code)
-    assert app.query_params["head_pct"] == "30"  # in the shared link too
+    assert any("--head-weight 0.4 --head-lines 4" in c.value for c in app.code)
+    assert app.query_params["head_pct"] == "40"  # in the shared link too
 
 
 def test_choose_another_file_of_a_project(app: AppTest) -> None:
@@ -96,7 +96,7 @@ def test_inspect_shows_embed_text_against_the_model_limit(app: AppTest) -> None:
     assert any("of 254 tokens" in m.value for m in app.markdown)
     assert app.code, "the embed_text is shown"
     # A syntax chunk (the default choice) also shows its head, the other part of its vector.
-    assert any(m.value.startswith("**And its head**") and "50%" in m.value for m in app.markdown)
+    assert any(m.value.startswith("**And its head**") and "30%" in m.value for m in app.markdown)
     blocks = [c.value for c in app.code]
     at = next(i for i, text in enumerate(blocks) if text.startswith("# inventory/"))  # the embed_text
     embedded, head = blocks[at], blocks[at + 1]

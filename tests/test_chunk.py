@@ -56,8 +56,8 @@ def test_settings_round_trip_and_cli_command() -> None:
     assert "--head" not in command  # defaults are not spelled out
     assert ChunkSettings(head_weight=0).key() == ChunkSettings(head_weight=0.0).key()  # one index for both
     # The head shapes vectors, not chunks: chunkings are cached under a key without it.
-    assert ChunkSettings(head_weight=0.3, head_lines=2).chunk_key() == ChunkSettings().chunk_key()
-    assert ChunkSettings(head_weight=0.3).key() != ChunkSettings().key()
+    assert ChunkSettings(head_weight=0.4, head_lines=2).chunk_key() == ChunkSettings().chunk_key()
+    assert ChunkSettings(head_weight=0.4).key() != ChunkSettings().key()
     assert ChunkSettings(budget=100).chunk_key() != ChunkSettings().chunk_key()
     assert ChunkSettings.from_dict(json.loads(ChunkSettings(budget=100).chunk_key())) == ChunkSettings(budget=100)
     tuned = ChunkSettings(head_weight=0.25, head_lines=3)
