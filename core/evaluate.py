@@ -388,19 +388,25 @@ def fill_context(
     repeated: Callable[[Chunk], int] | None = None,
 ) -> list[Chunk]:
     """The chunks, in rank order, that go into a context of ``budget`` tokens. A result that does
-    not fit the room left is passed over whole.
+    not fit the room left is passed over whole; a chunk already in the context (a nested
+    definition found on its own, then inside its whole function) goes in and costs once.
 
     A split definition costs all its chunks, less what ``repeated`` says each chunk after the
     first repeats (its breadcrumb and signature header): given whole, the definition is given
     once, under one breadcrumb."""
     taken: list[Chunk] = []
+    ids: set[str] = set()
     room = budget
     for result in as_results(ranked):
-        size = sum(tokens_of(c) for c in result)
+        new = [c for c in result if c.id not in ids]
+        if not new:
+            continue
+        size = sum(tokens_of(c) for c in new)
         if repeated is not None and len(result) > 1:
-            size -= sum(repeated(c) for c in result[1:])
+            size -= sum(repeated(c) for c in new if c is not result[0])
         if size <= room:
-            taken.extend(result)
+            taken.extend(new)
+            ids.update(c.id for c in new)
             room -= size
         if room <= 0:
             break

@@ -93,11 +93,11 @@ def collapse(
 ) -> list[tuple[str, tuple[str, ...]]]:
     """The first ``k`` results of ``ranked`` ids, each as ``(id, member ids)``. ``members_of``
     gives the ids an id returns: a part's whole definition (:func:`whole_definition`), or the id
-    alone. A result stands at the rank of its best id, and no chunk is given twice: a later id
-    already inside an earlier result is left out, and a whole definition that holds earlier
-    results (a definition nested in a split function, found before any part of it) takes the
-    place of the first of them, the others going. Works on ids alone, so a store knows what to
-    fetch before it fetches.
+    alone. A result stands at the rank of its best id; later ids already inside an earlier
+    result are left out. A definition nested in a split function is a result of its own; found
+    before any part of its function, it is also inside that function's result, which is whole.
+    Decisions look only at earlier ids, so the first ``k`` results are the same for every
+    larger ``k``. Works on ids alone, so a store knows what to fetch before it fetches.
     """
     out: list[tuple[str, tuple[str, ...]]] = []
     shown: set[str] = set()
@@ -107,13 +107,6 @@ def collapse(
         if ident in shown:
             continue
         members = tuple(members_of(ident)) or (ident,)
-        inside = shown.intersection(members)
-        if inside:
-            held = [n for n, (_, earlier) in enumerate(out) if inside.intersection(earlier)]
-            first_id = out[held[0]][0]
-            out[held[0]] = (first_id, tuple(dict.fromkeys((*members, *(m for n in held for m in out[n][1])))))
-            out = [result for n, result in enumerate(out) if n not in held[1:]]
-        else:
-            out.append((ident, members))
         shown.update(members)
+        out.append((ident, members))
     return out

@@ -58,7 +58,7 @@ MAX_QUERY_CHARS = 10_000
 """Longer queries are refused: the model reads ~256 word pieces, so a 100 KB "query" is a pasted
 file, not a question. Search with a description or a short snippet instead."""
 FILTER_FIELDS = ("path", "language", "kind")
-KEYWORD_FORMAT = "k3"  # bump when keyword_document or the tokenizer changes what BM25 indexes
+KEYWORD_FORMAT = "k4"  # bump when keyword_document or the tokenizer changes what BM25 indexes
 SPACE = "ip"  # Chroma's distance: 1 - inner product (see Store.sync)
 OURS = "chunk_explorer"  # our sub-folder of the data folder
 MANIFEST = "manifest.json"
@@ -244,19 +244,18 @@ class MemoryIndex:
         With ``whole_definitions`` a part of a split definition is returned as the whole
         definition (:mod:`core.groups`), once, at the rank of its best part."""
         check_mode(mode)
-        query = check_query(query, mode)
+        query = check_query(query)  # (a wordless keyword query finds nothing: a miss in evaluation, not an error)
         if mode != "keyword" and query_vector is None:
             raise ValueError(f"mode {mode!r} needs the query's vector")
         members = self._members if whole_definitions else _alone
-        depth = max(k, fusion.depth)
-        while True:
+
+        def search_at(depth: int) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
             vector = self._vector(query_vector, depth, where) if mode != "keyword" else []
             keyword = self.keyword.search(query, depth, where) if mode != "vector" else []
-            ranked = rank(mode, vector, keyword, None if whole_definitions else k, fusion)
-            results = collapse([i for i, _, _ in ranked], members, k)
-            if not _deeper(results, k, vector, keyword, depth):
-                return _hits(ranked, results, self._by_id, self.too_long)
-            depth *= 4  # whole definitions took up candidates: more may be found further down
+            return vector, keyword
+
+        ranked, results = ranked_results(search_at, mode, k, fusion, whole_definitions, members)
+        return _hits(ranked, results, self._by_id, self.too_long)
 
     def _members(self, ident: str) -> tuple[str, ...]:
         chunk = self._by_id[ident]
@@ -364,11 +363,15 @@ def check_intact(db: Path) -> None:
     path = db / "chroma.sqlite3"
     if not path.is_file() or path.stat().st_size == 0:
         return
+    if any(path.with_name(path.name + tail).exists() for tail in ("-journal", "-wal")):
+        return  # a write was cut short: Chroma's own open rolls it back, which a read-only look cannot
     try:
         with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=60)) as conn:
             found = conn.execute("PRAGMA quick_check(1)").fetchone()
     except sqlite3.DatabaseError as exc:
-        raise StoreError(_describe_open_failure(db, exc)) from None
+        if any(word in str(exc) for word in ("malformed", "not a database", "corrupt")):
+            raise StoreError(_describe_open_failure(db, exc)) from None
+        return  # locked, busy, unreadable: not damage; opening the store reports what it finds
     if not found or found[0] != "ok":
         where = str(found[0]).strip().splitlines()[-1] if found else "no answer"
         raise StoreError(_describe_open_failure(db, sqlite3.DatabaseError(f"database disk image is malformed: {where}")))
@@ -811,8 +814,8 @@ class Store:
         groups = self.derived(name, collection).groups if whole_definitions else {}
         known: dict[str, Chunk] = {}
         limited: set[str] = set()
-        depth = max(k, fusion.depth)
-        while True:
+
+        def search_at(depth: int) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
             vector: list[tuple[str, float]] = []
             keyword: list[tuple[str, float]] = []
             if mode != "keyword":
@@ -836,11 +839,11 @@ class Store:
                         limited.add(ident)
             if mode != "vector":
                 keyword = self.keyword_index(name, collection).search(query, depth, where)
-            ranked = rank(mode, vector, keyword, None if whole_definitions else k, fusion)
-            results = collapse([i for i, _, _ in ranked], lambda i: groups.get(i) or (i,), k)
-            if not _deeper(results, k, vector, keyword, depth):
-                break
-            depth *= 4  # whole definitions took up candidates: more may be found further down
+            return vector, keyword
+
+        ranked, results = ranked_results(
+            search_at, mode, k, fusion, whole_definitions, lambda i: groups.get(i) or (i,)
+        )
         missing = list(dict.fromkeys(m for _, members in results for m in members if m not in known))
         if missing:
             with _chroma(f"reading results from {name}"):
@@ -865,12 +868,37 @@ def _check_filter_fields(fields: Iterable[str]) -> None:
         raise SettingsError(f"cannot filter on {', '.join(unknown)}; filters: {', '.join(FILTER_FIELDS)}")
 
 
-def _deeper(
-    results: Sequence[object], k: int, vector: Sequence[object], keyword: Sequence[object], depth: int
-) -> bool:
-    """Whether a search must look deeper: fewer than ``k`` results, and a candidate list that was
-    cut at ``depth`` (so more candidates exist)."""
-    return len(results) < k and (len(vector) >= depth or len(keyword) >= depth)
+Candidates = tuple[list[tuple[str, float]], list[tuple[str, float]]]
+
+
+def ranked_results(
+    search_at: Callable[[int], Candidates],
+    mode: str,
+    k: int,
+    fusion: Fusion,
+    whole_definitions: bool,
+    members_of: Callable[[str], Sequence[str]],
+) -> tuple[list[tuple[str, float, dict[str, float]]], list[tuple[str, tuple[str, ...]]]]:
+    """The fused ranking and its first ``k`` results (:func:`core.groups.collapse`), from
+    ``search_at(depth)`` (vector and keyword candidates, ``depth`` of each).
+
+    Whole definitions use up candidates (all the parts of one function are one result): when
+    fewer than ``k`` results come of ``fusion.depth`` candidates and more exist, deeper ones
+    are fetched and their results added after those found, so the top of a ranking never
+    depends on ``k`` (a deeper fusion would order it a little differently)."""
+    depth = max(k, fusion.depth)
+    vector, keyword = search_at(depth)
+    ranked = rank(mode, vector, keyword, None if whole_definitions else k, fusion)
+    results = collapse([i for i, _, _ in ranked], members_of, k)
+    while len(results) < k and (len(vector) >= depth or len(keyword) >= depth):
+        depth *= 4
+        vector, keyword = search_at(depth)
+        deeper = rank(mode, vector, keyword, None, fusion)
+        seen = {i for i, _, _ in ranked}
+        ranked = ranked + [r for r in deeper if r[0] not in seen]
+        shown = {m for _, members in results for m in members}
+        results = results + collapse([i for i, _, _ in deeper if i not in shown], members_of, k - len(results))
+    return ranked, results
 
 
 def _alone(ident: str) -> tuple[str, ...]:

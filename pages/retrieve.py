@@ -157,9 +157,7 @@ for column, strategy in zip(columns, common.STRATEGIES):
             st.markdown(f"**#{hit.rank}** {common.code_span(chunk.path)} lines {first}-{last} · "
                         f"{common.md(chunk.symbol or '-')} {badge(chunk.path, first, last)}")
             size = sum(c.size for c in hit.chunks)
-            by = (f"part {chunk.part} of {chunk.parts}" if chunk.parts > 1
-                  else f"{common.md(chunk.symbol or 'a chunk')}, nested in it")
-            found = (f" · found by {by} (lines {chunk.start_line}-{chunk.end_line}); "
+            found = (f" · found by part {chunk.part} of {chunk.parts} (lines {chunk.start_line}-{chunk.end_line}); "
                      f"the whole definition is returned, {len(hit.chunks)} chunks") if hit.group else ""
             st.caption(f"score {hit.score:.4f} ({scores}) · {size} {chunk.unit}{found}"
                        + (" · over the model's limit" if hit.over_model_limit else ""))

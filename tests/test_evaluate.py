@@ -288,6 +288,15 @@ def test_a_query_is_answered_by_any_of_its_answers_and_a_bad_one_leaves_it_out(s
     assert by_line[1].whole_rank is None and by_line[2].whole_rank == 1
 
 
+def test_a_question_with_no_keyword_is_a_keyword_miss_not_an_error(shared_embedder: Embedder) -> None:
+    wordless = QuerySpec(9, "Is it in?", "shop/payments.py", symbol="refund_payment")  # stopwords and short words
+    report = Evaluation(tiny_corpus(), [QUERIES[0], wordless], shared_embedder).run(
+        ChunkSettings(budget=64), k=1, strategies=("syntax",))
+    by_mode = {(o.line, o.mode): o for o in report.outcomes}
+    assert by_mode[(9, "keyword")].touched_rank is None and by_mode[(1, "keyword")].whole_rank == 1
+    assert by_mode[(9, "vector")].top  # the other modes still search it
+
+
 CITIES = "city,country,population\r\n" + "".join(
     f"{name},{country},{people}\r\n"
     for name, country, people in [("Lyon", "France", 522969), ("Porto", "Portugal", 231800), ("Graz", "Austria", 291072),

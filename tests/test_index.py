@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -68,6 +69,9 @@ def test_the_tokenizer_reads_every_script() -> None:
     # Unspaced scripts: overlapping character pairs, so a word inside a longer run is found.
     assert set(tokenize("在庫ラベル")) <= set(tokenize("# 在庫ラベルを印刷する"))
     assert tokenize("grün") != tokenize("größe")  # no stray fragments ("gr") in common
+    # Combining marks (Devanagari vowel signs and viramas, Hebrew points) stay in their words.
+    assert tokenize("def खोज_करें(): # हिन्दी") == ["def", "खोज", "करें", "खोज_करें", "हिन्दी"]
+    assert tokenize("שָׁלוֹם") == ["שָׁלוֹם"]
 
 
 def test_rrf_sums_reciprocal_ranks() -> None:
@@ -282,6 +286,23 @@ def test_a_damaged_page_is_found_before_chroma_writes_or_searches(tmp_chroma: Pa
     with pytest.raises(StoreError, match="malformed.*corrupted.*Nothing was changed or deleted"):
         Store(tmp_chroma)
     assert database.read_bytes() == bytes(data)  # (opening Chroma would have written to it)
+
+
+def test_a_write_cut_short_is_rolled_back_not_taken_for_damage(tmp_chroma: Path, shared_embedder: Embedder) -> None:
+    reports = index_corpus(Store(tmp_chroma), shared_embedder)
+    database = tmp_chroma / "chroma.sqlite3"
+    killed = (
+        "import os, sqlite3, sys\n"
+        "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "c.execute('PRAGMA cache_size=1'); c.execute('BEGIN'); c.execute('CREATE TABLE junk(x)')\n"
+        "[c.execute('INSERT INTO junk VALUES (?)', ('x' * 1000,)) for _ in range(2000)]\n"
+        "os.kill(os.getpid(), 9)\n"
+    )
+    subprocess.run([sys.executable, "-c", killed, str(database)], check=False)
+    assert database.with_name("chroma.sqlite3-journal").exists()  # a hot journal, as a crash leaves it
+    store = Store(tmp_chroma)  # (a read-only check cannot roll it back: it must not call this damage)
+    hits = store.search(reports[0].collection, "reserve stock", shared_embedder, k=2, mode="keyword")
+    assert hits
 
 
 def test_searching_a_missing_collection(tmp_chroma: Path) -> None:
