@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import regex
 
 RRF_K = 10
 """Reciprocal rank fusion constant: a result at rank r contributes ``weight / (RRF_K + r)``.
@@ -42,8 +43,11 @@ lean toward their heads (ChunkSettings.head_weight) the vector ranking is the be
 retrieval-quality bench 0.5-0.8 were level and 1.0 lost about 2 points of whole@5 (the README's
 table has the figures)."""
 
-_WORD = re.compile(r"\w+")  # letters of any script, digits, "_"
-_NAME = re.compile(r"(?:[^\W\d]|\$)[\w$]*\Z")
+_WORD = re.compile(r"\w+")  # ASCII text
+# Any script: letters with their combining marks (Devanagari vowel signs, Hebrew points), which
+# ``re``'s \w leaves out, cutting such words into single letters.
+_WORD_ANY = regex.compile(r"[\p{L}\p{M}\p{N}_]+")
+_NAME = regex.compile(r"[\p{L}_$][\p{L}\p{M}\p{N}_$]*\Z")
 _NAMELESS_KINDS = frozenset({"module", "statements"})
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 # Words that carry no meaning in a query about code; kept short on purpose: BM25's idf already
@@ -67,10 +71,12 @@ def tokenize(text: str) -> list[str]:
     identifier when it had several parts; single letters and stopwords dropped. Letters of any
     script count (``größe_berechnen``, ``étiquette``); Chinese, Japanese and Korean, written
     without spaces, give overlapping pairs of characters, as search engines index them."""
-    if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)  # "é" typed as e + accent is the same word as "é"
+    if text.isascii():
+        words = _WORD.findall(text)
+    else:  # "é" typed as e + accent is the same word as "é"
+        words = _WORD_ANY.findall(unicodedata.normalize("NFKC", text))
     terms: list[str] = []
-    for word in _WORD.findall(text):
+    for word in words:
         terms.extend(_word_terms(word))
     return terms
 
