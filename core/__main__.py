@@ -77,8 +77,10 @@ def settings_from_args(args: argparse.Namespace) -> ChunkSettings:
     changes: dict[str, object] = {}
     if args.unit is not None:
         changes["unit"] = args.unit
-        if args.budget is None and args.unit != base.unit:  # a budget is in its unit: take the new unit's
-            changes["budget"] = DEFAULT_BUDGETS[args.unit]
+        if args.unit != base.unit:  # a budget and an overlap are in their unit: take the new unit's
+            budget = args.budget if args.budget is not None else DEFAULT_BUDGETS[args.unit]
+            changes["budget"] = budget
+            changes["overlap"] = base.overlap * budget // base.budget  # the same share of the budget
     given = {
         "budget": args.budget,
         "overlap": args.overlap,
@@ -208,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args)) if hasattr(args, "handler") else cmd_chunk(args)
     except ChunkExplorerError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {shown(str(exc))}", file=sys.stderr)  # one line, whatever a file name holds
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # `... | head` closed the pipe: not an error of ours
         return 0

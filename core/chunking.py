@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -115,13 +116,21 @@ def _below(path: Path, root: Path | None) -> str:
     """``path``'s POSIX path below ``root`` ("" for none, or when it is ``root`` itself)."""
     if root is None:
         return ""
-    inside, top = path.resolve(), root.resolve()
-    if not top.is_dir():
+    if not root.is_dir():
         raise SettingsError(f"--root {root}: not a folder")
-    if not inside.is_relative_to(top):
+    # As written first (a symlink inside the root names a file there), then as resolved.
+    for inside, top in ((Path(os.path.abspath(path)), Path(os.path.abspath(root))), (path.resolve(), root.resolve())):
+        if inside.is_relative_to(top):
+            below = inside.relative_to(top).as_posix()
+            break
+    else:
         raise SettingsError(f"{path} is not inside --root {root}")
-    below = inside.relative_to(top).as_posix()
-    return "" if below == "." else below
+    if below == ".":
+        return ""
+    problem = name_problem(below)
+    if problem:
+        raise InputError(f"{shown_name(below)}: {problem}")
+    return below
 
 
 def chunk_corpus(

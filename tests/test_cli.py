@@ -225,3 +225,29 @@ def test_nothing_to_chunk_and_a_partial_table_exit_2(tmp_path: Path) -> None:
         done = run("chunk", str(target), "--rows", "50", "--strategy", "syntax")
         assert done.returncode == 2, done.stderr
         assert "chunks were written: they are partial" in done.stderr and done.stdout
+
+
+def test_root_and_settings_edges(tmp_path: Path) -> None:
+    # A symlink inside the root is named there, as written.
+    (tmp_path / "links").mkdir()
+    (tmp_path / "links" / "m.py").symlink_to(SAMPLES / "py_inventory/inventory/models.py")
+    done = run("chunk", str(tmp_path / "links" / "m.py"), "--root", str(tmp_path / "links"), "--strategy", "syntax")
+    assert done.returncode == 0 and {c[1] for c in _ids(done.stdout)} == {"m.py"}, done.stderr
+    # A folder name that is not UTF-8, below the root: refused by name, no traceback.
+    folder = os.path.join(os.fsencode(tmp_path), b"caf\xe9")
+    os.mkdir(folder)
+    with open(os.path.join(folder, b"f.py"), "w") as handle:
+        handle.write("def f():\n    return 1\n")
+    done = subprocess.run([sys.executable, "-m", "core", "chunk", os.path.join(folder, b"f.py"), "--root", str(tmp_path)],
+                          cwd=ROOT, capture_output=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2 and b"the name is not valid UTF-8" in done.stderr and b"Traceback" not in done.stderr
+    # A unit given beside a settings file takes that unit's budget, and the overlap keeps its share.
+    (tmp_path / "s.json").write_text('{"unit": "tokens", "budget": 100, "overlap": 50}')
+    done = run("chunk", str(SAMPLES / "py_inventory/inventory/models.py"), "--settings", str(tmp_path / "s.json"),
+               "--unit", "lines", "--strategy", "fixed")
+    assert done.returncode == 0, done.stderr
+    first, second = [json.loads(line) for line in done.stdout.splitlines()[:2]]
+    assert first["unit"] == "lines" and second["start_line"] == first["end_line"] - 19  # 20 of 40 lines overlap
+    # An error naming a file with a newline stays one line.
+    done = run("chunk", str(tmp_path / "no\nsuch.py"))
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
