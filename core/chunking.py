@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
