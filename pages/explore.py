@@ -86,8 +86,9 @@ for strategy, title in (("fixed", "Fixed windows"), ("syntax", "Syntax-aware")):
     columns[1].metric("Chunks", report.chunks)
     columns[2].metric(f"Median size ({settings.unit})", f"{report.median_size:g}")
     columns[3].metric("Definitions cut", len(report.cut), help=common.md(", ".join(report.cut) or "none"))
-    columns[4].metric("Chunks without signature", len(report.without_signature))
-    columns[5].metric("Over the model's limit", len(report.over_model_limit),
+    columns[4].metric("No signature", len(report.without_signature),
+                      help="chunks that hold code of a definition but not its signature line")
+    columns[5].metric("Over model limit", len(report.over_model_limit),
                       help=f"embed_text longer than {limit} tokens is silently truncated by the model")
 if chunks["syntax"] and chunks["syntax"][0].fallback:
     reason = chunks["syntax"][0].fallback

@@ -82,9 +82,9 @@ for strategy, title in (("fixed", "Naive windows"), ("syntax", "Table chunks")):
     columns = st.columns(5)
     columns[0].markdown(f"**{title}**")
     columns[1].metric("Chunks", figures.chunks)
-    columns[2].metric("Rows split across chunks", figures.rows_split)
-    columns[3].metric("Chunks without the header", len(figures.without_header))
-    columns[4].metric("Over the model's limit", len(figures.over_model_limit),
+    columns[2].metric("Rows split", figures.rows_split, help="rows cut across two chunks")
+    columns[3].metric("Without header", len(figures.without_header), help="chunks whose rows come without the column names")
+    columns[4].metric("Over model limit", len(figures.over_model_limit),
                       help=f"longer than {figures.model_limit} tokens: silently truncated by the model")
 
 naive, table = st.columns(2)

@@ -22,9 +22,9 @@ def tables() -> AppTest:
 
 def test_opens_on_a_sample_where_naive_windows_lose_the_header(tables: AppTest) -> None:
     found = figures(tables)
-    naive_lost, table_lost = found["Chunks without the header"]
+    naive_lost, table_lost = found["Without header"]
     assert naive_lost > 0 and table_lost == 0
-    assert found["Rows split across chunks"][1] == 0
+    assert found["Rows split"][1] == 0
     assert any("header lost" in c.value for c in tables.caption)
     assert any(c.value.startswith("sales.csv") for c in tables.caption), "the profile chunk is shown"
 
@@ -51,7 +51,7 @@ def test_upload_good_and_bad_tables(tables: AppTest) -> None:
     tables.radio(key="tsource").set_value("Upload").run()
     tables.file_uploader(key="upload_table").upload("mini.csv", b"city,temp\nOslo,3\nRome,18\n", "text/csv").run()
     assert not tables.exception
-    assert figures(tables)["Chunks without the header"][1] == 0
+    assert figures(tables)["Without header"][1] == 0
     tables.file_uploader(key="upload_table").set_value(("fake.xlsx", b"PK\x03\x04 not a workbook", "application/zip")).run()
     assert not tables.exception
     assert tables.error, "a broken workbook gets a clear message"
