@@ -41,7 +41,9 @@ class CodeSpec:
       ``exports.get``; an object's ``"key": function`` is its key);
     - ``self_bodies``: containers that are their own body (a JavaScript object literal of
       methods: ``module.exports = { parse() {...} }``); such a node is a definition only when
-      one of its members is.
+      one of its members is;
+    - ``needs_body``: definitions that define nothing without a body (C's ``struct sockaddr_in
+      addr;`` names a type for a variable; ``struct node;`` only declares one).
     """
 
     name: str
@@ -66,6 +68,7 @@ class CodeSpec:
     assignments: frozenset[str] = frozenset()
     naming_wrappers: frozenset[str] = frozenset()
     self_bodies: frozenset[str] = frozenset()
+    needs_body: frozenset[str] = frozenset()
     grammar: str = ""
 
     @property
@@ -119,6 +122,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name="javascript",
             extensions=(".js", ".mjs", ".cjs", ".jsx"),
             comment=_C_LIKE,
+            attached=_COMMENTS | {"decorator"},  # a member's ``@decorator``, a sibling in the class body
             functions=frozenset(
                 {
                     "function_declaration",
@@ -157,6 +161,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 name=ts_name,
                 extensions=ts_ext,
                 comment=_C_LIKE,
+                attached=_COMMENTS | {"decorator"},  # ``@Get(":id")`` above a method, a sibling in the class body
                 functions=frozenset(
                     {
                         "function_declaration",
@@ -273,6 +278,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             transparent=frozenset({"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif"}),
             name_fields=("name", "declarator"),
             kinds={"enum_specifier": "enum", "struct_specifier": "struct", "union_specifier": "struct"},
+            needs_body=frozenset({"struct_specifier", "union_specifier", "enum_specifier"}),
         ),
         CodeSpec(
             name="cpp",
@@ -289,6 +295,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name_fields=("name", "declarator"),
             kinds={"namespace_definition": "namespace", "enum_specifier": "enum", "struct_specifier": "struct"},
             anonymous_names={"namespace_definition": "<anonymous>"},
+            needs_body=frozenset({"class_specifier", "struct_specifier", "union_specifier", "enum_specifier"}),
         ),
         CodeSpec(
             name="csharp",

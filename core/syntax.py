@@ -54,7 +54,9 @@ _DECLARATOR_TYPES = frozenset(
 _MAX_SIGNATURE_LINES = 6
 # Containers whose members are plain functions, not methods.
 NON_CLASS_KINDS = frozenset({"namespace", "module"})
-_GENERIC_ARGS = re.compile(r"<[^<>]*>")
+# Type arguments: ``<`` right after a name, holding no ``=`` or ``<``/``>`` (so ``operator<=>``
+# and ``operator<`` keep theirs).
+_GENERIC_ARGS = re.compile(r"(?<=[\w\]])<[^<>=]*>")
 _MAX_NAME = 100
 _CLOSING_KEYWORDS = frozenset({"end"})  # Ruby's: closes the unit before it, never opens one
 
@@ -222,6 +224,8 @@ class _Run:
             if current is None:
                 return None, []
             if current.type in spec.definitions:
+                if current.type in spec.needs_body and self.body(current) is None:
+                    return None, []  # a type named for a variable (``struct sockaddr_in addr;``), no definition
                 if current.type in spec.self_bodies and (
                     in_function or _nest >= _MAX_OBJECT_NEST or not self._holds_definitions(current, _nest + 1)
                 ):
@@ -941,6 +945,10 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                 path = symbol_path
             outer = unit.wrappers[0] if unit.wrappers else definition
             first, last = _lines(outer)
+            # Decorators and attributes attached above it are part of it (comments are not).
+            lead = [n for n in unit.nodes if n.start_byte < outer.start_byte and "comment" not in n.type]
+            if lead:
+                first = min(first, _lines(lead[0])[0])
             body = run.body(definition)
             signature_last = (
                 _head_last(run.doc, Unit(first, last, [outer]), run.body_lead(definition, body)[0])

@@ -524,3 +524,42 @@ def test_a_csharp_property_too_big_is_split_into_parts_under_its_signature() -> 
     parts = [c for c in _syntax("User.cs", "csharp", source, unit="chars", budget=200) if c.symbol == "User.Name"]
     assert len(parts) > 1 and [c.part for c in parts] == list(range(1, len(parts) + 1))
     assert all(c.header == "public string Name" for c in parts[1:])
+
+
+@pytest.mark.parametrize("language", ["c", "cpp"])
+def test_a_variable_of_struct_type_is_no_struct_definition(language: str) -> None:
+    source = (
+        "static struct option long_opts[] = {\n    {\"help\", 0, 0, 'h'},\n};\n\n"
+        "struct point { int x; int y; };\n\nstruct node;\n\n"
+        "int serve(const char *host) {\n    struct sockaddr_in addr;\n    struct addrinfo hints = {0}, *res = NULL;\n"
+        "    return getaddrinfo(host, \"80\", &hints, &res);\n}\n"
+    )
+    prep = prepare(f"net.{language}", language, source)
+    assert [(d.symbol, d.kind) for d in list_definitions(prep)] == [("point", "struct"), ("serve", "function")]
+    chunks = _syntax(f"net.{language}", language, source, unit="tokens", budget=48)
+    assert not any(c.kind == "struct" and c.symbol != "point" for c in chunks)
+    assert {c.symbol for c in chunks if c.start_line >= 9} == {"serve"}  # the body's variables stay in it
+
+
+def test_operator_names_keep_their_angle_brackets_while_type_arguments_go() -> None:
+    ruby = "class Invoice\n  include Comparable\n  def <=>(other)\n    total <=> other.total\n  end\nend\n"
+    cpp = ("template <typename T> struct Box {\n  T value;\n  auto operator<=>(const Box&) const = default;\n"
+           "  bool operator<(const Box& o) const { return value < o.value; }\n};\n")
+    assert [d.symbol for d in list_definitions(prepare("a.rb", "ruby", ruby))] == ["Invoice", "Invoice.<=>"]
+    assert [d.symbol for d in list_definitions(prepare("a.cpp", "cpp", cpp))] == [
+        "Box", "Box.operator<=>", "Box.operator<"]
+
+
+def test_a_members_decorator_stays_with_it_when_its_class_is_split() -> None:
+    source = (
+        '@Controller("users")\nexport class UsersController {\n  constructor(private readonly users: Users) {}\n\n'
+        '  // Look up one user by id.\n  @Get(":id")\n  async findOne(@Param("id") id: string): Promise<User> {\n'
+        "    const user = await this.users.find(id);\n    if (!user) {\n      throw new NotFoundException(id);\n    }\n"
+        "    return user;\n  }\n\n  @Get()\n  list(): Promise<User[]> {\n    return this.users.all();\n  }\n}\n"
+    )
+    chunks = _syntax("users.controller.ts", "typescript", source, unit="tokens", budget=64)
+    first_line = {c.symbol: c.start_line for c in reversed(chunks)}  # each symbol's first chunk
+    assert first_line["UsersController.findOne"] == 5 and first_line["UsersController.list"] == 15
+    assert not any(c.kind == "statements" for c in chunks)  # no decorator left on its own
+    spans = {d.symbol: (d.first, d.last) for d in list_definitions(prepare("u.ts", "typescript", source))}
+    assert spans["UsersController.findOne"] == (6, 13) and spans["UsersController.list"] == (15, 18)
