@@ -681,6 +681,12 @@ class _Run:
             sub = _fuse(sorted((Unit(*_lines(c), [c]) for c in children if c.end_byte > c.start_byte),
                                key=lambda u: (u.first, u.nodes[0].start_byte)))
             if len(sub) <= 1:
+                inner = sub[0].nodes if sub else []
+                if inner and inner != current.nodes and any(n.child_count for n in inner):
+                    # The children share a line (``for {`` and its block): look inside them,
+                    # so a loop's statements are split as statements, not as lines.
+                    stack.append(Unit(current.first, current.last, inner))
+                    continue
                 ordered.append(Unit(current.first, current.last, []))  # lines only
                 continue
             # Lines of ``current`` outside its children stay with the neighbouring child: rare,

@@ -563,3 +563,18 @@ def test_a_members_decorator_stays_with_it_when_its_class_is_split() -> None:
     assert not any(c.kind == "statements" for c in chunks)  # no decorator left on its own
     spans = {d.symbol: (d.first, d.last) for d in list_definitions(prepare("u.ts", "typescript", source))}
     assert spans["UsersController.findOne"] == (6, 13) and spans["UsersController.list"] == (15, 18)
+
+
+def test_a_big_block_statement_is_split_at_its_statements_when_its_head_shares_their_first_line() -> None:
+    # ``describe("Cart", () => {`` opens a block on its own line: each ``it(...)`` inside fits and
+    # must stay whole (the block used to be cut by lines, the boundaries falling inside tests).
+    tests = "".join(
+        f'  it("adds item {i} and updates the total", () => {{\n    const cart = new Cart();\n'
+        f'    cart.add({{ sku: "SKU-{i}", price: {i}.5, qty: {i} }});\n'
+        f'    expect(cart.total()).toBeCloseTo({i} * {i}.5);\n  }});\n\n'
+        for i in range(1, 7))
+    source = 'import { Cart } from "./cart";\n\ndescribe("Cart", () => {\n' + tests + "});\n"
+    chunks = _syntax("cart.test.js", "javascript", source, unit="tokens", budget=128)
+    starts = [n for n, line in enumerate(source.split("\n"), 1) if line.startswith("  it(")]
+    for start in starts:  # each test (5 lines) inside one chunk
+        assert any(c.start_line <= start and start + 4 <= c.end_line for c in chunks), (start, chunks)
