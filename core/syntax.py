@@ -56,6 +56,10 @@ _MAX_SIGNATURE_LINES = 6
 NON_CLASS_KINDS = frozenset({"namespace", "module"})
 # Type arguments: ``<`` right after a name, holding no ``=`` or ``<``/``>`` (so ``operator<=>``
 # and ``operator<`` keep theirs).
+# Children past which a node found by looking inside a block whose head shares its first line
+# is cut by lines, as before: a data table (a 256-entry codec map) gives the same cuts by lines,
+# found far faster than piece by piece; a block of code rarely holds more statements.
+_MAX_LOOK_INSIDE = 64
 _GENERIC_ARGS = re.compile(r"(?<=[\w\]])<[^<>=]*>")
 _MAX_NAME = 100
 _CLOSING_KEYWORDS = frozenset({"end"})  # Ruby's: closes the unit before it, never opens one
@@ -667,17 +671,21 @@ class _Run:
 
     def explode(self, unit: Unit, kind: str, symbol: str, header: str, parent: Pending | None) -> None:
         """Split an oversized unit by its child nodes, falling back to lines."""
-        stack: list[Unit] = [unit]
+        # Each with whether it was reached by looking inside children that share a line.
+        stack: list[tuple[Unit, bool]] = [(unit, False)]
         group_first: int | None = None
         group_last = 0
         # Iterative: expand oversized units into child units; collect fitting ones in order.
         ordered: list[Unit] = []
         while stack:
-            current = stack.pop()
+            current, deep = stack.pop()
             if self.fits(current.first, current.last, symbol, header):
                 ordered.append(current)
                 continue
             children = [c for node in current.nodes for c in node.children]
+            if deep and len(children) > _MAX_LOOK_INSIDE:
+                ordered.append(Unit(current.first, current.last, []))  # a data table: lines cut it alike
+                continue
             sub = _fuse(sorted((Unit(*_lines(c), [c]) for c in children if c.end_byte > c.start_byte),
                                key=lambda u: (u.first, u.nodes[0].start_byte)))
             if len(sub) <= 1:
@@ -685,7 +693,7 @@ class _Run:
                 if inner and inner != current.nodes and any(n.child_count for n in inner):
                     # The children share a line (``for {`` and its block): look inside them,
                     # so a loop's statements are split as statements, not as lines.
-                    stack.append(Unit(current.first, current.last, inner))
+                    stack.append((Unit(current.first, current.last, inner), True))
                     continue
                 ordered.append(Unit(current.first, current.last, []))  # lines only
                 continue
@@ -696,7 +704,7 @@ class _Run:
             for before, after in zip(sub, sub[1:]):
                 if any(not self.doc.is_blank(line) for line in range(before.last + 1, after.first)):
                     before.last = after.first - 1
-            stack.extend(reversed(sub))
+            stack.extend((u, deep) for u in reversed(sub))
         for piece in ordered:
             if not piece.nodes:
                 if group_first is not None:
