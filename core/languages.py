@@ -253,7 +253,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name="rust",
             extensions=(".rs",),
             comment=_C_LIKE,
-            functions=frozenset({"function_item", "closure_expression"}),
+            # ``function_signature_item``: a trait's required method (``fn area(&self) -> f64;``).
+            functions=frozenset({"function_item", "closure_expression", "function_signature_item"}),
             containers=frozenset(
                 {"impl_item", "trait_item", "mod_item", "struct_item", "enum_item", "union_item", "macro_definition"}
             ),

@@ -578,3 +578,18 @@ def test_a_big_block_statement_is_split_at_its_statements_when_its_head_shares_t
     starts = [n for n, line in enumerate(source.split("\n"), 1) if line.startswith("  it(")]
     for start in starts:  # each test (5 lines) inside one chunk
         assert any(c.start_line <= start and start + 4 <= c.end_line for c in chunks), (start, chunks)
+
+
+def test_a_traits_required_method_is_a_member_with_its_doc_comment() -> None:
+    source = (
+        "/// Shapes that can be drawn.\npub trait Shape {\n    /// Area in square units.\n    fn area(&self) -> f64;\n"
+        "    fn perimeter(&self) -> f64;\n    fn name(&self) -> String {\n        String::from(\"shape\")\n    }\n"
+        "    fn describe(&self) -> String {\n"
+        "        format!(\"{} with area {:.2} and perimeter {:.2}\", self.name(), self.area(), self.perimeter())\n"
+        "    }\n}\n"
+    )
+    chunks = _syntax("shape.rs", "rust", source, unit="tokens", budget=40)
+    header = next(c for c in chunks if c.kind == "class_header")
+    assert "area, perimeter, name, describe" in header.embed_text  # required methods listed too
+    area = next(c for c in chunks if c.symbol == "Shape.area")
+    assert (area.kind, area.start_line, area.end_line) == ("method", 3, 4)  # with its /// comment
