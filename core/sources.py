@@ -270,8 +270,9 @@ def load_folder(root: Path, *, limits: Limits = Limits()) -> Corpus:
                 is_venv = (Path(folder) / d / "pyvenv.cfg").is_file()
             except OSError:  # a folder we may not look into: os.walk reports it below
                 is_venv = False
-            if name_problem(d):
-                corpus.skipped.append(Skipped(shown_name(rel) + "/", str(name_problem(d))))
+            problem = name_problem(d)
+            if problem:
+                corpus.skipped.append(Skipped(shown_name(rel) + "/", problem))
                 continue
             if d in VENDORED or is_venv:
                 # A virtual environment is recognised by its pyvenv.cfg, not by its name: the
@@ -288,8 +289,9 @@ def load_folder(root: Path, *, limits: Limits = Limits()) -> Corpus:
             full = Path(folder) / name
             if name.startswith("."):
                 continue
-            if name_problem(name):
-                corpus.skipped.append(Skipped(shown_name(rel), str(name_problem(name))))
+            problem = name_problem(name)
+            if problem:
+                corpus.skipped.append(Skipped(shown_name(rel), problem))
                 continue
             if full.is_symlink():
                 corpus.skipped.append(Skipped(rel, "symbolic link, not followed"))

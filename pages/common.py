@@ -661,10 +661,12 @@ def evaluation(query_hash: str, text: str, model: str):  # type: ignore[no-untyp
 
 @st.cache_resource(max_entries=256, show_spinner="Evaluating both strategies and every mode…")
 def evaluation_report(query_hash: str, text: str, settings_key: str, k: int, context: int,
-                      modes: tuple[str, ...] = ("vector", "keyword", "hybrid")):  # type: ignore[no-untyped-def]
+                      modes: tuple[str, ...] = ("vector", "keyword", "hybrid"),
+                      strategies: tuple[str, ...] = STRATEGIES):  # type: ignore[no-untyped-def]
     """Metrics of one settings over the query set (cached: leave the page and come back)."""
     settings = ChunkSettings.from_dict(_settings_dict(settings_key))
-    return evaluation(query_hash, text, settings.model).run(settings, modes=modes, k=k, context_tokens=context)
+    return evaluation(query_hash, text, settings.model).run(
+        settings, strategies=strategies, modes=modes, k=k, context_tokens=context)
 
 
 def sweep_table(query_hash: str, text: str, settings_key: str, grid: dict, mode: str, k: int, context: int) -> list[dict]:
@@ -675,27 +677,24 @@ def sweep_table(query_hash: str, text: str, settings_key: str, grid: dict, mode:
     base = ChunkSettings.from_dict(_settings_dict(settings_key))
     heads = grid.get("head_pct", (round(base.head_weight * 100),))
     combos = list(itertools.product(grid["budget"], grid["overlap_pct"], grid["breadcrumb"], heads))
+    # Overlap shapes fixed windows only, the head weight syntax chunks only: each strategy runs
+    # for the values that make a difference to it, the other shown as 0.
+    least_overlap, least_head = min(grid["overlap_pct"]), min(heads)
     bar = st.progress(0.0, text="Sweeping…")
     rows = []
     for done, (budget, pct, crumb, head) in enumerate(combos, start=1):
-        settings = base.with_(budget=int(budget), overlap=min(int(budget) * int(pct) // 100, int(budget) - 1),
-                              breadcrumb=bool(crumb), head_weight=int(head) / 100)
-        report = evaluation_report(query_hash, text, settings.key(), k, context, (mode,))
-        for row in report.rows:
-            rows.append({"budget": int(budget), "overlap_pct": int(pct), "breadcrumb": bool(crumb), "head_pct": int(head),
-                         **row.to_dict()})
+        strategies = tuple(s for s, matters in (("fixed", head == least_head), ("syntax", pct == least_overlap)) if matters)
+        if strategies:
+            settings = base.with_(budget=int(budget), overlap=min(int(budget) * int(pct) // 100, int(budget) - 1),
+                                  breadcrumb=bool(crumb), head_weight=int(head) / 100)
+            report = evaluation_report(query_hash, text, settings.key(), k, context, (mode,), strategies)
+            for row in report.rows:
+                syntax = row.strategy == "syntax"
+                rows.append({"budget": int(budget), "overlap_pct": 0 if syntax else int(pct), "breadcrumb": bool(crumb),
+                             "head_pct": int(head) if syntax else 0, **row.to_dict()})
         bar.progress(done / len(combos), text=f"Sweeping: {done}/{len(combos)} settings")
     bar.empty()
-    # Overlap shapes fixed windows only, the head weight syntax chunks only: one row for each
-    # setting that makes a difference, with the value that had no effect shown as 0.
-    least_overlap, least_head = min(grid["overlap_pct"]), min(heads)
-    kept = []
-    for row in rows:
-        if row["strategy"] == "syntax" and row["overlap_pct"] == least_overlap:
-            kept.append({**row, "overlap_pct": 0})
-        elif row["strategy"] != "syntax" and row["head_pct"] == least_head:
-            kept.append({**row, "head_pct": 0})
-    return kept
+    return rows
 
 
 def sample_file(path: str) -> SourceFile | None:

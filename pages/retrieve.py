@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import streamlit as st
 
@@ -181,11 +182,9 @@ bands = [
 st.subheader("Where is the answer?")
 defs = definitions.get(view_path, ())
 # A name given twice (an enum and its impl blocks, C++ overloads) is told apart by its lines.
-named: dict[str, int] = {}
-for d in defs:
-    named[d.symbol] = named.get(d.symbol, 0) + 1
+named = Counter(d.symbol for d in defs)
 by_label = {(d.symbol if named[d.symbol] == 1 else f"{d.symbol} (lines {d.first}-{d.last})"): d for d in defs}
-if st.session_state.get("answer") in named and named[st.session_state["answer"]] > 1:  # a sample's symbol
+if named[st.session_state.get("answer", "")] > 1:  # a sample's symbol
     st.session_state["answer"] = next(label for label, d in by_label.items() if d.symbol == st.session_state["answer"])
 choices = ["(none)", *by_label, "a line range"]
 common.seed_state({"answer": "(none)"}, {"answer": choices})
