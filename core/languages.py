@@ -43,7 +43,13 @@ class CodeSpec:
       methods: ``module.exports = { parse() {...} }``); such a node is a definition only when
       one of its members is;
     - ``needs_body``: definitions that define nothing without a body (C's ``struct sockaddr_in
-      addr;`` names a type for a variable; ``struct node;`` only declares one).
+      addr;`` names a type for a variable; ``struct node;`` only declares one);
+    - ``calls``: calls whose argument is the definition a name is given to (``const Button =
+      memo(function Button() {...})``, ``forwardRef((props, ref) => ...)``): followed into
+      their arguments only under a wrapper that names the definition, and never in a function's
+      body (there ``const total = items.map(x => ...)`` is a statement, not a definition);
+    - ``anonymous_names`` also names a definition by a wrapper that holds it (``export default
+      () => ...`` is ``default``).
     """
 
     name: str
@@ -69,6 +75,7 @@ class CodeSpec:
     naming_wrappers: frozenset[str] = frozenset()
     self_bodies: frozenset[str] = frozenset()
     needs_body: frozenset[str] = frozenset()
+    calls: frozenset[str] = frozenset()
     grammar: str = ""
 
     @property
@@ -152,9 +159,11 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name_fields=("name", "left", "key"),
             name_types=frozenset({"identifier", "property_identifier", "private_property_identifier"}),
             kinds={"object": "object"},
+            anonymous_names={"export_statement": "default"},
             assignments=frozenset({"assignment_expression"}),
             naming_wrappers=frozenset({"variable_declarator", "pair", "assignment_expression", "field_definition"}),
             self_bodies=frozenset({"object"}),
+            calls=frozenset({"call_expression"}),
         ),
         *(
             CodeSpec(
@@ -211,11 +220,13 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "module": "namespace",
                     "object": "object",
                 },
+                anonymous_names={"export_statement": "default"},
                 assignments=frozenset({"assignment_expression"}),
                 naming_wrappers=frozenset(
                     {"variable_declarator", "pair", "assignment_expression", "public_field_definition"}
                 ),
                 self_bodies=frozenset({"object"}),
+                calls=frozenset({"call_expression"}),
             )
             for ts_name, ts_ext in (("typescript", (".ts", ".mts", ".cts")), ("tsx", (".tsx",)))
         ),

@@ -235,6 +235,18 @@ class _Run:
                 ):
                     return None, []  # an object of data, not of methods: plain code
                 return current, wrappers
+            if current.type in spec.calls:
+                # ``const Button = memo(function Button() {...})``: the function is what is named.
+                if in_function or not any(w.type in spec.naming_wrappers or w.type in spec.anonymous_names for w in wrappers):
+                    return None, []
+                arguments = current.child_by_field_name("arguments")
+                if arguments is None:
+                    return None, []
+                wrappers += (current, arguments)  # their tokens after the function close it
+                current = next(
+                    (c for c in arguments.named_children if c.type in spec.definitions or c.type in spec.calls), None
+                )
+                continue
             if current.type not in spec.wrappers:
                 return None, []
             wrappers.append(current)
@@ -244,7 +256,11 @@ class _Run:
                 current = current.child_by_field_name("right")  # what is assigned, not to what
                 continue
             current = next(
-                (c for c in current.named_children if c.type in spec.definitions or c.type in spec.wrappers),
+                (
+                    c
+                    for c in current.named_children
+                    if c.type in spec.definitions or c.type in spec.wrappers or c.type in spec.calls
+                ),
                 None,
             )
         return None, []
@@ -275,7 +291,8 @@ class _Run:
             if name:
                 break
         if not name:
-            name = spec.anonymous_names.get(definition.type, f"<{definition.type}>")
+            holders = [spec.anonymous_names[w.type] for w in unit.wrappers if w.type in spec.anonymous_names]
+            name = spec.anonymous_names.get(definition.type) or (holders[0] if holders else f"<{definition.type}>")
         if spec.receiver_field:
             receiver = definition.child_by_field_name(spec.receiver_field)
             if receiver is not None:

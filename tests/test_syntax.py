@@ -485,6 +485,45 @@ def test_a_function_held_by_a_name_is_named_by_it_not_by_what_it_holds(path, lan
         assert found.get(symbol) == signature, (symbol, found)
 
 
+REACT = """import React, { memo, forwardRef } from "react";
+
+export const Button = memo(function Button({ label, onClick }: Props) {
+  const [busy, setBusy] = React.useState(false);
+  const handle = React.useCallback(() => {
+    setBusy(true);
+    onClick();
+  }, [onClick]);
+  return <button disabled={busy} onClick={handle}>{label}</button>;
+});
+
+export const Input = forwardRef<HTMLInputElement, InputProps>((props, ref) => {
+  return <input ref={ref} value={props.value} />;
+});
+
+const List = React.memo(({ items }: { items: string[] }) => <ul>{items.map((i) => <li key={i}>{i}</li>)}</ul>);
+
+export default () => {
+  return <List items={["a"]} />;
+};
+"""
+
+
+def test_a_function_wrapped_in_a_call_and_named_is_a_definition() -> None:
+    # React's memo/forwardRef: ``const Button = memo(function Button() {...})`` defines Button.
+    found = {d.symbol: (d.kind, d.signature) for d in list_definitions(prepare("ui.tsx", "tsx", REACT))}
+    assert found["Button"] == ("function", "export const Button = memo(function Button({ label, onClick }: Props)")
+    assert found["Input"][0] == "function" and found["Input"][1].startswith("export const Input = forwardRef<")
+    assert found["List"][0] == "function"
+    # An anonymous default export is named as JavaScript names it; a function passed to a call in
+    # a function's body (``useCallback``) stays a statement of that body.
+    assert found["default"][0] == "function"
+    assert "Button.handle" not in found
+    chunks = _syntax("ui.tsx", "tsx", REACT, unit="chars", budget=160)
+    button = [c for c in chunks if c.symbol == "Button"]
+    assert len(button) > 1 and all(c.header.startswith("export const Button = memo(function Button(") for c in button[1:])
+    assert button[-1].text.rstrip().endswith("});"), "the call's closing tokens end the last part"
+
+
 def test_members_of_a_split_object_of_methods_repeat_its_signature() -> None:
     source = "const api = {\n" + "".join(f"  m{i}(a, b) {{\n    return a + b * {i};\n  }},\n" for i in range(8)) + "};\n"
     chunks = _syntax("api.js", "javascript", source, unit="chars", budget=120)
