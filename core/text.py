@@ -16,6 +16,10 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _KEY = re.compile(r"""^\s*["']?([^"':#\s][^"':]*?)["']?\s*:(\s|$)""")
 _TOML_TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*$")
 _SQL_HEAD = re.compile(r"^\s*([A-Za-z]+(?:\s+[A-Za-z_]+){0,2})")
+# What can open or close a stretch in which a statement cannot end: a dollar-quoted body
+# (PostgreSQL's ``AS $$ ... $$``, ``$fn$ ... $fn$``), a string, a block comment; and ``--``.
+_SQL_TOKEN = re.compile(r"\$(?:[A-Za-z_]\w*)?\$|'|\"|--|/\*|\*/")
+_SQL_DELIMITER = re.compile(r"^\s*delimiter\s+(\S+)\s*$", re.IGNORECASE)  # MySQL clients' ``DELIMITER //``
 
 Section = tuple[int, int, str]  # first line, last line, title
 
@@ -168,18 +172,73 @@ def _toml(doc: Document) -> list[Section]:
 def _sql(doc: Document) -> list[Section]:
     starts = []
     expecting = True
+    comments: int | None = None  # the first of the comment lines right above the next statement
+    state = _SqlState()
     for line in range(1, doc.line_count + 1):
         text = doc.line_text(line)
         stripped = text.strip()
         if not stripped:
+            comments = None
             continue
-        if expecting and not stripped.startswith("--"):
+        if expecting and stripped.startswith("--"):
+            comments = comments or line
+            continue
+        was_comment = state.comment
+        ends = state.ends_statement(text)
+        if expecting and (was_comment or stripped.startswith("/*")) and (state.comment or stripped.endswith("*/")):
+            comments = comments or line  # a block comment above the next statement
+            continue
+        if expecting:
             head = _SQL_HEAD.match(stripped)
-            starts.append((line, " ".join(head.group(1).split()) if head else "<statement>"))
-            expecting = False
-        if stripped.endswith(";"):
+            starts.append((comments or line, " ".join(head.group(1).split()) if head else "<statement>"))
+            expecting, comments = False, None
+        if ends:
             expecting = True
     return _cut(doc, starts, "<preamble>")
+
+
+class _SqlState:
+    """Where a SQL script's reading stands at a line's end: inside a dollar-quoted body, a
+    string or a block comment (no statement ends there: a function's body holds ``;`` on
+    every line), and the statement delimiter in force."""
+
+    def __init__(self) -> None:
+        self.dollar: str | None = None
+        self.quote: str | None = None
+        self.comment = False
+        self.delimiter = ";"
+
+    def ends_statement(self, text: str) -> bool:
+        """Read one line; whether a statement ends on it (its code ends with the delimiter,
+        outside any string, body or comment)."""
+        if not (self.dollar or self.quote or self.comment):
+            match = _SQL_DELIMITER.match(text)
+            if match:
+                self.delimiter = match.group(1)
+                return True
+        code_end = len(text)
+        for token in _SQL_TOKEN.finditer(text):
+            mark = token.group()
+            if self.comment:
+                self.comment = mark != "*/"
+            elif self.dollar is not None:
+                if mark == self.dollar:
+                    self.dollar = None
+            elif self.quote is not None:
+                if mark == self.quote:  # a doubled quote closes and opens again
+                    self.quote = None
+            elif mark == "--":
+                code_end = token.start()
+                break
+            elif mark == "/*":
+                self.comment = True
+            elif mark in ("'", '"'):
+                self.quote = mark
+            elif mark != "*/":
+                self.dollar = mark
+        if self.dollar or self.quote or self.comment:
+            return False
+        return text[:code_end].rstrip().endswith(self.delimiter)
 
 
 def _whole(doc: Document) -> list[Section]:

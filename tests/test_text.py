@@ -44,3 +44,38 @@ def test_yaml_top_level_keys_and_sql_statements() -> None:
     sql = "CREATE TABLE a (\n  id int\n);\n\nSELECT *\nFROM a;\n"
     chunks = chunk_document(prepare("s.sql", "sql", sql), ChunkSettings(budget=30, merge_siblings=False), "syntax")
     assert [c.symbol for c in chunks] == ["CREATE TABLE a", "SELECT"]
+
+
+SQL_BODIES = """-- Keep stock levels honest.
+CREATE FUNCTION bump_stock() RETURNS trigger AS $body$
+BEGIN
+  UPDATE stock SET qty = qty + NEW.qty WHERE sku = NEW.sku;
+  INSERT INTO audit VALUES (NEW.sku, 'bump;
+  done');
+  RETURN NEW; -- the row as inserted
+END;
+$body$ LANGUAGE plpgsql;
+
+/* Restock one SKU;
+   called nightly. */
+DELIMITER //
+CREATE PROCEDURE restock(IN s VARCHAR(20))
+BEGIN
+  UPDATE stock SET qty = 100 WHERE sku = s;
+  SELECT 'it''s; fine';
+END //
+DELIMITER ;
+SELECT 1;
+"""
+
+
+def test_sql_statements_end_at_their_delimiter_not_inside_bodies_strings_or_comments() -> None:
+    # A function's body holds a ``;`` on every line: cutting there split it like a fixed window.
+    prep = prepare("s.sql", "sql", SQL_BODIES)
+    chunks = chunk_document(prep, ChunkSettings(budget=4000, merge_siblings=False), "syntax")
+    spans = [(c.symbol, c.start_line, c.end_line) for c in chunks]
+    assert ("CREATE FUNCTION bump_stock", 1, 9) in spans, spans  # with the comment right above it
+    assert ("DELIMITER", 11, 13) in spans, spans  # the block comment above it
+    assert ("CREATE PROCEDURE restock", 14, 18) in spans, spans
+    assert spans[-2:] == [("DELIMITER", 19, 19), ("SELECT", 20, 20)]
+    assert_lossless(prep, chunks)
