@@ -49,7 +49,9 @@ class CodeSpec:
       their arguments only under a wrapper that names the definition, and never in a function's
       body (there ``const total = items.map(x => ...)`` is a statement, not a definition);
     - ``anonymous_names`` also names a definition by a wrapper that holds it (``export default
-      () => ...`` is ``default``).
+      () => ...`` is ``default``);
+    - ``keyword_kinds``: a keyword token in a definition that gives its kind (Kotlin writes
+      ``interface Shape`` and ``enum class Color`` as class declarations).
     """
 
     name: str
@@ -76,6 +78,7 @@ class CodeSpec:
     self_bodies: frozenset[str] = frozenset()
     needs_body: frozenset[str] = frozenset()
     calls: frozenset[str] = frozenset()
+    keyword_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
     grammar: str = ""
 
     @property
@@ -391,6 +394,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             receiver_field="receiver",
             body_types=frozenset({"class_body", "enum_class_body", "function_body"}),
             kinds={"object_declaration": "object"},
+            keyword_kinds={"class_declaration": {"interface": "interface", "enum": "enum"}},
             anonymous_names={
                 "companion_object": "Companion",
                 "anonymous_initializer": "init",

@@ -401,6 +401,11 @@ class _Run:
     def kind(self, definition: Node, in_container: bool) -> str:
         """The Chunk kind of a definition node."""
         spec = self.spec
+        keywords = spec.keyword_kinds.get(definition.type)
+        if keywords:
+            found = next((keywords[c.type] for c in definition.children if not c.is_named and c.type in keywords), None)
+            if found:
+                return found
         if definition.type in spec.kinds:
             return spec.kinds[definition.type]
         if definition.type in spec.containers:

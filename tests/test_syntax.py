@@ -404,6 +404,9 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
         ("kotlin", "Polygon.kt",
          "class Polygon(val points: List<Int>) {\n  constructor(n: Int) : this(List(n) { it })\n  fun size() = points.size\n}\n",
          [("Polygon.constructor", "method"), ("Polygon.size", "method")]),
+        ("kotlin", "Shapes.kt",
+         "interface Shape {\n  fun area(): Double\n}\nenum class Color { RED, GREEN }\nfun interface Pick { fun pick(): Int }\n",
+         [("Shape", "interface"), ("Shape.area", "method"), ("Color", "enum"), ("Pick", "interface")]),
         ("rust", "m.rs", "macro_rules! square {\n    ($x:expr) => { $x * $x };\n}\n", [("square", "macro")]),
         ("php", "c.php", "<?php\nnamespace App\\Http;\n\nenum Suit { case Hearts; }\n",
          [("App\\Http.Suit", "enum")]),
@@ -412,7 +415,7 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
          "\tGetter interface {\n\t\tGet(key string) int\n\t}\n\tAlias = int\n)\n",
          [("Store", "type"), ("Getter", "type"), ("Alias", "type")]),
     ],
-    ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "rust-macro", "php-file-namespace",
+    ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-interface-enum", "rust-macro", "php-file-namespace",
          "go-type-specs"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
