@@ -51,7 +51,11 @@ class CodeSpec:
     - ``anonymous_names`` also names a definition by a wrapper that holds it (``export default
       () => ...`` is ``default``);
     - ``keyword_kinds``: a keyword token in a definition that gives its kind (Kotlin writes
-      ``interface Shape`` and ``enum class Color`` as class declarations).
+      ``interface Shape`` and ``enum class Color`` as class declarations);
+    - ``iife_wraps``: nodes around a function called where it is written (``(function (root)
+      { ... })(this);``, ``!function () {...}()``, UMD's factory argument): at a file's top level
+      such a statement is opened, and the definitions inside are the file's own (older
+      JavaScript's module pattern held a whole library in one).
     """
 
     name: str
@@ -79,6 +83,7 @@ class CodeSpec:
     needs_body: frozenset[str] = frozenset()
     calls: frozenset[str] = frozenset()
     keyword_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
+    iife_wraps: frozenset[str] = frozenset()
     grammar: str = ""
 
     @property
@@ -167,6 +172,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             naming_wrappers=frozenset({"variable_declarator", "pair", "assignment_expression", "field_definition"}),
             self_bodies=frozenset({"object"}),
             calls=frozenset({"call_expression"}),
+            iife_wraps=frozenset({"expression_statement", "parenthesized_expression", "unary_expression"}),
         ),
         *(
             CodeSpec(
@@ -230,6 +236,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ),
                 self_bodies=frozenset({"object"}),
                 calls=frozenset({"call_expression"}),
+                iife_wraps=frozenset({"expression_statement", "parenthesized_expression", "unary_expression"}),
             )
             for ts_name, ts_ext in (("typescript", (".ts", ".mts", ".cts")), ("tsx", (".tsx",)))
         ),

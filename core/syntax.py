@@ -178,10 +178,13 @@ class _Run:
         spec = self.spec
         flat: list[Node] = []
         stack = list(reversed(nodes))
+        opens = bool(spec.iife_wraps) and not in_function
         while stack:
             node = stack.pop()
             if node.type in spec.transparent:
                 stack.extend(reversed(node.children))
+            elif opens and node.type in spec.iife_wraps and (pieces := self.iife_pieces(node)) is not None:
+                stack.extend(reversed(pieces))
             elif node.end_byte > node.start_byte:
                 flat.append(node)
         units: list[Unit] = []
@@ -214,6 +217,45 @@ class _Run:
         units.extend(Unit(*_lines(c), [c]) for c in attached)
         units.sort(key=lambda u: (u.first, u.nodes[0].start_byte))
         return _fuse(units)
+
+    def iife_pieces(self, statement: Node) -> list[Node] | None:
+        """The pieces of a statement that calls a function where it writes it, read in its
+        place (``(function (root) {``, each statement of the body, ``})(this);``), or None.
+        The bodies opened are the called function's and those of functions passed to it (UMD's
+        factory)."""
+        spec = self.spec
+        opened: set[tuple[int, int, str]] = set()
+
+        def peel(node: Node | None) -> Node | None:
+            for _ in range(4):
+                if node is None or node.type not in spec.iife_wraps or not node.named_children:
+                    return node
+                opened.add(_key(node))
+                node = node.named_children[-1]  # ``!function`` and ``(...)``: the last is the operand
+            return node
+
+        call = peel(statement)
+        if call is None or call.type not in spec.calls:
+            return None
+        callee = peel(call.child_by_field_name("function"))
+        if callee is None or callee.type not in spec.functions:
+            return None
+        arguments = call.child_by_field_name("arguments")
+        functions = [callee, *(a for a in (arguments.named_children if arguments else []) if a.type in spec.functions)]
+        opened.update(_key(n) for n in (call, arguments) if n is not None)
+        for function in functions:
+            body = self.body(function)
+            if body is not None and body.type not in spec.functions:
+                opened.update((_key(function), _key(body)))
+        pieces: list[Node] = []
+        stack = [statement]
+        while stack:
+            node = stack.pop()
+            if _key(node) in opened:
+                stack.extend(reversed(node.children))
+            else:
+                pieces.append(node)
+        return pieces
 
     def find_definition(self, node: Node, *, in_function: bool = False, _nest: int = 0) -> tuple[Node | None, list[Node]]:
         """The definition ``node`` is or wraps, and the wrappers on the way (outermost first).
@@ -935,6 +977,10 @@ def _clean_name(raw: bytes | None) -> str | None:
     if len(text) > 2 and text[0] == text[-1] and text[0] in "'\"":
         text = text[1:-1]  # an object's ``"my-key": function``
     return " ".join(text.replace("::", ".").split()) or None
+
+
+def _key(node: Node) -> tuple[int, int, str]:
+    return node.start_byte, node.end_byte, node.type
 
 
 @dataclass(frozen=True)

@@ -527,6 +527,28 @@ def test_a_function_wrapped_in_a_call_and_named_is_a_definition() -> None:
     assert button[-1].text.rstrip().endswith("});"), "the call's closing tokens end the last part"
 
 
+_HELPERS = "".join(f"\n  function helper{i}(value) {{\n    var out = String(value) + '{i}';\n    return out.trim();\n  }}\n" for i in range(4))
+
+
+@pytest.mark.parametrize(("path", "language", "source"), [
+    ("lib.js", "javascript", "(function (root) {\n  'use strict';\n" + _HELPERS + "  root.lib = { helper0 };\n})(this);\n"),
+    ("bang.js", "javascript", "!function () {\n" + _HELPERS + "}();\nconst after = 1;\n"),
+    ("umd.js", "javascript", "(function (root, factory) {\n  root.lib = factory();\n}(this, function () {\n" + _HELPERS
+     + "  return { helper0: helper0 };\n}));\n"),
+    ("main.ts", "typescript", "(async () => {\n" + _HELPERS + "  await main();\n})();\n"),
+], ids=["parenthesized", "bang", "umd-factory", "async-arrow"])
+def test_a_function_called_where_it_is_written_opens_at_top_level(path, language, source) -> None:
+    # Older JavaScript held a whole library in one such function: its definitions are the file's.
+    names = [d.symbol for d in list_definitions(prepare(path, language, source))]
+    assert names == [f"helper{i}" for i in range(4)], names
+    chunks = _syntax(path, language, source, unit="chars", budget=120, merge_siblings=False)
+    assert [c.symbol for c in chunks if c.kind == "function"] == [f"helper{i}" for i in range(4)]
+    # In a function's body it stays a statement of that function.
+    nested = "function outer() {\n" + source + "}\n"
+    assert [d.symbol for d in list_definitions(prepare(path, language, nested))][0] == "outer"
+    assert "helper0" not in {d.symbol for d in list_definitions(prepare(path, language, nested))}
+
+
 def test_members_of_a_split_object_of_methods_repeat_its_signature() -> None:
     source = "const api = {\n" + "".join(f"  m{i}(a, b) {{\n    return a + b * {i};\n  }},\n" for i in range(8)) + "};\n"
     chunks = _syntax("api.js", "javascript", source, unit="chars", budget=120)
