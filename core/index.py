@@ -58,7 +58,7 @@ MAX_QUERY_CHARS = 10_000
 """Longer queries are refused: the model reads ~256 word pieces, so a 100 KB "query" is a pasted
 file, not a question. Search with a description or a short snippet instead."""
 FILTER_FIELDS = ("path", "language", "kind")
-KEYWORD_FORMAT = "k4"  # bump when keyword_document or the tokenizer changes what BM25 indexes
+KEYWORD_FORMAT = "k5"  # bump when keyword_document or the tokenizer changes what BM25 indexes
 SPACE = "ip"  # Chroma's distance: 1 - inner product (see Store.sync)
 OURS = "chunk_explorer"  # our sub-folder of the data folder
 MANIFEST = "manifest.json"

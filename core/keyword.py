@@ -116,7 +116,8 @@ _UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u
 def _unicode_terms(word: str) -> tuple[str, ...]:
     """Terms of a word that is not ASCII: runs of an unspaced script as overlapping character
     pairs (one character alone stays a term), the rest split at ``_`` and at a lowercase letter
-    followed by an uppercase one, as :func:`_word_terms` splits ASCII."""
+    followed by an uppercase one or before the last capital of an acronym followed by a word,
+    as :func:`_word_terms` splits ASCII."""
     terms: list[str] = []
     spaced: list[str] = []
     at = 0
@@ -130,7 +131,12 @@ def _unicode_terms(word: str) -> tuple[str, ...]:
     for piece in (p for chunk in spaced for p in chunk.split("_") if p):
         start = 0
         for i in range(1, len(piece)):
-            if piece[i - 1].islower() and piece[i].isupper() or piece[i - 1].isdigit() != piece[i].isdigit():
+            if (
+                piece[i - 1].islower()
+                and piece[i].isupper()
+                or piece[i - 1].isdigit() != piece[i].isdigit()
+                or piece[i - 1].isupper() and piece[i].isupper() and i + 1 < len(piece) and piece[i + 1].islower()
+            ):  # ``größeBerechnen``, ``v2``, an acronym before a word (``ÉTATParser``)
                 parts.append(piece[start:i])
                 start = i
         parts.append(piece[start:])

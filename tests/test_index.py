@@ -65,6 +65,7 @@ def test_tokenizer_splits_identifiers() -> None:
 def test_the_tokenizer_reads_every_script() -> None:
     assert tokenize("def größe_berechnen(étiquette):") == ["def", "größe", "berechnen", "größe_berechnen", "étiquette"]
     assert tokenize("ÄrgerHandler") == ["ärger", "handler", "ärgerhandler"]
+    assert tokenize("ÉTATParser") == ["état", "parser", "étatparser"]  # an acronym splits as HTTPServer does
     assert tokenize("e\u0301tiquette") == tokenize("\u00e9tiquette")  # the same word, however its accent is typed
     # Unspaced scripts: overlapping character pairs, so a word inside a longer run is found.
     assert set(tokenize("在庫ラベル")) <= set(tokenize("# 在庫ラベルを印刷する"))
