@@ -30,7 +30,12 @@ MAX_UNCOMPRESSED = 2_000_000_000  # bytes of XML a workbook may expand to
 _HEADER_SAMPLE_ROWS = 50
 # What openpyxl raises for a damaged workbook: missing parts, bad zip members, malformed XML
 # (ElementTree's and lxml's parse errors are both SyntaxErrors).
-_BROKEN = (KeyError, OSError, ValueError, TypeError, EOFError, SyntaxError, zipfile.BadZipFile)
+# A shared-string index past the end raises IndexError; other damage AttributeError, OverflowError.
+_BROKEN = (
+    KeyError, IndexError, AttributeError, OverflowError, ZeroDivisionError, OSError, ValueError, TypeError,
+    EOFError, SyntaxError, zipfile.BadZipFile,
+)  # fmt: skip
+MAX_SHEET_ROWS = 1_048_576  # Excel's limit: a row numbered past it is damage (or a trap)
 
 
 def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool | None = None) -> Iterator[OpenTable]:
@@ -195,6 +200,12 @@ def _sheet_rows(sheet: Any, path: str) -> Iterator[tuple[int, list[str]]]:
             return
         except _BROKEN as exc:  # the sheet's XML is parsed lazily, row by row
             raise InputError(f"{path}: sheet {sheet.title!r} is damaged ({_brief(exc)})") from None
+        if number > MAX_SHEET_ROWS:
+            # openpyxl yields an empty row for every number skipped: a stray ``<row r="99999999999">``
+            # would have it count for hours. Stop at the first number Excel cannot have.
+            raise InputError(
+                f"{path}: sheet {sheet.title!r} is damaged (a row numbered past Excel's {MAX_SHEET_ROWS:,} rows)"
+            )
         cells = _trimmed([cell_text(v) for v in values])
         if any(c.strip() for c in cells):
             yield number, cells

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -655,6 +656,31 @@ def test_damaged_workbooks_are_refused_by_name() -> None:
     ]:
         with pytest.raises(InputError, match=message):
             chunk_table_source(load_bytes("b.xlsx", data), ChunkSettings(), "syntax")
+
+
+def _patched_book(patch) -> bytes:  # type: ignore[no-untyped-def]
+    book = openpyxl.Workbook()
+    for row in (["a", "b"], ["x", 1], ["y", 2]):
+        book.active.append(row)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    with zipfile.ZipFile(buffer) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    sheet = "xl/worksheets/sheet1.xml"
+    return _zip({**members, sheet: patch(members[sheet])})
+
+
+@pytest.mark.parametrize(("patch", "message"), [
+    # A shared-string index past the end of the table (openpyxl: IndexError).
+    (lambda xml: re.sub(rb'<c r="A3".*?</c>', b'<c r="A3" t="s"><v>5</v></c>', xml), "is damaged"),
+    # A 5 KB file whose last row claims number 99,999,999,999: openpyxl pads every row before it.
+    (lambda xml: xml.replace(b'<row r="3"', b'<row r="99999999999"'),
+     r"is damaged \(a row numbered past Excel's 1,048,576 rows\)"),
+], ids=["string-index", "row-number"])
+def test_damaged_sheets_are_refused_not_crashed_on_or_counted_for_hours(patch, message) -> None:
+    data = _patched_book(patch)
+    with pytest.raises(InputError, match=rf"b\.xlsx: sheet 'Sheet' {message}"):
+        chunk_table_source(load_bytes("b.xlsx", data), ChunkSettings(), "syntax")
 
 
 def test_formulas_a_program_never_calculated_are_named_in_the_profile(tmp_path: Path) -> None:
