@@ -341,6 +341,29 @@ def _refuse_nul(buf: bytes, base_line: int, path: str) -> None:
         raise InputError(f"{path}: line {line}: a NUL byte, so binary data, not a table (a damaged or truncated file?)")
 
 
+def _quote_left_open(record: str, dialect: Dialect) -> bool:
+    """Whether ``record`` (the file's last) ends inside a quoted cell: a quote that opens a
+    cell and is never closed (a quote inside an unquoted cell is text, as the csv module reads it)."""
+    quote, delimiter = dialect.quotechar, dialect.delimiter
+    if quote not in record:
+        return False
+    inside, at_start, i, n = False, True, 0, len(record)
+    while i < n:
+        ch = record[i]
+        if inside:
+            if ch == quote:
+                if i + 1 < n and record[i + 1] == quote:
+                    i += 1  # a doubled quote is one quote character of the cell
+                else:
+                    inside, at_start = False, False
+        elif ch == quote and at_start:
+            inside = True
+        else:
+            at_start = ch in (delimiter, "\n", "\r")
+        i += 1
+    return inside
+
+
 def _parse_exact(
     buf: bytes, *, base: int, base_line: int, final: bool, encoding: str, dialect: Dialect, path: str
 ) -> _Records:
@@ -378,14 +401,17 @@ def _parse_exact(
         if "field larger" in str(exc):
             raise InputError(f"{path}: line {line}: a cell over {MAX_CELL_CHARS:,} characters") from None
         raise InputError(f"{path}: line {line}: {exc}") from None
-    if final and rows and last[-1] - first[-1] > 1:
+    if final and rows:
         # The csv module reads a quote left open at the end of the file as one cell holding
-        # every line after it: say so rather than hand back that row.
+        # every line after it (the last line's newline included): say so rather than hand
+        # back that row.
         span = work[offsets[first[-1]] :]
-        if span.count(dialect.quotechar.encode(encoding)) % 2:
+        if _quote_left_open(span.decode(encoding), dialect):
+            lines = last[-1] - first[-1]
+            runs = f", {lines} lines" if lines > 1 else ""
             raise InputError(
                 f"{path}: line {base_line + first[-1]}: a quoted cell is never closed (it runs to the end of "
-                f"the file, {last[-1] - first[-1]} lines); close its quote or remove it"
+                f"the file{runs}); close its quote or remove it"
             )
     consumed = len(work)
     if not final and rows:

@@ -801,6 +801,12 @@ def test_an_unclosed_quote_is_refused_like_pandas_does_not_swallowing_the_rows_a
     source = on_disk(tmp_path, "q.csv", 'a,b\n1,"open\n2,3\n')
     with pytest.raises(InputError, match="q.csv: line 2: a quoted cell is never closed"):
         chunk_table_source(source, ChunkSettings(), "syntax")
+    # On the last line alone too (the csv module put the newline into the cell, unflagged).
+    for text in ('a,b\n1,2\n3,"4\n', 'a,b\n1,2\n"3,4\n', 'a,b\n1,2\n3,"4', 'a,b\n1,2\n3,"4""\n'):
+        with pytest.raises(InputError, match=r"q\.csv: line 3: a quoted cell is never closed \(it runs to the end of the file\)"):
+            chunk_table_source(on_disk(tmp_path, "q.csv", text), ChunkSettings(), "syntax")
+    stray = row_chunks(chunk_table_source(on_disk(tmp_path, "s.csv", 'a,b\n1,2\n3,x"y\n'), ChunkSettings(), "syntax"))
+    assert stray[0].text.endswith('3,x"y'), "a quote inside an unquoted cell is text"
     closed = on_disk(tmp_path, "ok.csv", 'a,b\n1,"two\nlines"\n2,"5"" screen"\n')
     chunks = row_chunks(chunk_table_source(closed, ChunkSettings(), "syntax"))
     assert [(c.row_start, c.row_end) for c in chunks] == [(1, 2)] and chunks[0].text.endswith('"5"" screen"')
