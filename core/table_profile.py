@@ -267,12 +267,20 @@ def _as_numbers(values: pa.Array, *, try_int: bool = True) -> pa.Array | None:
     """Integers, else decimals, else None when some value is not a number."""
     if try_int:
         numbers = _try_cast(values, pa.int64())
+        if numbers is None:
+            # pandas reads " 12" and "+3" as integers too (tried once per column: a column whose
+            # values are decimals is no longer asked for integers after its first batch).
+            numbers = _try_cast(pc.replace_substring_regex(pc.utf8_trim_whitespace(values), r"^\+", ""), pa.int64())
         if numbers is not None and not _hexadecimal(values):
             return numbers
     numbers = _try_cast(values, pa.float64())
     if numbers is None:
-        # pandas reads " 12" and "+3" as numbers too.
+        # pandas reads " 12.5" and "+3.5" as numbers too.
         numbers = _try_cast(pc.utf8_trim_whitespace(values), pa.float64())
+    if numbers is not None and pc.any(pc.is_nan(numbers)).as_py():
+        # Arrow reads "NAN", "Nan" and "+nan" as not-a-number; pandas takes only its missing
+        # markers ("NaN", "nan", ...) for that, and reads a column holding these as text.
+        return None
     return numbers
 
 

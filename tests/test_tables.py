@@ -263,6 +263,25 @@ def test_profile_keeps_small_decimals_and_takes_hexadecimal_for_text(tmp_path: P
     assert list(preview["colour"]) == ["0xFF0000", "0x00FF00"] and preview["tiny"].max() == 3.4e-06
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("item,qty\na,1\nb,2\nc,NAN\n", "qty (text): 3 values"),  # not one of pandas' missing markers
+    ("item,qty\na,1\nb,2\nc,+nan\n", "qty (text): 3 values"),
+    ("item,qty\na, 1\nb,+3\nc,4\n", "qty (integer): 3 values, 0 missing; min 1, max 4, total (sum) 8"),
+    ("item,qty\na,1\nb,nan\nc,4\n", "qty (integer): 2 values, 1 missing"),
+], ids=["NAN", "plus-nan", "signed-and-padded-integers", "a-missing-marker"])
+def test_profile_reads_numbers_as_pandas_does(tmp_path: Path, text: str, expected: str) -> None:
+    source = on_disk(tmp_path, "n.csv", text)
+    (profile,) = [c for c in chunk_table_source(source, ChunkSettings(), "syntax") if c.kind == "table_profile"]
+    assert expected in profile.text, profile.text
+    kind = pd.read_csv(io.StringIO(text))["qty"].dtype
+    if "(text)" in expected:
+        assert not pd.api.types.is_numeric_dtype(kind)
+    elif "0 missing" in expected:
+        assert pd.api.types.is_integer_dtype(kind)
+    else:  # pandas has no missing integers: float64 (ours says integer, the values are)
+        assert pd.api.types.is_float_dtype(kind)
+
+
 def test_profile_streams_large_columns_in_bounded_state(tmp_path: Path) -> None:
     lines = ["id,city,amount"] + [f"{i},City {i % 7},{i * 0.5}" for i in range(200_000)]
     source = on_disk(tmp_path, "big.csv", "\n".join(lines) + "\n")
