@@ -956,11 +956,22 @@ def test_an_apostrophe_is_no_quote_character(tmp_path: Path) -> None:
     ("nom,ville,montant\nJosé,Zürich,12\nAnaïs,Köln,3\n", ["José", "Anaïs"]),
     ("producto,precio\nJalapeño,3 €\n", ["Jalapeño"]),
     ("cidade,população\nSão Paulo,12\n", ["São Paulo"]),
+    # A handful of accented letters: too little for a detector (it said cp1006, cp1125, big5).
+    ("x,y\ncafé,1\n", ["café"]),
+    ("a,b\n€5,2\n", ["€5"]),
+    ("name,n\nMüller,1\n", ["Müller"]),
 ])
 def test_a_windows_1252_csv_is_read_as_such(tmp_path: Path, text: str, expected: list[str]) -> None:
     # Excel's "CSV (Comma delimited)" on Western Windows; a detector alone said cp775 or cp1250.
     source = on_disk(tmp_path, "w.csv", text.encode("cp1252"))
     assert _cells(chunk_table_source(source, ChunkSettings(table_rows=5), "syntax")) == expected
+
+
+def test_a_utf8_csv_with_a_stray_byte_is_refused_by_line_not_read_as_windows_1252(tmp_path: Path) -> None:
+    # Read as Windows-1252, every "é" of the file became "Ã©", silently.
+    source = on_disk(tmp_path, "u.csv", "name,city\nJosé,Zürich\nAna,Köln\n".encode() + b"bad\xff,x\n")
+    with pytest.raises(InputError, match=r"u\.csv: line 4: bytes that are not valid UTF-8 in a file otherwise"):
+        chunk_table_source(source, ChunkSettings(table_rows=5), "syntax")
 
 
 def test_a_cyrillic_legacy_csv_keeps_its_detected_encoding(tmp_path: Path) -> None:
