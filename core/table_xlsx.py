@@ -63,6 +63,7 @@ def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool
                 blank = _uncalculated_formulas(stream, getattr(sheet, "_worksheet_path", ""))
                 if blank:
                     table.notes = (
+                        *table.notes,
                         f"note: {blank:,}{'+' if blank >= _FORMULA_SCAN_CELLS else ''} formula cells have no "
                         "calculated value (saved by a program that does not calculate formulas): they read as "
                         "empty; open and save the workbook in Excel or LibreOffice to fill them",
@@ -158,6 +159,8 @@ def _open_sheet(sheet: Any, *, path: str, name: str, has_header: bool | None) ->
             break
     if not sample:
         return None
+    title = _title_rows(sample)
+    sample = sample[len(title) :]
     # The table's left edge: the leftmost column any of the top rows uses.
     left = min(next(j for j, c in enumerate(cells) if c.strip()) for _, cells in sample)
     cells_only = [cells[left:] for _, cells in sample]
@@ -168,9 +171,15 @@ def _open_sheet(sheet: Any, *, path: str, name: str, has_header: bool | None) ->
     columns = column_names(cells_only[0] if header else None, width)
     first_row = sample[0][0]
     data = sample[1:] if header else sample
+    notes = ()
+    if title:
+        lines = ", ".join(str(number) for number, _ in title)
+        text = " / ".join(next(c.strip() for c in cells if c.strip()) for _, cells in title)
+        notes = (f"note: row{'s' if len(title) > 1 else ''} {lines} above the table read as its title: {text[:200]}",)
     return OpenTable(
         name=name,
         columns=columns,
+        notes=notes,
         generated_header=not header,
         start_byte=0,
         start_line=first_row,
@@ -179,6 +188,18 @@ def _open_sheet(sheet: Any, *, path: str, name: str, has_header: bool | None) ->
         has_source_text=False,
         batches=_batches(_chain(data, rows), left=left, width=width, columns=columns, path=path, sheet=sheet.title, start=1),
     )
+
+
+def _title_rows(sample: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
+    """The rows above a sheet's table that hold one cell each (a report's title, a date line),
+    when at least two rows of two or more cells follow: they are no header and no data."""
+    count = 0
+    while count < len(sample) and count < 5 and sum(1 for c in sample[count][1] if c.strip()) == 1:
+        count += 1
+    rest = sample[count:]
+    if not count or len(rest) < 2 or any(sum(1 for c in cells if c.strip()) < 2 for _, cells in rest[:1]):
+        return []
+    return sample[:count]
 
 
 def _chain(first: list[tuple[int, list[str]]], rest: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, list[str]]]:

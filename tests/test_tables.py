@@ -702,6 +702,29 @@ def test_damaged_sheets_are_refused_not_crashed_on_or_counted_for_hours(patch, m
         chunk_table_source(load_bytes("b.xlsx", data), ChunkSettings(), "syntax")
 
 
+def test_title_rows_above_a_sheets_table_are_its_title_not_its_header() -> None:
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet["A1"], sheet["A2"] = "Quarterly report", "Generated 2024-04-01"
+    for row, values in enumerate([("name", "v"), ("a", 1), ("b", 2)], start=5):
+        sheet.cell(row, 3, values[0]), sheet.cell(row, 4, values[1])
+    one_column = openpyxl.Workbook()
+    for value in ("city", "Oslo", "Rome"):
+        one_column.active.append([value])
+    buffers = []
+    for workbook in (book, one_column):
+        buffers.append(io.BytesIO())
+        workbook.save(buffers[-1])
+    chunks = chunk_table_source(load_bytes("r.xlsx", buffers[0].getvalue()), ChunkSettings(), "syntax")
+    rows, profile = row_chunks(chunks), chunks[-1]
+    assert rows[0].columns == ("name", "v") and rows[0].text == "a,1\nb,2" and (rows[0].start_line, rows[0].end_line) == (6, 7)
+    assert "v (integer): 2 values" in profile.text
+    assert "rows 1, 2 above the table read as its title: Quarterly report / Generated 2024-04-01" in profile.embed_text
+    # A one-column table's rows hold one cell each too: they stay its header and data.
+    (single,) = row_chunks(chunk_table_source(load_bytes("c.xlsx", buffers[1].getvalue()), ChunkSettings(), "syntax"))
+    assert single.columns == ("city",) and single.text == "Oslo\nRome"
+
+
 def test_formulas_a_program_never_calculated_are_named_in_the_profile(tmp_path: Path) -> None:
     book = openpyxl.Workbook()
     book.active.title = "Q1#2024"  # a "#" in a sheet's title, as in book.xlsx#Sheet names
