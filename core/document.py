@@ -61,6 +61,15 @@ class Document:
             return end
         return len(self.data)
 
+    def text_start(self, line: int) -> int:
+        """Byte offset of the first character of ``line`` past its indentation (its start when
+        the line is blank): where the first piece of a line cut inside begins, so that no
+        piece is indentation alone."""
+        start, end = self.line_start(line), self.line_end(line)
+        raw = self.data[start:end]
+        stripped = raw.lstrip(b" \t")
+        return start + len(raw) - len(stripped) if stripped else start
+
     def line_text(self, line: int) -> str:
         """The text of 1-based ``line`` without its newline."""
         return self.slice(self.line_start(line), self.line_end(line))

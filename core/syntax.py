@@ -804,6 +804,10 @@ class _Run:
         doc = self.doc
         made: list[Pending] = []
         reserve = first_reserve
+        while first < last and doc.is_blank(first):
+            first += 1
+        if doc.is_blank(first):
+            return made  # blank lines alone make no chunk
 
         def add(pending: Pending) -> None:
             nonlocal header, parent, rest_header, reserve
@@ -815,6 +819,9 @@ class _Run:
         line = first
         pos: int | None = None  # inside ``line``: where its next piece starts (a split line)
         while line <= last:
+            if pos is None and doc.is_blank(line):
+                line += 1  # a piece starts at text: a blank line after a cut line was a chunk of its own
+                continue
             start = line
             if pos is None:
                 end = largest_fitting(start, last, lambda c: self.fits(start, c, symbol, header, reserve))
@@ -836,7 +843,7 @@ class _Run:
                     line = end + 1
                     continue
             switching = rest_header is not None
-            begin = doc.line_start(line) if pos is None else pos
+            begin = doc.text_start(line) if pos is None else pos
             for a, b, flags in split_long_line(self.maker, begin, doc.line_end(line), avail):
                 add(Pending(kind, symbol, line, line, header, parent, flag_over(flags, over), a, b))
                 if switching and b < doc.line_end(line):

@@ -94,7 +94,7 @@ def _split_section(maker: ChunkMaker, doc: Document, first: int, last: int, titl
                 start, end = line, line
                 continue
             avail, over = room_for(maker, title, "")
-            for a, b, flags in split_long_line(maker, doc.line_start(line), doc.line_end(line), avail):
+            for a, b, flags in split_long_line(maker, doc.text_start(line), doc.line_end(line), avail):
                 out.append((title, line, line, flag_over(flags, over), a, b))
     if start is not None:
         out.append((title, start, end, (), None, None))

@@ -549,6 +549,17 @@ def test_a_function_called_where_it_is_written_opens_at_top_level(path, language
     assert "helper0" not in {d.symbol for d in list_definitions(prepare(path, language, nested))}
 
 
+@pytest.mark.parametrize("source", [
+    'def f():\n    """' + "word " * 80 + "\n\n    " + "more " * 80 + '\n    """\n',  # a blank line between cut lines
+    '""" ' + "Codec generated from " * 12 + "\n\n" + '"""#"\n',  # at the end of the piece cut by lines
+    "def f():\n    raise ImportError('x',\n" + " " * 110 + "'" + "please install " * 12 + "')\n",  # indentation alone
+])
+def test_no_chunk_is_blank_or_indentation_alone(source: str) -> None:
+    for settings in ({"unit": "chars", "budget": 120}, {"unit": "chars", "budget": 120, "merge_siblings": True}):
+        chunks = _syntax("m.py", "python", source, **settings)
+        assert all(c.text.strip() for c in chunks), [(c.start_line, c.text) for c in chunks if not c.text.strip()]
+
+
 def test_members_of_a_split_object_of_methods_repeat_its_signature() -> None:
     source = "const api = {\n" + "".join(f"  m{i}(a, b) {{\n    return a + b * {i};\n  }},\n" for i in range(8)) + "};\n"
     chunks = _syntax("api.js", "javascript", source, unit="chars", budget=120)
