@@ -165,6 +165,20 @@ def test_token_spans_inside_lines() -> None:
             assert spans.span(a, b) == expected, (a, b)
 
 
+def test_char_and_byte_offsets_agree_far_into_long_non_ascii_lines() -> None:
+    # Offsets past LONG_LINE into a line come from a per-line map (cutting a minified line that
+    # holds one "é" re-encoded the line from its start for every cut: quadratic).
+    from core.document import LONG_LINE, Document
+
+    text = "héllo wörld " * 900 + "\n" + "ab😀c\ud800" * 3000 + "\nend é\n"
+    doc = Document.from_text("t.txt", "text", text)
+    assert len(text.split("\n")[0]) > LONG_LINE
+    for offset in [*range(0, len(text) + 1, 37), len(text)]:
+        byte = doc.byte_of_char(offset)
+        assert byte == len(text[:offset].encode("utf-8", "surrogatepass")), offset
+        assert doc.char_of_byte(byte) == offset
+
+
 @pytest.mark.parametrize("unit", ["chars", "nws", "tokens"])
 def test_spans_along_a_long_non_ascii_line_match_direct_counts(unit: str) -> None:
     # Past 4 KB into a line, offsets go through a byte -> column map built once per line
