@@ -150,6 +150,10 @@ class ChunkMaker:
             size = self.measure(prefix) + self.span_size(start_byte, end_byte)
         if size > self.settings.budget and "split_line" not in flags and "oversized" not in flags:
             flags = (*flags, "oversized")
+        elif size <= self.settings.budget and "oversized" in flags:
+            # Flagged beforehand because its prefix left little room (:func:`room_for`), yet it
+            # fits: over the budget is what the flag says, so it goes.
+            flags = tuple(f for f in flags if f != "oversized")
         start_line = doc.line_of_byte(start_byte)
         end_line = doc.line_of_byte(max(start_byte, end_byte - 1))
         fields: tuple[object, ...] = (doc.path, self.strategy, kind, symbol, part, parts, start_byte, end_byte)

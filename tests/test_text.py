@@ -79,3 +79,11 @@ def test_sql_statements_end_at_their_delimiter_not_inside_bodies_strings_or_comm
     assert ("CREATE PROCEDURE restock", 14, 18) in spans, spans
     assert spans[-2:] == [("DELIMITER", 19, 19), ("SELECT", 20, 20)]
     assert_lossless(prep, chunks)
+
+
+def test_oversized_means_over_the_budget() -> None:
+    # A heading trail that fills most of the budget flagged every piece under it, fitting or not.
+    source = "# " + "T" * 250 + "\n\n" + "word " * 30 + "\n"
+    chunks = chunk_document(prepare("d.md", "markdown", source), ChunkSettings(unit="chars", budget=300), "syntax")
+    assert any(c.size <= 300 for c in chunks) and any(c.size > 300 for c in chunks)
+    assert all(("oversized" in c.flags) == (c.size > 300) for c in chunks), [(c.size, c.flags) for c in chunks]
