@@ -157,6 +157,8 @@ def _keys(doc: Document) -> list[Section]:
         match = _KEY.match(text)
         if match and len(text) - len(text.lstrip()) == top:
             starts.append((line, match.group(1).strip()))
+    if starts and not any(ch.isalnum() for _, text in lines[: starts[0][0] - 1] for ch in text):
+        starts[0] = (1, starts[0][1])  # JSON's opening ``{``, YAML's ``---``: no chunk of their own
     return _cut(doc, starts, "<document>")
 
 

@@ -87,3 +87,10 @@ def test_oversized_means_over_the_budget() -> None:
     chunks = chunk_document(prepare("d.md", "markdown", source), ChunkSettings(unit="chars", budget=300), "syntax")
     assert any(c.size <= 300 for c in chunks) and any(c.size > 300 for c in chunks)
     assert all(("oversized" in c.flags) == (c.size > 300) for c in chunks), [(c.size, c.flags) for c in chunks]
+
+
+def test_a_json_files_opening_brace_is_no_chunk_of_its_own() -> None:
+    chunks = chunk_document(prepare("x.json", "json", '{\n "a": 1,\n "b": 2\n}\n'), ChunkSettings(budget=1500), "syntax")
+    assert [(c.symbol, c.text) for c in chunks] == [("a", '{\n "a": 1,'), ("b", ' "b": 2\n}')]
+    commented = chunk_document(prepare("c.yaml", "yaml", "# settings\nserver:\n  port: 1\n"), ChunkSettings(budget=1500), "syntax")
+    assert [c.symbol for c in commented] == ["<document>", "server"]  # words above the first key stay a chunk
