@@ -391,6 +391,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "enum_declaration": "enum",
             },
             scoping=frozenset({"namespace_definition"}),  # ``namespace App\Cart;`` (no braces)
+            anonymous_names={"namespace_definition": "<global>"},  # ``namespace { ... }``
         ),
         CodeSpec(
             name="kotlin",

@@ -410,12 +410,14 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
         ("rust", "m.rs", "macro_rules! square {\n    ($x:expr) => { $x * $x };\n}\n", [("square", "macro")]),
         ("php", "c.php", "<?php\nnamespace App\\Http;\n\nenum Suit { case Hearts; }\n",
          [("App\\Http.Suit", "enum")]),
+        ("php", "g.php", "<?php\nnamespace {\n    function f() { return 1; }\n}\n",
+         [("<global>", "namespace"), ("<global>.f", "function")]),
         ("go", "cache.go",
          "package x\n\n// Store keeps values.\ntype Store struct {\n\tmu sync.Mutex\n}\n\ntype (\n\t// Getter gets.\n"
          "\tGetter interface {\n\t\tGet(key string) int\n\t}\n\tAlias = int\n)\n",
          [("Store", "type"), ("Getter", "type"), ("Alias", "type")]),
     ],
-    ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-interface-enum", "rust-macro", "php-file-namespace",
+    ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
