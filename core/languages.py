@@ -6,6 +6,7 @@ sample file and one parametrized test case. Node type names are tree-sitter-lang
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -427,6 +428,30 @@ _BY_FILENAME = {"readme": "markdown", "license": "text", "makefile": "text", "do
 CODE_LANGUAGES = tuple(name for name, spec in LANGUAGES.items() if isinstance(spec, CodeSpec))
 TEXT_LANGUAGES = tuple(name for name, spec in LANGUAGES.items() if isinstance(spec, TextSpec))
 TABLE_LANGUAGES = tuple(name for name, spec in LANGUAGES.items() if isinstance(spec, TableSpec))
+
+
+# Extensions two languages share, told apart by their text: a ``.h`` header is C's unless it
+# holds what only C++ writes (the C grammar reads a C++ header as damage, a namespace as a function).
+_CONTENT_HINTS: dict[str, tuple[re.Pattern[str], str]] = {
+    ".h": (
+        re.compile(
+            r"^[ \t]*(?:namespace(?:[ \t]+[\w:]+)?[ \t]*\{|template[ \t]*<|class[ \t]+\w+|"
+            r"(?:public|private|protected)[ \t]*:|#[ \t]*include[ \t]*<\w+>|using[ \t]+namespace\b)",
+            re.MULTILINE,
+        ),
+        "cpp",
+    ),
+}
+
+
+def content_hint(path: str, text: str) -> str | None:
+    """The other language ``text`` looks written in where ``path``'s extension is shared
+    (:data:`_CONTENT_HINTS`), or None. A hint only: :func:`core.parsing.refine_language` takes
+    it when the file does not parse as its extension's language."""
+    hint = _CONTENT_HINTS.get(PurePosixPath(path.replace("\\", "/")).suffix.lower())
+    if hint is not None and hint[0].search(text, 0, 200_000):
+        return hint[1]
+    return None
 
 
 def detect_language(path: str) -> str | None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from core.document import Document
-from core.languages import CodeSpec, LANGUAGES
+from core.languages import LANGUAGES, CodeSpec, content_hint
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser, Tree
@@ -28,6 +28,19 @@ def _parser(grammar: str) -> Parser:
 
         parser = parsers[grammar] = get_parser(grammar)  # type: ignore[arg-type]
     return parser
+
+
+def refine_language(path: str, language: str, text: str) -> str:
+    """``language`` (detected from ``path``), or the language the text hints at
+    (:func:`core.languages.content_hint`: a C++ header named ``.h``) when the text does not
+    parse cleanly as ``language``. A C header that mentions C++ in a comment or an ``#ifdef
+    __cplusplus`` block parses as C and stays C."""
+    hinted = content_hint(path, text)
+    spec = LANGUAGES.get(language)
+    if hinted is None or hinted == language or not isinstance(spec, CodeSpec):
+        return language
+    tree = _parser(spec.parser_name).parse(text.encode("utf-8", "surrogatepass"))
+    return hinted if tree.root_node.has_error else language
 
 
 ERROR_FALLBACK_RATIO = 0.5

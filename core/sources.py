@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from core.errors import InputError
-from core.languages import TABLE_LANGUAGES, detect_language
+from core.languages import TABLE_LANGUAGES, content_hint, detect_language
 
 # Folders that hold other people's code or build output: skipped when walking a repository.
 VENDORED = frozenset(
@@ -183,6 +183,7 @@ def _normalise(text: str) -> str:
 def load_bytes(name: str, data: bytes, *, language: str | None = None, limits: Limits = Limits()) -> SourceFile:
     """One uploaded or read file, checked and decoded. ``language`` overrides detection."""
     clean = _clean_name(name)
+    detected = language is None
     language = language or detect_language(clean)
     if language is None:
         raise InputError(f"{clean}: unknown file type; pick a language or rename the file")
@@ -201,6 +202,10 @@ def load_bytes(name: str, data: bytes, *, language: str | None = None, limits: L
     text, encoding = decode(data, clean)
     if not text.lstrip("\ufeff").strip():
         raise InputError(f"{clean}: empty file (only a byte order mark and blank lines)")
+    if detected and content_hint(clean, text) is not None:  # a C++ header named .h?
+        from core.parsing import refine_language
+
+        language = refine_language(clean, language, text)
     return SourceFile(clean, language, text=text, encoding=encoding)
 
 
@@ -228,7 +233,7 @@ def load_file(path: Path, *, display: str | None = None, language: str | None = 
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"{name}: cannot read ({exc.strerror})") from None
-    return load_bytes(name, data, language=lang, limits=limits)
+    return load_bytes(name, data, language=language, limits=limits)
 
 
 def shown_name(name: str) -> str:

@@ -705,7 +705,10 @@ def sample_file(path: str) -> SourceFile | None:
     language = detect_language(path)
     if language is None or language in TABLE_LANGUAGES:
         return None
-    return SourceFile(path, language, text=full.read_text("utf-8"))
+    try:
+        return load_bytes(path, full.read_bytes())  # as the corpus reads it (a C++ header named .h)
+    except InputError:
+        return None
 
 
 def target_lines(spec, source: SourceFile) -> tuple[int, int]:  # type: ignore[no-untyped-def]

@@ -215,3 +215,14 @@ def test_not_a_zip_is_a_clear_error() -> None:
 def test_empty_zip_is_a_clear_error() -> None:
     with pytest.raises(InputError, match="no files"):
         load_zip(_zip({}))
+
+
+def test_a_header_named_h_is_read_as_cpp_when_only_cpp_parses_it() -> None:
+    # The C grammar read a C++ header as damage and its namespace as a function.
+    cpp = b"namespace ns {\ntemplate <typename T>\nclass Box {\n public:\n  T get() const { return v_; }\n};\n}\n"
+    assert load_bytes("box.h", cpp).language == "cpp"
+    assert load_bytes("box.h", cpp, language="c").language == "c", "a language given is kept"
+    c_header = (b"#ifndef P_H\n#define P_H\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n"
+                b"/* a class declaration, in words */\nstruct point { int x; };\nint area(struct point p);\n"
+                b"#ifdef __cplusplus\n}\n#endif\n#endif\n")
+    assert load_bytes("p.h", c_header).language == "c"
