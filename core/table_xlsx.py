@@ -161,8 +161,10 @@ def _open_sheet(sheet: Any, *, path: str, name: str, has_header: bool | None) ->
         return None
     title = _title_rows(sample)
     sample = sample[len(title) :]
-    # The table's left edge: the leftmost column any of the top rows uses.
-    left = min(next(j for j, c in enumerate(cells) if c.strip()) for _, cells in sample)
+    # The table's left edge: the leftmost column any of the top rows uses (rows of two cells or
+    # more, when there are such: a note in column A beside a table from B is no column of it).
+    wide = [cells for _, cells in sample if sum(1 for c in cells if c.strip()) > 1]
+    left = min(next(j for j, c in enumerate(cells) if c.strip()) for cells in wide or [cells for _, cells in sample])
     cells_only = [cells[left:] for _, cells in sample]
     header = detect_header(cells_only) if has_header is None else has_header
     if header and len(sample) == 1:
@@ -176,7 +178,7 @@ def _open_sheet(sheet: Any, *, path: str, name: str, has_header: bool | None) ->
         lines = ", ".join(str(number) for number, _ in title)
         text = " / ".join(next(c.strip() for c in cells if c.strip()) for _, cells in title)
         notes = (f"note: row{'s' if len(title) > 1 else ''} {lines} above the table read as its title: {text[:200]}",)
-    return OpenTable(
+    table = OpenTable(
         name=name,
         columns=columns,
         notes=notes,
@@ -186,8 +188,13 @@ def _open_sheet(sheet: Any, *, path: str, name: str, has_header: bool | None) ->
         header_line=first_row if header else None,
         encoding="utf-8",
         has_source_text=False,
-        batches=_batches(_chain(data, rows), left=left, width=width, columns=columns, path=path, sheet=sheet.title, start=1),
+        batches=iter(()),
     )
+    table.batches = _batches(
+        _footnotes(_chain(data, rows), table, left=left, width=width),
+        left=left, width=width, columns=columns, path=path, sheet=sheet.title, start=1,
+    )  # fmt: skip
+    return table
 
 
 def _title_rows(sample: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
@@ -200,6 +207,31 @@ def _title_rows(sample: list[tuple[int, list[str]]]) -> list[tuple[int, list[str
     if not count or len(rest) < 2 or any(sum(1 for c in cells if c.strip()) < 2 for _, cells in rest[:1]):
         return []
     return sample[:count]
+
+
+def _footnotes(rows: Iterator[tuple[int, list[str]]], table: OpenTable, *, left: int, width: int) -> Iterator[tuple[int, list[str]]]:
+    """``rows`` less the notes under a sheet's table: rows at its end, after a blank row, that
+    hold one cell ("Source: ..."), and rows holding cells only left of its first column. They are
+    no data (a note in a number column made it text); the table's notes name them, so the
+    profile still says them."""
+    held: list[tuple[int, list[str]]] = []
+    previous = 0
+    for number, cells in rows:
+        inside = sum(1 for c in cells[left:] if c.strip())
+        outside = any(c.strip() for c in cells[:left])
+        noted = width > 1 and ((outside and not inside) or (inside == 1 and (held or number > previous + 1)))
+        previous = number
+        if noted:
+            held.append((number, cells))
+            continue
+        yield from held  # more of the table follows: they were rows of it after all
+        held.clear()
+        yield number, cells
+    if held:
+        lines = ", ".join(str(number) for number, _ in held[:20])
+        text = " / ".join(next(c.strip() for c in cells if c.strip()) for _, cells in held)
+        plural = "s" if len(held) > 1 else ""
+        table.notes = (*table.notes, f"note: row{plural} {lines} below the table read as notes, not data: {text[:300]}")
 
 
 def _chain(first: list[tuple[int, list[str]]], rest: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, list[str]]]:

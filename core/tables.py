@@ -209,6 +209,7 @@ def profile_tables(source: SourceFile, *, has_header: bool | None = None) -> lis
             profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header, notes=table.notes)
             for batch in table.batches:
                 profiler.add(batch.columns)
+            profiler.profile.notes = table.notes  # final once every row is read
             profiles.append(profiler.profile)
     return profiles
 
@@ -534,6 +535,7 @@ class _TableChunker:
         repeats the table's shape as its header). Every part spans the whole table."""
         table = self.table
         profile = self.profiler.profile
+        profile.notes = table.notes  # the reader's, final once every row is read (notes under a sheet's table)
         header = profile.heading()
         above = self.crumb + header + "\n"
         lines = profile.body_lines()

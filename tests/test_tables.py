@@ -725,6 +725,33 @@ def test_title_rows_above_a_sheets_table_are_its_title_not_its_header() -> None:
     assert single.columns == ("city",) and single.text == "Oslo\nRome"
 
 
+def _xlsx_bytes(*sheets: list[tuple[int, int, object]]) -> bytes:
+    book = openpyxl.Workbook()
+    for index, cells in enumerate(sheets):
+        sheet = book.active if index == 0 else book.create_sheet(f"S{index}")
+        for row, column, value in cells:
+            sheet.cell(row, column, value)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def test_notes_under_a_sheets_table_are_named_in_the_profile_not_read_as_rows() -> None:
+    table = [(1, 1, "name"), (1, 2, "v"), (2, 1, "a"), (2, 2, 1), (3, 1, "b"), (3, 2, 2)]
+    below = table + [(5, 1, "Source: internal data"), (6, 1, "* preliminary")]
+    beside = [(r, c + 1, v) for r, c, v in table] + [(70, 1, "Footnote in column A")]
+    lonely = table[:4] + [(4, 1, "lonely")] + [(6, 1, "b"), (6, 2, 2)]  # a gap, then more of the table
+    chunks = chunk_table_source(load_bytes("r.xlsx", _xlsx_bytes(below, beside, lonely)), ChunkSettings(), "syntax")
+    texts = [c.text for c in row_chunks(chunks)]
+    assert texts == ["a,1\nb,2", "a,1\nb,2", "a,1\nlonely,\nb,2"], texts
+    profiles = [c for c in chunks if c.kind == "table_profile"]
+    assert "rows 5, 6 below the table read as notes, not data: Source: internal data / * preliminary" in profiles[0].embed_text
+    assert "v (integer): 2 values, 0 missing" in profiles[0].text  # not text because of a note
+    assert "row 70 below the table read as notes, not data: Footnote in column A" in profiles[1].embed_text
+    assert row_chunks(chunks)[1].columns == ("name", "v")
+    assert "notes" not in profiles[2].embed_text
+
+
 def test_formulas_a_program_never_calculated_are_named_in_the_profile(tmp_path: Path) -> None:
     book = openpyxl.Workbook()
     book.active.title = "Q1#2024"  # a "#" in a sheet's title, as in book.xlsx#Sheet names
