@@ -48,6 +48,10 @@ def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool
     _check_archive(stream, path)
     import openpyxl
 
+    # Rows are parsed lazily, long after load_workbook returns: a date cell holding an
+    # impossible serial warns then, on stderr. The values are read as they are either way.
+    warnings.filterwarnings("ignore", category=UserWarning, module=r"openpyxl\.")
+
     with warnings.catch_warnings():
         # openpyxl warns about styles and extensions it ignores; none of that matters here.
         warnings.simplefilter("ignore")

@@ -251,3 +251,15 @@ def test_root_and_settings_edges(tmp_path: Path) -> None:
     # An error naming a file with a newline stays one line.
     done = run("chunk", str(tmp_path / "no\nsuch.py"))
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_a_workbook_cell_openpyxl_warns_about_leaves_stderr_to_our_messages(tmp_path: Path) -> None:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.active.append(["day", "v"])
+    book.active.append([1e20, 1])  # a date-formatted cell whose serial no date can have
+    book.active["A2"].number_format = "yyyy-mm-dd"
+    book.save(tmp_path / "w.xlsx")
+    done = run("chunk", str(tmp_path / "w.xlsx"))
+    assert done.returncode == 0 and "Warning" not in done.stderr, done.stderr
