@@ -53,6 +53,9 @@ class CodeSpec:
       () => ...`` is ``default``);
     - ``keyword_kinds``: a keyword token in a definition that gives its kind (Kotlin writes
       ``interface Shape`` and ``enum class Color`` as class declarations);
+    - ``member_declarations``: members that declare a method without defining it, listed in
+      a split class's member summary like the methods defined there (C++'s ``bool push(const
+      Order&);``, with the declarator type it must hold; Go's interface methods);
     - ``iife_wraps``: nodes around a function called where it is written (``(function (root)
       { ... })(this);``, ``!function () {...}()``, UMD's factory argument): at a file's top level
       such a statement is opened, and the definitions inside are the file's own (older
@@ -85,6 +88,7 @@ class CodeSpec:
     calls: frozenset[str] = frozenset()
     keyword_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
     iife_wraps: frozenset[str] = frozenset()
+    member_declarations: dict[str, str] = field(default_factory=dict)
     grammar: str = ""
 
     @property
@@ -270,6 +274,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             body_types=frozenset({"field_declaration_list", "interface_type"}),
             body_hosts=frozenset({"struct_type"}),
             kinds={"type_spec": "type", "type_alias": "type"},
+            member_declarations={"method_elem": ""},
         ),
         CodeSpec(
             name="rust",
@@ -319,6 +324,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             kinds={"namespace_definition": "namespace", "enum_specifier": "enum", "struct_specifier": "struct"},
             anonymous_names={"namespace_definition": "<anonymous>"},
             needs_body=frozenset({"class_specifier", "struct_specifier", "union_specifier", "enum_specifier"}),
+            member_declarations={"field_declaration": "function_declarator", "declaration": "function_declarator"},
         ),
         CodeSpec(
             name="csharp",

@@ -637,16 +637,16 @@ class _Run:
     def summary(self, members: list[Unit], symbol: str, room: int) -> str:
         """Comment lines listing the members, as much as fits in ``room`` units: one-line
         signatures when all of them fit, else every member's name (then as many as fit)."""
-        defs = [m for m in members if m.definition is not None]
+        defs = [m for m in members if m.definition is not None or self.declared(m) is not None]
         if not defs:
             return ""
         language = self.doc.language
         title = comment_line(language, f"members of {symbol}:")
-        signatures = [" ".join(self.signature(m.definition, m.wrappers, _keywords(m)).split())[:160] for m in defs]
+        signatures = [" ".join(self.member_signature(m).split())[:160] for m in defs]
         full = "\n".join([title, *(comment_line(language, f"  {sig}") for sig in signatures)])
         if self.maker.measure(full + "\n") <= room:
             return full
-        names = [self.name(m) for m in defs]
+        names = [self.member_name(m) for m in defs]
 
         def listing(count: int) -> str:
             rest = f", ... {len(names) - count} more" if count < len(names) else ""
@@ -655,6 +655,41 @@ class _Run:
         # Binary search: a class with hundreds of members must not be measured hundreds of times.
         count = largest_fitting(1, len(names), lambda n: self.maker.measure(listing(n) + "\n") <= room)
         return listing(count) if count >= 1 else ""
+
+    def declared(self, unit: Unit) -> Node | None:
+        """The method declaration ``unit`` is (:attr:`CodeSpec.member_declarations`), or None."""
+        for node in unit.nodes:
+            need = self.spec.member_declarations.get(node.type)
+            if need is None:
+                continue
+            if not need:
+                return node
+            declarator = node.child_by_field_name("declarator")
+            for _ in range(6):  # through pointers and references to the function's declarator
+                if declarator is None:
+                    break
+                if declarator.type == need:
+                    inner = declarator.child_by_field_name("declarator")
+                    # ``void (*on_full)(int);`` is a field holding a function pointer.
+                    return node if inner is None or inner.type != "parenthesized_declarator" else None
+                declarator = declarator.child_by_field_name("declarator")
+        return None
+
+    def member_signature(self, unit: Unit) -> str:
+        """A member's line in its class's summary: a definition's signature, a declaration's text."""
+        if unit.definition is not None:
+            return self.signature(unit.definition, unit.wrappers, _keywords(unit))
+        node = self.declared(unit)
+        assert node is not None
+        return self.doc.slice(node.start_byte, node.end_byte).rstrip().rstrip(";")
+
+    def member_name(self, unit: Unit) -> str:
+        """A member's name in its class's summary."""
+        if unit.definition is not None:
+            return self.name(unit)
+        node = self.declared(unit)
+        assert node is not None
+        return self._name_of(node) or self.member_signature(unit).split("(")[0].split()[-1]
 
     # ---- step 5: packing ---------------------------------------------------------------------
 

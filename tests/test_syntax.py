@@ -562,6 +562,23 @@ def test_no_chunk_is_blank_or_indentation_alone(source: str) -> None:
         assert all(c.text.strip() for c in chunks), [(c.start_line, c.text) for c in chunks if not c.text.strip()]
 
 
+@pytest.mark.parametrize(("path", "language", "source", "budget", "listed"), [
+    ("queue.hpp", "cpp", "class OrderQueue {\n public:\n  OrderQueue(int capacity);\n  ~OrderQueue();\n"
+     + "".join(f"  bool push{i}(const Order& order, int priority);\n" for i in range(6))
+     + "  int size() const { return count_; }\n private:\n  int count_ = 0;\n  void (*on_full)(int);\n};\n",
+     220, ["push5", "size"]),
+    ("store.go", "go", "package store\n\n// Store keeps values.\ntype Store interface {\n"
+     + "".join(f"\tGet{i}(key string) (int, error)\n" for i in range(8)) + "\tio.Closer\n}\n", 120, ["Get0", "more"]),
+], ids=["cpp-declared-methods", "go-interface"])
+def test_a_split_class_lists_the_methods_it_only_declares(path, language, source, budget, listed) -> None:
+    # A C++ header's class declares its methods; a Go interface is nothing but declarations.
+    chunks = _syntax(path, language, source, unit="chars", budget=budget)
+    head = next(c for c in chunks if c.kind == "class_header")
+    summary = head.embed_text.split("\n")[1]
+    assert "members of" in summary and all(name in summary for name in listed), head.embed_text
+    assert "on_full" not in summary and "count_" not in summary, "fields are no methods"
+
+
 def test_members_of_a_split_object_of_methods_repeat_its_signature() -> None:
     source = "const api = {\n" + "".join(f"  m{i}(a, b) {{\n    return a + b * {i};\n  }},\n" for i in range(8)) + "};\n"
     chunks = _syntax("api.js", "javascript", source, unit="chars", budget=120)
