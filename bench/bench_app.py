@@ -8,7 +8,9 @@ What it measures, in one run:
    (a full script run: chunking both strategies, metrics, chart, HTML view), warm caches for
    the parse tree and tokenizer, several different budgets so chunking really reruns.
 2. A 300-file repository uploaded as a zip: the file list with per-file figures on first load
-   (cold caches), a rerun after it (warm), and a budget change (every file re-chunked).
+   (cold caches: the upload, then opening the list, whose figures are computed only when it is
+   open), a rerun after it (warm), and a budget change with the list open (every file
+   re-chunked) and closed.
 3. Streamlit's own overhead: the full garbage collection it runs after every rerun
    (``runner.postScriptGC``), timed with pandas, the app and (optionally) torch loaded, and the
    same reruns with the option on and off.
@@ -94,21 +96,37 @@ def bench_file(text: str, gc_after: bool) -> list[float]:
 
 
 def bench_repository(data: bytes) -> dict[str, float]:
+    """Upload, open the file list (its per-file figures are computed only when it is open),
+    switch files, change the budget with the list open, then with it closed."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
     at.run()
     at.radio(key="source").set_value("Upload zip")
     at.run()
     at.file_uploader(key="upload_zip").upload("repo.zip", data, "application/zip")
-    first = timed_run(at)
+    loaded = timed_run(at)
     files = at.selectbox(key="file").options
     assert len(files) == 300, len(files)
+    at.session_state["files_open"] = True  # what a click on the list does
+    opened = timed_run(at)
+    assert len(at.dataframe[0].value) == 300
     after = []
     for name in files[1:6]:
         at.selectbox(key="file").set_value(name)
         after.append(timed_run(at))
     at.slider(key="budget_tokens").set_value(200)
     budget_change = timed_run(at)
-    return {"first_load_s": first, "rerun_after_s": statistics.median(after), "budget_change_s": budget_change}
+    at.session_state["files_open"] = False
+    timed_run(at)
+    at.slider(key="budget_tokens").set_value(180)
+    budget_change_closed = timed_run(at)
+    return {
+        "load_s": loaded,
+        "open_list_s": opened,
+        "first_load_s": loaded + opened,
+        "rerun_after_s": statistics.median(after),
+        "budget_change_s": budget_change,
+        "budget_change_list_closed_s": budget_change_closed,
+    }
 
 
 def baseline_library(text: str) -> list[float]:
@@ -158,7 +176,7 @@ def main() -> None:
         "rerun_no_gc_median_ms": statistics.median(without_gc) * 1000,
         "rerun_no_gc_p95_ms": pct(without_gc, 0.95) * 1000,
     }
-    results["repository_300_files"] = {k: v for k, v in bench_repository(repository_zip()).items()}
+    results["repository_300_files"] = bench_repository(repository_zip())
     results["gc_collect_ms"] = {"app_loaded": gc_cost(False) * 1000, "with_torch": gc_cost(True) * 1000}
 
     f = results["file_2000_lines"]
@@ -169,8 +187,10 @@ def main() -> None:
           f"p95 {f['rerun_p95_ms']:.0f} ms (aim < 200 ms); library alone {f['library_only_median_ms']:.0f} ms "
           f"-> UI adds x{f['rerun_median_ms'] / f['library_only_median_ms']:.2f}")
     print(f"  same with runner.postScriptGC=false: median {f['rerun_no_gc_median_ms']:.0f} ms, p95 {f['rerun_no_gc_p95_ms']:.0f} ms")
-    print(f"  300-file repository: first load {r['first_load_s']:.2f} s (aim < 2 s), rerun after "
-          f"{r['rerun_after_s'] * 1000:.0f} ms (aim < 300 ms), budget change {r['budget_change_s']:.2f} s")
+    print(f"  300-file repository: to the file list with figures {r['first_load_s']:.2f} s (aim < 2 s: upload "
+          f"{r['load_s']:.2f} s, opening the list {r['open_list_s']:.2f} s), rerun after "
+          f"{r['rerun_after_s'] * 1000:.0f} ms (aim < 300 ms), budget change {r['budget_change_s']:.2f} s with the "
+          f"list open, {r['budget_change_list_closed_s']:.2f} s closed")
     print(f"  gc.collect(): {g['app_loaded']:.1f} ms with the app loaded, {g['with_torch']:.1f} ms with torch too")
     out = ROOT / "bench" / "out"
     out.mkdir(parents=True, exist_ok=True)

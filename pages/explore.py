@@ -61,8 +61,14 @@ def file_figures(files: list) -> pd.DataFrame:
 
 paths = [f.path for f in picked.files]
 if len(picked.files) > 1:
-    with st.expander(f"Files in {common.md(picked.label or 'this source')} ({len(paths)}), worst first", expanded=False):
-        st.dataframe(file_figures(picked.files), hide_index=True, width="stretch")
+    listing = st.expander(
+        f"Files in {common.md(picked.label or 'this source')} ({len(paths)}), worst first",
+        expanded=False,
+        key="files_open",
+        on_change="rerun",
+    )
+    if listing.open:  # every file's figures, for this budget: only when someone looks at them
+        listing.dataframe(file_figures(picked.files), hide_index=True, width="stretch")
     common.seed_state({"file": DEFAULT_FILE if DEFAULT_FILE in paths else paths[0]}, {"file": paths})
     chosen = st.selectbox("File", paths, key="file")
 else:

@@ -149,6 +149,9 @@ def test_the_file_list_counts_lines_as_the_view_numbers_them(app: AppTest) -> No
     uploader.upload("ended.py", b"a = 1\nb = 2\n")
     uploader.upload("open.py", b"a = 1\nb = 2")
     app.run()
+    assert not app.dataframe, "the list's figures are computed when it is opened, not on every rerun"
+    app.session_state["files_open"] = True  # what opening the list does
+    app.run()
     figures = app.dataframe[0].value.set_index("file")
     assert figures.loc["ended.py", "lines"] == figures.loc["open.py", "lines"] == 2
 

@@ -65,3 +65,12 @@ def test_shared_link_reproduces_the_view(page, server) -> None:  # type: ignore[
     # (Waiting, not one read: under load the sidebar was once read mid-rerun, without its slider.)
     expect(sidebar).to_contain_text(re.compile(r"Budget \(lines\)"), timeout=30_000)
     expect(page.locator('[data-testid="stSidebar"] input[type="range"]').first).to_have_value("15", timeout=30_000)
+
+
+def test_opening_the_file_list_shows_every_files_figures(page, server) -> None:  # type: ignore[no-untyped-def]
+    # The figures are computed when the list is opened (every budget change used to pay for them).
+    page.goto(f"{server}/")
+    wait_for_view(page)
+    assert page.locator('[data-testid="stDataFrame"]').count() == 0
+    page.get_by_text("Files in py_inventory (9), worst first").click()
+    expect(page.locator('[data-testid="stDataFrame"]')).to_have_count(1, timeout=30_000)
