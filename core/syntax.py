@@ -243,10 +243,11 @@ class _Run:
         arguments = call.child_by_field_name("arguments")
         functions = [callee, *(a for a in (arguments.named_children if arguments else []) if a.type in spec.functions)]
         opened.update(_key(n) for n in (call, arguments) if n is not None)
-        for function in functions:
-            body = self.body(function)
-            if body is not None and body.type not in spec.functions:
-                opened.update((_key(function), _key(body)))
+        bodies = [(f, b) for f in functions if (b := self.body(f)) is not None and b.type.endswith("block")]
+        if not bodies:
+            return None  # ``(() => main())()``: no statements to open (an arrow's expression body)
+        for function, body in bodies:
+            opened.update((_key(function), _key(body)))
         pieces: list[Node] = []
         stack = [statement]
         while stack:

@@ -545,6 +545,8 @@ def test_a_function_called_where_it_is_written_opens_at_top_level(path, language
     assert names == [f"helper{i}" for i in range(4)], names
     chunks = _syntax(path, language, source, unit="chars", budget=120, merge_siblings=False)
     assert [c.symbol for c in chunks if c.kind == "function"] == [f"helper{i}" for i in range(4)]
+    # An arrow whose body is an expression has no statements to open: the line stays code.
+    assert not list_definitions(prepare(path, language, "(() => main())();\nconst x = 1;\n"))
     # In a function's body it stays a statement of that function.
     nested = "function outer() {\n" + source + "}\n"
     assert [d.symbol for d in list_definitions(prepare(path, language, nested))][0] == "outer"
