@@ -690,7 +690,8 @@ class _Run:
             return self.name(unit)
         node = self.declared(unit)
         assert node is not None
-        return self._name_of(node) or self.member_signature(unit).split("(")[0].split()[-1]
+        words = self.member_signature(unit).split("(")[0].split()
+        return self._name_of(node) or (words[-1] if words else f"<{node.type}>")
 
     # ---- step 5: packing ---------------------------------------------------------------------
 
@@ -840,10 +841,6 @@ class _Run:
         doc = self.doc
         made: list[Pending] = []
         reserve = first_reserve
-        while first < last and doc.is_blank(first):
-            first += 1
-        if doc.is_blank(first):
-            return made  # blank lines alone make no chunk
 
         def add(pending: Pending) -> None:
             nonlocal header, parent, rest_header, reserve
