@@ -35,6 +35,26 @@ VENDORED = frozenset(
 )
 
 
+# Files no one wrote by hand, skipped when walking a repository (a file chosen alone is chunked):
+# a minified bundle is one line of hundreds of kilobytes, thousands of chunks cut inside it.
+_MINIFIED_SUFFIXES = (".min.js", ".min.mjs", ".min.cjs", "-min.js", ".bundle.js")
+MINIFIED_MEAN_LINE = 400  # characters per line on average, over a file of MINIFIED_MIN_CHARS or more
+MINIFIED_MIN_CHARS = 20_000
+
+
+def generated_reason(source: SourceFile) -> str | None:
+    """Why ``source`` looks minified or generated rather than written (None when it does not)."""
+    if source.path.lower().endswith(_MINIFIED_SUFFIXES):
+        return "minified (by its name), skipped"
+    text = source.text
+    if text is None or len(text) < MINIFIED_MIN_CHARS:
+        return None
+    mean = len(text) / (text.count("\n") + 1)
+    if mean > MINIFIED_MEAN_LINE:
+        return f"minified or generated (lines average {mean:,.0f} characters), skipped; open it alone to chunk it"
+    return None
+
+
 @dataclass(frozen=True)
 class Limits:
     """Bounds that keep a hostile or accidental input from exhausting the machine."""
@@ -308,10 +328,21 @@ def load_folder(root: Path, *, limits: Limits = Limits()) -> Corpus:
                 corpus.skipped.append(Skipped(rel, "unknown file type"))
                 continue
             try:
-                corpus.files.append(load_file(full, display=rel, limits=limits))
+                source = load_file(full, display=rel, limits=limits)
             except InputError as exc:
                 corpus.skipped.append(Skipped(rel, reason_of(exc, rel)))
+                continue
+            _add_written(corpus, source, rel)
     return corpus
+
+
+def _add_written(corpus: Corpus, source: SourceFile, rel: str) -> None:
+    """Add ``source`` to a walked repository's files, or to its skipped ones when minified."""
+    generated = generated_reason(source)
+    if generated:
+        corpus.skipped.append(Skipped(rel, generated))
+    else:
+        corpus.files.append(source)
 
 
 def load_zip(data: bytes, *, name: str = "upload.zip", limits: Limits = Limits()) -> Corpus:
@@ -362,9 +393,11 @@ def load_zip(data: bytes, *, name: str = "upload.zip", limits: Limits = Limits()
                 continue
             total += len(content)
             try:
-                corpus.files.append(load_bytes(rel, content, limits=limits))
+                source = load_bytes(rel, content, limits=limits)
             except InputError as exc:
                 corpus.skipped.append(Skipped(rel, reason_of(exc, rel)))
+                continue
+            _add_written(corpus, source, rel)
     if not corpus.files and not corpus.skipped:
         raise InputError(f"{name}: the archive holds no files")
     return corpus

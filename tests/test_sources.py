@@ -226,3 +226,19 @@ def test_a_header_named_h_is_read_as_cpp_when_only_cpp_parses_it() -> None:
                 b"/* a class declaration, in words */\nstruct point { int x; };\nint area(struct point p);\n"
                 b"#ifdef __cplusplus\n}\n#endif\n#endif\n")
     assert load_bytes("p.h", c_header).language == "c"
+
+
+def test_minified_files_are_skipped_in_a_repository_but_chunked_alone(tmp_path: Path) -> None:
+    # A bundle is one line of hundreds of kilobytes: thousands of pieces cut inside it.
+    bundle = ("var a=" + ";".join(f"f{i}=function(x){{return x+{i}}}" for i in range(2000)) + ";\n").encode()
+    (tmp_path / "app.js").write_text("export function add(a, b) {\n  return a + b;\n}\n")
+    (tmp_path / "vendor.js").write_bytes(bundle)
+    (tmp_path / "tiny.min.js").write_text("var x=1;\n")
+    corpus = load_folder(tmp_path)
+    assert [f.path for f in corpus.files] == ["app.js"]
+    reasons = {s.path: s.reason for s in corpus.skipped}
+    assert reasons["tiny.min.js"] == "minified (by its name), skipped"
+    assert reasons["vendor.js"].startswith("minified or generated (lines average")
+    zipped = load_zip(_zip({"repo/app.js": b"let a = 1;\n", "repo/vendor.js": bundle}))
+    assert [f.path for f in zipped.files] == ["app.js"] and zipped.skipped[0].path == "vendor.js"
+    assert load_file(tmp_path / "vendor.js").language == "javascript", "a file chosen alone is read"
