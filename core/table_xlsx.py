@@ -213,9 +213,13 @@ def _title_rows(sample: list[tuple[int, list[str]]]) -> list[tuple[int, list[str
     return sample[:count]
 
 
+MAX_NOTE_ROWS = 3  # one-cell rows past this many after a blank row are data (names without phones), not notes
+
+
 def _footnotes(rows: Iterator[tuple[int, list[str]]], table: OpenTable, *, left: int, width: int) -> Iterator[tuple[int, list[str]]]:
-    """``rows`` less the notes under a sheet's table: rows at its end, after a blank row, that
-    hold one cell ("Source: ..."), and rows holding cells only left of its first column. They are
+    """``rows`` less the notes under a sheet's table: up to :data:`MAX_NOTE_ROWS` rows at its end,
+    after a blank row, that hold one cell ("Source: ..."), and rows holding cells only left of
+    its first column. They are
     no data (a note in a number column made it text); the table's notes name them, so the
     profile still says them."""
     held: list[tuple[int, list[str]]] = []
@@ -225,7 +229,7 @@ def _footnotes(rows: Iterator[tuple[int, list[str]]], table: OpenTable, *, left:
         outside = any(c.strip() for c in cells[:left])
         noted = width > 1 and ((outside and not inside) or (inside == 1 and (held or number > previous + 1)))
         previous = number
-        if noted:
+        if noted and len(held) < MAX_NOTE_ROWS:
             held.append((number, cells))
             continue
         yield from held  # more of the table follows: they were rows of it after all

@@ -741,9 +741,12 @@ def test_notes_under_a_sheets_table_are_named_in_the_profile_not_read_as_rows() 
     below = table + [(5, 1, "Source: internal data"), (6, 1, "* preliminary")]
     beside = [(r, c + 1, v) for r, c, v in table] + [(70, 1, "Footnote in column A")]
     lonely = table[:4] + [(4, 1, "lonely")] + [(6, 1, "b"), (6, 2, 2)]  # a gap, then more of the table
-    chunks = chunk_table_source(load_bytes("r.xlsx", _xlsx_bytes(below, beside, lonely)), ChunkSettings(), "syntax")
+    # More one-cell rows after a gap than notes run to: names without phones, data.
+    sparse = table + [(5 + i, 1, f"n{i}") for i in range(4)]
+    workbook = _xlsx_bytes(below, beside, lonely, sparse)
+    chunks = chunk_table_source(load_bytes("r.xlsx", workbook), ChunkSettings(), "syntax")
     texts = [c.text for c in row_chunks(chunks)]
-    assert texts == ["a,1\nb,2", "a,1\nb,2", "a,1\nlonely,\nb,2"], texts
+    assert texts == ["a,1\nb,2", "a,1\nb,2", "a,1\nlonely,\nb,2", "a,1\nb,2\nn0,\nn1,\nn2,\nn3,"], texts
     profiles = [c for c in chunks if c.kind == "table_profile"]
     assert "rows 5, 6 below the table read as notes, not data: Source: internal data / * preliminary" in profiles[0].embed_text
     assert "v (integer): 2 values, 0 missing" in profiles[0].text  # not text because of a note
