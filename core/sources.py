@@ -131,6 +131,19 @@ FEW_FOREIGN_BYTES = 64  # non-ASCII bytes below which an encoding is not guessed
 _ASCII = bytes(range(0x80))
 
 
+def few_foreign_as_cp1252(data: bytes) -> str | None:
+    """``data`` (not UTF-8) read as Windows-1252 when it holds at most :data:`FEW_FOREIGN_BYTES`
+    non-ASCII bytes and that encoding fits, else None. A few accented letters give a detector
+    too little to go on (it guessed cp1250 for "crème brûlée", cp1006 for "café"): such files
+    get the most common legacy encoding, Excel's and Notepad's on Western Windows."""
+    if len(data[:1_000_000].translate(None, _ASCII)) > FEW_FOREIGN_BYTES:  # ASCII deleted
+        return None
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return None
+
+
 def decode(data: bytes, name: str) -> tuple[str, str]:
     """Text and encoding of ``data``: UTF-8, else a detected legacy encoding.
 
@@ -157,15 +170,9 @@ def decode(data: bytes, name: str) -> tuple[str, str]:
         return _normalise(data.decode("utf-8")), "utf-8"
     except UnicodeDecodeError:
         pass
-    foreign = len(data[:1_000_000].translate(None, _ASCII))  # the non-ASCII bytes (ASCII deleted)
-    if foreign <= FEW_FOREIGN_BYTES:
-        # Code with a few accented letters in strings or comments gives a detector too little
-        # to go on (it guessed cp1250 for "crème brûlée" and cp1006 for "café"): take the most
-        # common legacy encoding of such files when it fits.
-        try:
-            return _normalise(data.decode("cp1252")), "cp1252"
-        except UnicodeDecodeError:
-            pass
+    western = few_foreign_as_cp1252(data)
+    if western is not None:
+        return _normalise(western), "cp1252"
     from charset_normalizer import from_bytes
 
     best = from_bytes(data[:1_000_000]).best()

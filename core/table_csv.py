@@ -39,7 +39,7 @@ from typing import Any, BinaryIO
 import pyarrow as pa
 
 from core.errors import InputError
-from core.sources import FEW_FOREIGN_BYTES, is_binary, nul_line
+from core.sources import few_foreign_as_cp1252, is_binary, nul_line
 from core.table_batch import OpenTable, RowBatch, column_names, detect_header, make_batch
 from core.table_csv_fast import parse_fast
 
@@ -199,14 +199,8 @@ def _detect_encoding(head: bytes, eof: bool, path: str) -> str:
             f"{path}: line {damaged}: bytes that are not valid UTF-8 in a file otherwise written in UTF-8; "
             "fix that line or save the file as UTF-8 again"
         )
-    if len(head.translate(None, _ASCII)) <= FEW_FOREIGN_BYTES:
-        # A few accented letters give a detector too little to go on ("café" read as cp1006):
-        # take Excel's encoding on Western Windows when it fits, as source files do.
-        try:
-            head.decode("cp1252")
-            return "cp1252"
-        except UnicodeDecodeError:
-            pass
+    if few_foreign_as_cp1252(head) is not None:  # "café" was read as cp1006: as source files are
+        return "cp1252"
     from charset_normalizer import from_bytes
 
     best = from_bytes(head).best()
@@ -224,7 +218,6 @@ def _detect_encoding(head: bytes, eof: bool, path: str) -> str:
     return best.encoding
 
 
-_ASCII = bytes(range(0x80))
 _INVALID = re.compile("[\udc80-\udcff]")  # an undecodable byte, as surrogateescape keeps it
 _MULTIBYTE = re.compile("[\u0080-\ud7ff\ue000-\U0010ffff]")  # a character UTF-8 writes in 2-4 bytes
 
