@@ -452,8 +452,8 @@ _CONTENT_HINTS: dict[str, tuple[re.Pattern[str], str]] = {
 
 def content_hint(path: str, text: str) -> str | None:
     """The other language ``text`` looks written in where ``path``'s extension is shared
-    (:data:`_CONTENT_HINTS`), or None. A hint only: :func:`core.parsing.refine_language` takes
-    it when the file does not parse as its extension's language."""
+    (:data:`_CONTENT_HINTS`), or None. A hint only: :func:`core.sources.load_bytes` takes it
+    when the file does not parse as its extension's language."""
     hint = _CONTENT_HINTS.get(PurePosixPath(path.replace("\\", "/")).suffix.lower())
     if hint is not None and hint[0].search(text, 0, 200_000):
         return hint[1]

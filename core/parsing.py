@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from core.document import Document
-from core.languages import LANGUAGES, CodeSpec, content_hint
+from core.languages import LANGUAGES, CodeSpec
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser, Tree
@@ -30,17 +30,13 @@ def _parser(grammar: str) -> Parser:
     return parser
 
 
-def refine_language(path: str, language: str, text: str) -> str:
-    """``language`` (detected from ``path``), or the language the text hints at
-    (:func:`core.languages.content_hint`: a C++ header named ``.h``) when the text does not
-    parse cleanly as ``language``. A C header that mentions C++ in a comment or an ``#ifdef
-    __cplusplus`` block parses as C and stays C."""
-    hinted = content_hint(path, text)
+def parses_cleanly(language: str, text: str) -> bool:
+    """Whether ``text`` parses without an error node in ``language``'s grammar (True for a
+    language without one). Used to tell a C++ header named ``.h`` from a C one."""
     spec = LANGUAGES.get(language)
-    if hinted is None or hinted == language or not isinstance(spec, CodeSpec):
-        return language
-    tree = _parser(spec.parser_name).parse(text.encode("utf-8", "surrogatepass"))
-    return hinted if tree.root_node.has_error else language
+    if not isinstance(spec, CodeSpec):
+        return True
+    return not _parser(spec.parser_name).parse(text.encode("utf-8", "surrogatepass")).root_node.has_error
 
 
 ERROR_FALLBACK_RATIO = 0.5

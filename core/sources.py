@@ -229,10 +229,14 @@ def load_bytes(name: str, data: bytes, *, language: str | None = None, limits: L
     text, encoding = decode(data, clean)
     if not text.lstrip("\ufeff").strip():
         raise InputError(f"{clean}: empty file (only a byte order mark and blank lines)")
-    if detected and content_hint(clean, text) is not None:  # a C++ header named .h?
-        from core.parsing import refine_language
+    hinted = content_hint(clean, text) if detected else None
+    if hinted is not None and hinted != language:
+        # A C++ header named .h: taken as C++ when it does not parse as C (a C header that
+        # mentions C++ in a comment or an ``#ifdef __cplusplus`` block parses and stays C).
+        from core.parsing import parses_cleanly
 
-        language = refine_language(clean, language, text)
+        if not parses_cleanly(language, text):
+            language = hinted
     return SourceFile(clean, language, text=text, encoding=encoding)
 
 
