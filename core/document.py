@@ -97,11 +97,18 @@ class Document:
         if columns is None:
             import numpy as np
 
-            end = self.line_starts[line] if line < len(self.line_starts) else len(self.data)
-            raw = np.frombuffer(self.data, dtype=np.uint8, count=end - start, offset=start)
-            # A character starts at every byte that is not a UTF-8 continuation byte.
-            columns = self._columns[line] = np.concatenate(([0], np.cumsum((raw & 0xC0) != 0x80, dtype=np.int64)))
+            columns = self._columns[line] = np.concatenate(([0], np.cumsum(self._char_starts(line), dtype=np.int64)))
         return int(columns[offset - start])
+
+    def _char_starts(self, line: int) -> Any:
+        """For each byte of 1-based ``line`` (its newline included), whether a character starts
+        there: every byte that is not a UTF-8 continuation byte (a NumPy bool array)."""
+        import numpy as np
+
+        start = self.line_starts[line - 1]
+        end = self.line_starts[line] if line < len(self.line_starts) else len(self.data)
+        raw = np.frombuffer(self.data, dtype=np.uint8, count=end - start, offset=start)
+        return (raw & 0xC0) != 0x80
 
     def byte_of_char(self, offset: int) -> int:
         """Byte offset of char ``offset``."""
@@ -117,11 +124,9 @@ class Document:
         if starts is None:
             import numpy as np
 
-            begin = self.line_starts[line - 1]
-            end = self.line_starts[line] if line < len(self.line_starts) else len(self.data)
-            raw = np.frombuffer(self.data, dtype=np.uint8, count=end - begin, offset=begin)
             # Byte offset (in the line) where each character starts, then the line's end.
-            starts = self._char_bytes[line] = np.append(np.flatnonzero((raw & 0xC0) != 0x80), end - begin)
+            flags = self._char_starts(line)
+            starts = self._char_bytes[line] = np.append(np.flatnonzero(flags), len(flags))
         return self.line_starts[line - 1] + int(starts[offset - line_char])
 
     def slice(self, start_byte: int, end_byte: int) -> str:
