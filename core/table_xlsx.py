@@ -167,7 +167,7 @@ def _open_sheet(sheet: Any, *, path: str, name: str, has_header: bool | None) ->
     sample = sample[len(title) :]
     # The table's left edge: the leftmost column any of the top rows uses (rows of two cells or
     # more, when there are such: a note in column A beside a table from B is no column of it).
-    wide = [cells for _, cells in sample if sum(1 for c in cells if c.strip()) > 1]
+    wide = [cells for _, cells in sample if _filled(cells) > 1]
     left = min(next(j for j, c in enumerate(cells) if c.strip()) for cells in wide or [cells for _, cells in sample])
     cells_only = [cells[left:] for _, cells in sample]
     header = detect_header(cells_only) if has_header is None else has_header
@@ -177,11 +177,7 @@ def _open_sheet(sheet: Any, *, path: str, name: str, has_header: bool | None) ->
     columns = column_names(cells_only[0] if header else None, width)
     first_row = sample[0][0]
     data = sample[1:] if header else sample
-    notes = ()
-    if title:
-        lines = ", ".join(str(number) for number, _ in title)
-        text = " / ".join(next(c.strip() for c in cells if c.strip()) for _, cells in title)
-        notes = (f"note: row{'s' if len(title) > 1 else ''} {lines} above the table read as its title: {text[:200]}",)
+    notes = (_rows_note(title, "above the table read as its title", 200),) if title else ()
     table = OpenTable(
         name=name,
         columns=columns,
@@ -201,14 +197,27 @@ def _open_sheet(sheet: Any, *, path: str, name: str, has_header: bool | None) ->
     return table
 
 
+def _filled(cells: list[str]) -> int:
+    """How many of ``cells`` hold something."""
+    return sum(1 for c in cells if c.strip())
+
+
+def _rows_note(rows: list[tuple[int, list[str]]], where: str, limit: int) -> str:
+    """A table note naming one-cell ``rows`` (a few: their sheet numbers) and their text."""
+    lines = ", ".join(str(number) for number, _ in rows)
+    text = " / ".join(next(c.strip() for c in cells if c.strip()) for _, cells in rows)
+    return f"note: row{'s' if len(rows) > 1 else ''} {lines} {where}: {text[:limit]}"
+
+
 def _title_rows(sample: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
-    """The rows above a sheet's table that hold one cell each (a report's title, a date line),
-    when at least two rows of two or more cells follow: they are no header and no data."""
+    """The rows (up to five) above a sheet's table that hold one cell each (a report's title,
+    a date line), when a row of two or more cells follows them and one more row after it: they
+    are no header and no data."""
     count = 0
-    while count < len(sample) and count < 5 and sum(1 for c in sample[count][1] if c.strip()) == 1:
+    while count < len(sample) and count < 5 and _filled(sample[count][1]) == 1:
         count += 1
     rest = sample[count:]
-    if not count or len(rest) < 2 or any(sum(1 for c in cells if c.strip()) < 2 for _, cells in rest[:1]):
+    if not count or len(rest) < 2 or _filled(rest[0][1]) < 2:
         return []
     return sample[:count]
 
@@ -219,13 +228,12 @@ MAX_NOTE_ROWS = 3  # one-cell rows past this many after a blank row are data (na
 def _footnotes(rows: Iterator[tuple[int, list[str]]], table: OpenTable, *, left: int, width: int) -> Iterator[tuple[int, list[str]]]:
     """``rows`` less the notes under a sheet's table: up to :data:`MAX_NOTE_ROWS` rows at its end,
     after a blank row, that hold one cell ("Source: ..."), and rows holding cells only left of
-    its first column. They are
-    no data (a note in a number column made it text); the table's notes name them, so the
-    profile still says them."""
+    its first column. They are no data (a note in a number column made it text); the table's
+    notes name them, so the profile still says them."""
     held: list[tuple[int, list[str]]] = []
     previous = 0
     for number, cells in rows:
-        inside = sum(1 for c in cells[left:] if c.strip())
+        inside = _filled(cells[left:])
         outside = any(c.strip() for c in cells[:left])
         noted = width > 1 and ((outside and not inside) or (inside == 1 and (held or number > previous + 1)))
         previous = number
@@ -236,10 +244,7 @@ def _footnotes(rows: Iterator[tuple[int, list[str]]], table: OpenTable, *, left:
         held.clear()
         yield number, cells
     if held:
-        lines = ", ".join(str(number) for number, _ in held[:20])
-        text = " / ".join(next(c.strip() for c in cells if c.strip()) for _, cells in held)
-        plural = "s" if len(held) > 1 else ""
-        table.notes = (*table.notes, f"note: row{plural} {lines} below the table read as notes, not data: {text[:300]}")
+        table.notes = (*table.notes, _rows_note(held, "below the table read as notes, not data", 300))
 
 
 def _chain(first: list[tuple[int, list[str]]], rest: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, list[str]]]:
