@@ -54,12 +54,12 @@ _DECLARATOR_TYPES = frozenset(
 _MAX_SIGNATURE_LINES = 6
 # Containers whose members are plain functions, not methods.
 NON_CLASS_KINDS = frozenset({"namespace", "module"})
-# Type arguments: ``<`` right after a name, holding no ``=`` or ``<``/``>`` (so ``operator<=>``
-# and ``operator<`` keep theirs).
 # Children past which a node found by looking inside a block whose head shares its first line
 # is cut by lines, as before: a data table (a 256-entry codec map) gives the same cuts by lines,
 # found far faster than piece by piece; a block of code rarely holds more statements.
 _MAX_LOOK_INSIDE = 64
+# Type arguments: ``<`` right after a name, holding no ``=`` or ``<``/``>`` (so ``operator<=>``
+# and ``operator<`` keep theirs).
 _GENERIC_ARGS = re.compile(r"(?<=[\w\]])<[^<>=]*>")
 _MAX_NAME = 100
 _CLOSING_KEYWORDS = frozenset({"end"})  # Ruby's: closes the unit before it, never opens one
