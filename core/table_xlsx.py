@@ -253,12 +253,11 @@ def _chain(first: list[tuple[int, list[str]]], rest: Iterator[tuple[int, list[st
 
 
 def _sheet_rows(sheet: Any, path: str) -> Iterator[tuple[int, list[str]]]:
-    """(sheet row number, cells as text) of every non-empty row, trailing empty cells dropped."""
-    if hasattr(sheet, "reset_dimensions"):
-        # Rows as stored, not padded to the sheet's declared size: a formatted empty cell at
-        # XFD1048576 declares a sheet of 17 billion cells (a 5 KB file took half an hour).
-        sheet.reset_dimensions()
-    rows = enumerate(sheet.iter_rows(min_row=1, values_only=True), start=1)
+    """(sheet row number, cells as text) of every non-empty row, trailing empty cells dropped.
+    Rows must come in ascending order: a repeated or backward row number is damage, refused by
+    name (openpyxl's own row iterator drops such rows without a word)."""
+    rows = _stored_rows(sheet)
+    previous = 0
     while True:
         try:
             number, values = next(rows)
@@ -267,14 +266,49 @@ def _sheet_rows(sheet: Any, path: str) -> Iterator[tuple[int, list[str]]]:
         except _BROKEN as exc:  # the sheet's XML is parsed lazily, row by row
             raise InputError(f"{path}: sheet {sheet.title!r} is damaged ({_brief(exc)})") from None
         if number > MAX_SHEET_ROWS:
-            # openpyxl yields an empty row for every number skipped: a stray ``<row r="99999999999">``
-            # would have it count for hours. Stop at the first number Excel cannot have.
             raise InputError(
                 f"{path}: sheet {sheet.title!r} is damaged (a row numbered past Excel's {MAX_SHEET_ROWS:,} rows)"
             )
+        if number <= previous:
+            raise InputError(
+                f"{path}: sheet {sheet.title!r} is damaged (row {number:,} is stored after row {previous:,}; "
+                "open and save the workbook in Excel or LibreOffice to put its rows in order)"
+            )
+        previous = number
         cells = _trimmed([cell_text(v) for v in values])
         if any(c.strip() for c in cells):
             yield number, cells
+
+
+def _stored_rows(sheet: Any) -> Iterator[tuple[int, list[Any]]]:
+    """(row number, cell values) of each row a sheet's XML stores, as stored: numbers skipped
+    are not padded with empty rows (a stray ``<row r="99999999999">`` would have openpyxl count
+    for hours), and a repeated or backward number is seen (its row iterator drops such rows).
+
+    openpyxl's own sheet parser, the one its read-only rows come from; where its private names
+    are missing (another openpyxl), its public rows, which see neither."""
+    try:
+        from openpyxl.worksheet._reader import WorkSheetParser
+
+        book = sheet.parent
+        options = {
+            "data_only": book.data_only,
+            "epoch": book.epoch,
+            "date_formats": book._date_formats,
+            "timedelta_formats": book._timedelta_formats,
+        }
+        source, shared = sheet._get_source, sheet._shared_strings
+    except (ImportError, AttributeError):  # pragma: no cover - openpyxl 3.1 has them all
+        if hasattr(sheet, "reset_dimensions"):
+            sheet.reset_dimensions()  # rows as stored, not padded to the sheet's declared size
+        yield from ((n, list(v)) for n, v in enumerate(sheet.iter_rows(min_row=1, values_only=True), start=1))
+        return
+    with source() as xml:
+        for number, cells in WorkSheetParser(xml, shared, **options).parse():
+            values: list[Any] = [None] * max((cell["column"] for cell in cells), default=0)
+            for cell in cells:
+                values[cell["column"] - 1] = cell["value"]
+            yield number, values
 
 
 def _trimmed(cells: list[str]) -> list[str]:

@@ -695,7 +695,12 @@ def _patched_book(patch) -> bytes:  # type: ignore[no-untyped-def]
     # A 5 KB file whose last row claims number 99,999,999,999: openpyxl pads every row before it.
     (lambda xml: xml.replace(b'<row r="3"', b'<row r="99999999999"'),
      r"is damaged \(a row numbered past Excel's 1,048,576 rows\)"),
-], ids=["string-index", "row-number"])
+    # A row number repeated, or going backwards: openpyxl's row iterator drops such rows silently.
+    (lambda xml: xml.replace(b'<row r="3"', b'<row r="2"').replace(b'r="A3"', b'r="A2"').replace(b'r="B3"', b'r="B2"'),
+     r"is damaged \(row 2 is stored after row 2; open and save the workbook"),
+    (lambda xml: xml.replace(b'<row r="2"', b'<row r="5"').replace(b'r="A2"', b'r="A5"').replace(b'r="B2"', b'r="B5"'),
+     r"is damaged \(row 3 is stored after row 5;"),
+], ids=["string-index", "row-number", "row-repeated", "row-backwards"])
 def test_damaged_sheets_are_refused_not_crashed_on_or_counted_for_hours(patch, message) -> None:
     data = _patched_book(patch)
     with pytest.raises(InputError, match=rf"b\.xlsx: sheet 'Sheet' {message}"):
