@@ -42,12 +42,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from statistics import mean, median
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.builder import Prepared
 from core.chunk import Chunk
 from core.chunking import chunk_document, chunk_source, prepare
-from core.embed import embed_chunks
+from core.embed import Embedder, embed_chunks, model_key
 from core.errors import ChunkExplorerError, InputError
 from core.index import MAX_QUERY_CHARS, MODES, MemoryIndex, check_mode
 from core.keyword import Fusion
@@ -56,9 +56,6 @@ from core.settings import DEFAULT_BUDGETS, ChunkSettings
 from core.sizing import make_sizer
 from core.sources import Corpus, SourceFile, wide_encoding
 from core.syntax import Definition, list_definitions
-
-if TYPE_CHECKING:
-    from core.embed import Embedder
 
 DEFAULT_K = 5
 DEFAULT_CONTEXT_TOKENS = 1024
@@ -587,8 +584,22 @@ class Evaluation:
                 unresolved.append((spec.line, str(exc)))
         self.resolved = resolved  # each query with its targets: its answer first, then its ``also`` ones
         self.unresolved = tuple(unresolved)
-        vectors = embedder.embed([spec.query for spec, _ in resolved]).vectors if resolved else None
-        self.query_vectors = vectors
+        # Per model (its cache key): the embedder and the queries' vectors. A settings' model
+        # other than ``embedder``'s (a sweep over models) gets its own, over the same cache.
+        self._models: dict[str, tuple[Embedder, Any]] = {}
+        self.query_vectors = self._for_model(embedder.name)[1]
+
+    def _for_model(self, model: str) -> tuple[Embedder, Any]:
+        """The embedder of ``model`` and the queries' vectors under it (made once per model)."""
+        key = model_key(model)
+        found = self._models.get(key)
+        if found is None:
+            embedder = self.embedder
+            if key != embedder.key:
+                embedder = Embedder(model, cache=embedder.cache, batch_size=embedder.batch_size, device=embedder.device)
+            vectors = embedder.embed([spec.query for spec, _ in self.resolved]).vectors if self.resolved else None
+            found = self._models[key] = (embedder, vectors)
+        return found
 
     def _target(self, spec: QuerySpec) -> Target:
         """The target of one answer; :class:`InputError` says why there is none."""
@@ -641,6 +652,7 @@ class Evaluation:
         if k < 1 or context_tokens < 1:
             raise InputError(f"k and the context size must be positive (got k={k}, context={context_tokens})")
         tokens_of, repeated = context_costs(settings.model)
+        embedder, query_vectors = self._for_model(settings.model)
 
         rows: list[MetricRow] = []
         outcomes: list[QueryOutcome] = []
@@ -654,7 +666,7 @@ class Evaluation:
                     progress(strategy, done, total)
 
             result = embed_chunks(
-                self.embedder,
+                embedder,
                 chunks,
                 head_weight=settings.head_weight,
                 head_lines=settings.head_lines,
@@ -667,7 +679,7 @@ class Evaluation:
             for mode in modes:
                 mode_outcomes = []
                 for row, (spec, targets) in enumerate(self.resolved):
-                    vector = self.query_vectors[row] if self.query_vectors is not None else None
+                    vector = query_vectors[row] if query_vectors is not None else None
                     hits = index.search(
                         spec.query, vector, k=depth, mode=mode, fusion=fusion, whole_definitions=whole_definitions
                     )

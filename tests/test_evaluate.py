@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,7 +26,8 @@ from core.evaluate import (
     span_metrics,
     sweep,
 )
-from core.settings import DEFAULT_BUDGETS, ChunkSettings
+from core.settings import DEFAULT_BUDGETS, DEFAULT_MODEL, ChunkSettings
+from core.sizing import bundled_model_path
 from core.sources import Corpus, SourceFile
 from tests.retrieval_fixtures import model, shared_embedder  # noqa: F401 - fixtures
 
@@ -345,6 +348,19 @@ def test_sweep_reuses_embeddings_and_reports_bad_combinations(shared_embedder: E
     assert len(first) == 4
     again = sweep(evaluation, ChunkSettings(), {"budget": [48, 64]}, strategies=("syntax",), modes=("vector",))
     assert all(row["embedded"] == 0 and row["reused"] > 0 for row in again)
+
+
+def test_a_sweep_over_models_embeds_each_row_with_its_own_model(shared_embedder: Embedder, tmp_path: Path) -> None:
+    # A second model: the bundled one's files under another folder (a model of its own to the
+    # cache, as two folders may hold different weights). It used to be scored with the first.
+    other = tmp_path / "copy-of-minilm"
+    shutil.copytree(bundled_model_path(), other, copy_function=os.symlink)
+    evaluation = Evaluation(tiny_corpus(), QUERIES[:2], shared_embedder.with_cache(tmp_path / "cache.sqlite3"))
+    rows = sweep(evaluation, ChunkSettings(), {"model": [DEFAULT_MODEL, str(other)]}, strategies=("syntax",),
+                 modes=("vector",))
+    first, second = rows
+    assert first["embedded"] > 0 and second["embedded"] == first["embedded"], rows  # nothing shared across models
+    assert second["whole@5"] == first["whole@5"] and second["mrr@5"] == first["mrr@5"]  # the same weights: the same answers
 
 
 def test_a_unit_swept_without_a_budget_takes_that_units_default_budget(shared_embedder: Embedder) -> None:
