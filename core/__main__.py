@@ -24,6 +24,7 @@ from core.settings import (
     UNITS,
     ChunkSettings,
 )
+from core.sizing import is_default_model
 from core.sources import Limits, Skipped, SourceFile
 
 EXIT_BAD_INPUT = 2
@@ -95,7 +96,13 @@ def settings_from_args(args: argparse.Namespace) -> ChunkSettings:
         "head_lines": args.head_lines,
     }
     changes.update({name: value for name, value in given.items() if value is not None})
-    return base.with_(**changes)
+    settings = base.with_(**changes)
+    # A model folder given relative to here is kept as its absolute path: the settings go into
+    # an index's manifest, and a later ``query`` from another folder must load the same model.
+    local = Path(settings.model).expanduser()
+    if not is_default_model(settings.model) and not local.is_absolute() and local.is_dir():
+        settings = settings.with_(model=str(local.resolve()))
+    return settings
 
 
 class _OneLineParser(argparse.ArgumentParser):

@@ -30,7 +30,7 @@ import numpy as np
 
 from core.errors import InputError, ModelError
 from core.settings import DEFAULT_MODEL
-from core.sizing import load_tokenizer, model_max_seq_length, resolve_model_path
+from core.sizing import is_default_model, load_tokenizer, model_max_seq_length, resolve_model_path
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -45,14 +45,13 @@ DEFAULT_BATCH_SIZE = 16
 # enough that progress and the cache advance often (a crash loses at most this many).
 _CALL_SIZE = 128
 _SQL_VARS = 500  # SQLite's host-parameter limit is 999 on old builds
-_DEFAULT_ALIASES = {DEFAULT_MODEL.lower(), f"sentence-transformers/{DEFAULT_MODEL}".lower()}
 _QUERY_LOCK = threading.Lock()  # guards the process-wide torch thread count while a query is embedded
 
 
 def model_key(model: str) -> str:
     """The name under which ``model``'s vectors are cached: aliases of the default collapse to
     one name, a local folder to its absolute path (two folders may hold different weights)."""
-    if model.lower() in _DEFAULT_ALIASES:
+    if is_default_model(model):
         return DEFAULT_MODEL
     candidate = Path(model).expanduser()
     if candidate.is_dir():

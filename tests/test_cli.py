@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from core.__main__ import build_parser, settings_from_args
 from tests.helpers import ROOT, SAMPLES
 
 
@@ -263,3 +264,21 @@ def test_a_workbook_cell_openpyxl_warns_about_leaves_stderr_to_our_messages(tmp_
     book.save(tmp_path / "w.xlsx")
     done = run("chunk", str(tmp_path / "w.xlsx"))
     assert done.returncode == 0 and "Warning" not in done.stderr, done.stderr
+
+
+def test_a_model_folder_given_relative_to_here_is_kept_absolute(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The settings go into an index's manifest: a ``query`` run from another folder must load
+    # the same model, not whatever ``./my-model`` is there.
+    (tmp_path / "my-model").mkdir()
+    monkeypatch.chdir(tmp_path)
+    parser = build_parser()
+    for given, kept in [
+        ("./my-model", str(tmp_path.resolve() / "my-model")),
+        ("my-model", str(tmp_path.resolve() / "my-model")),
+        ("all-MiniLM-L6-v2", "all-MiniLM-L6-v2"),  # the bundled model's name, even beside a folder of that name
+        ("org/not-here", "org/not-here"),  # a hub name: resolved (or refused) when the model loads
+    ]:
+        if given == "all-MiniLM-L6-v2":
+            (tmp_path / given).mkdir()
+        args = parser.parse_args(["index", ".", "--model", given])
+        assert settings_from_args(args).model == kept, given
