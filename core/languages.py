@@ -29,6 +29,8 @@ class CodeSpec:
       line separates them (comments, Rust attributes);
     - ``name_fields``: fields tried in order for a definition's name; ``receiver_field`` names the
       field whose type qualifies a method (Go receivers, Kotlin extension receivers);
+      ``name_separators``: tokens in a qualified name that join its parts as ``.`` does (Lua's
+      ``function Account:deposit`` is ``Account.deposit``);
     - ``body_types``: node types that hold a body when the grammar has no ``body`` field;
       ``body_hosts``: child types looked through for one (Go's ``struct_type``);
     - ``kinds``: Chunk ``kind`` for node types that are neither plain functions nor classes;
@@ -41,8 +43,10 @@ class CodeSpec:
       x => x`` is ``f``, not the ``x`` inside; ``exports.get = function fetch()`` is
       ``exports.get``; an object's ``"key": function`` is its key);
     - ``self_bodies``: containers that are their own body (a JavaScript object literal of
-      methods: ``module.exports = { parse() {...} }``); such a node is a definition only when
-      one of its members is;
+      methods: ``module.exports = { parse() {...} }``, a Lua table of functions, Scala 3's
+      ``extension (s: String)`` whose ``def``s are its own children); such a node is a
+      definition only when one of its members is, and without a wrapper around it its
+      signature is its text before its first member;
     - ``needs_body``: definitions that define nothing without a body (C's ``struct sockaddr_in
       addr;`` names a type for a variable; ``struct node;`` only declares one);
     - ``calls``: calls whose argument is the definition a name is given to (``const Button =
@@ -75,6 +79,7 @@ class CodeSpec:
         {"identifier", "type_identifier", "simple_identifier", "constant", "name", "field_identifier"}
     )
     receiver_field: str | None = None
+    name_separators: tuple[str, ...] = ()
     body_types: frozenset[str] = frozenset()
     body_hosts: frozenset[str] = frozenset()
     kinds: dict[str, str] = field(default_factory=dict)
@@ -415,6 +420,83 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "anonymous_initializer": "init",
                 "secondary_constructor": "constructor",
             },
+        ),
+        CodeSpec(
+            name="swift",
+            extensions=(".swift",),
+            comment=_C_LIKE,
+            # ``protocol_function_declaration``: a protocol's required method (no body).
+            functions=frozenset(
+                {
+                    "function_declaration",
+                    "init_declaration",
+                    "deinit_declaration",
+                    "subscript_declaration",
+                    "protocol_function_declaration",
+                    "computed_property",  # ``var total: Int { ... }``, named by its declaration
+                    "lambda_literal",  # ``let normalize = { (sku: String) in ... }``
+                }
+            ),
+            # class, struct, enum, extension and actor are all ``class_declaration``.
+            containers=frozenset({"class_declaration", "protocol_declaration"}),
+            wrappers=frozenset({"property_declaration"}),
+            # A body's statements sit in one ``statements`` node: read them as the body's own.
+            transparent=frozenset({"statements"}),
+            # A subscript's ``{ ... }``; a closure's or a computed property's statements.
+            body_types=frozenset({"computed_property", "statements"}),
+            kinds={"protocol_declaration": "protocol", "computed_property": "property"},
+            keyword_kinds={
+                "class_declaration": {"struct": "struct", "enum": "enum", "extension": "extension", "actor": "actor"}
+            },
+            # A subscript's ``name`` field is its return type: it is named by its keyword.
+            name_formats={"subscript_declaration": ("name", "subscript")},
+            anonymous_names={"deinit_declaration": "deinit"},
+            naming_wrappers=frozenset({"property_declaration"}),
+        ),
+        CodeSpec(
+            name="scala",
+            extensions=(".scala", ".sc"),
+            comment=_C_LIKE,
+            # ``function_declaration``: an abstract ``def`` (no body).
+            functions=frozenset({"function_definition", "function_declaration", "lambda_expression"}),
+            containers=frozenset(
+                {"class_definition", "object_definition", "trait_definition", "enum_definition", "extension_definition"}
+            ),
+            wrappers=frozenset({"val_definition", "var_definition"}),  # ``val double = (x: Int) => ...``
+            body_types=frozenset({"block", "indented_block"}),  # a lambda's ``{ ... }``
+            kinds={
+                "object_definition": "object",
+                "trait_definition": "trait",
+                "enum_definition": "enum",
+                "extension_definition": "extension",
+            },
+            # ``extension (s: String)`` is named by what it extends (not by its first method),
+            # and its methods are its own children: it is its own body.
+            name_formats={"extension_definition": ("parameters", "extension {}")},
+            naming_wrappers=frozenset({"val_definition", "var_definition"}),
+            self_bodies=frozenset({"extension_definition"}),
+        ),
+        CodeSpec(
+            name="bash",
+            extensions=(".sh", ".bash"),
+            comment=("#", ""),
+            functions=frozenset({"function_definition"}),  # ``f() {`` and ``function f {``
+            containers=frozenset(),
+        ),
+        CodeSpec(
+            name="lua",
+            extensions=(".lua",),
+            comment=("--", ""),
+            # ``function M.f()``, ``function M:m()``, ``local function f()``; and ``function``
+            # expressions assigned to a name.
+            functions=frozenset({"function_declaration", "function_definition"}),
+            # A table of functions (``local Account = { deposit = function ... }``).
+            containers=frozenset({"table_constructor"}),
+            wrappers=frozenset({"variable_declaration", "assignment_statement", "expression_list", "field"}),
+            kinds={"table_constructor": "table"},
+            naming_wrappers=frozenset({"assignment_statement", "field"}),
+            self_bodies=frozenset({"table_constructor"}),
+            name_separators=(":",),  # ``function Account:deposit`` is ``Account.deposit``
         ),
         TextSpec("markdown", (".md", ".markdown", ".rst"), ("<!--", " -->"), "markdown"),
         TextSpec("yaml", (".yaml", ".yml"), ("#", ""), "keys"),

@@ -63,6 +63,7 @@ _MAX_LOOK_INSIDE = 64
 _GENERIC_ARGS = re.compile(r"(?<=[\w\]])<[^<>=]*>")
 _MAX_NAME = 100
 _CLOSING_KEYWORDS = frozenset({"end"})  # Ruby's: closes the unit before it, never opens one
+_MAX_TRAIL_DEPTH = 16  # last children followed down to find where a node's text ends
 
 
 @dataclass
@@ -189,8 +190,9 @@ class _Run:
                 flat.append(node)
         units: list[Unit] = []
         attached: list[Node] = []
+        data = self.doc.data
         for node in flat:
-            first, last = _lines(node)
+            first, last = _lines(node, data)
             if node.type in spec.attached and not _is_trailing(node, units):
                 attached.append(node)
                 continue
@@ -205,16 +207,16 @@ class _Run:
                 continue
             definition, wrappers = self.find_definition(node, in_function=in_function)
             unit = Unit(first, last, [node], definition, wrappers)
-            if definition is not None and attached and _lines(attached[-1])[1] + 1 >= first:
+            if definition is not None and attached and _lines(attached[-1], data)[1] + 1 >= first:
                 # Comments and attributes right above a definition belong to it.
-                while attached and _lines(attached[-1])[1] + 1 >= unit.first:
+                while attached and _lines(attached[-1], data)[1] + 1 >= unit.first:
                     comment = attached.pop()
                     unit.nodes.insert(0, comment)
-                    unit.first = _lines(comment)[0]
-            units.extend(Unit(*_lines(c), [c]) for c in attached)
+                    unit.first = _lines(comment, data)[0]
+            units.extend(Unit(*_lines(c, data), [c]) for c in attached)
             attached = []
             units.append(unit)
-        units.extend(Unit(*_lines(c), [c]) for c in attached)
+        units.extend(Unit(*_lines(c, data), [c]) for c in attached)
         units.sort(key=lambda u: (u.first, u.nodes[0].start_byte))
         return _fuse(units)
 
@@ -346,6 +348,13 @@ class _Run:
         return name
 
     def _name_of(self, node: Node) -> str | None:
+        name = self._own_name(node)
+        if name:
+            for separator in self.spec.name_separators:  # Lua's ``Account:deposit``
+                name = name.replace(separator, ".")
+        return name
+
+    def _own_name(self, node: Node) -> str | None:
         spec = self.spec
         for field_name in spec.name_fields:
             child = node.child_by_field_name(field_name)
@@ -395,6 +404,13 @@ class _Run:
         end = self.body_lead(definition, body)[0].start_byte if body is not None else definition.end_byte
         start = definition.start_byte
         spec = self.spec
+        if definition.type in spec.self_bodies and not wrappers:
+            # Its own body, with nothing around it that names it (Scala 3's ``extension (s:
+            # String)`` then its ``def``s): its head is its text before its first member.
+            end = next(
+                (c.start_byte for c in definition.named_children if self.find_definition(c)[0] is not None),
+                definition.end_byte,
+            )
         if wrappers and (
             definition.type in spec.self_bodies
             or any(w.type in spec.naming_wrappers for w in wrappers)
@@ -787,7 +803,7 @@ class _Run:
             if deep and len(children) > _MAX_LOOK_INSIDE:
                 ordered.append(Unit(current.first, current.last, []))  # a data table: lines cut it alike
                 continue
-            sub = _fuse(sorted((Unit(*_lines(c), [c]) for c in children if c.end_byte > c.start_byte),
+            sub = _fuse(sorted((Unit(*_lines(c, self.doc.data), [c]) for c in children if c.end_byte > c.start_byte),
                                key=lambda u: (u.first, u.nodes[0].start_byte)))
             if len(sub) <= 1:
                 inner = sub[0].nodes if sub else []
@@ -948,10 +964,27 @@ def _join_symbols(names: list[str]) -> str:
     return ", ".join(names)
 
 
-def _lines(node: Node) -> tuple[int, int]:
-    """1-based first and last line of a node (a node ending at column 0 ends on the line before)."""
+def _lines(node: Node, data: bytes) -> tuple[int, int]:
+    """1-based first and last line of a node in the source ``data`` (a node ending at column 0
+    ends on the line before; one that ends on indentation ends with its last token)."""
     first = node.start_point.row + 1
-    last = node.end_point.row + (1 if node.end_point.column > 0 else 0)
+    end = node.end_point
+    end_byte = node.end_byte
+    if end.column > 0 and data[end_byte - 1 : end_byte] in (b" ", b"\t"):
+        # An indentation-based block (Scala 3's) runs on to the indentation of the line after
+        # it: its text ends with its last token. (Hidden tokens hold text in some grammars, a
+        # Kotlin string's closing quote: a node ends on its last visible child only across
+        # whitespace.)
+        current = node
+        for _ in range(_MAX_TRAIL_DEPTH):
+            if not current.child_count:
+                break
+            current = current.child(current.child_count - 1)
+            if current.end_byte < end_byte:
+                if data[current.end_byte : end_byte].strip():
+                    break
+                end, end_byte = current.end_point, current.end_byte
+    last = end.row + (1 if end.column > 0 else 0)
     return first, max(first, last)
 
 
@@ -1066,11 +1099,11 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
             if run.scopes(unit):
                 path = symbol_path
             outer = unit.wrappers[0] if unit.wrappers else definition
-            first, last = _lines(outer)
+            first, last = _lines(outer, run.doc.data)
             # Decorators and attributes attached above it are part of it (comments are not).
             lead = [n for n in unit.nodes if n.start_byte < outer.start_byte and "comment" not in n.type]
             if lead:
-                first = min(first, _lines(lead[0])[0])
+                first = min(first, _lines(lead[0], run.doc.data)[0])
             body = run.body(definition)
             signature_last = (
                 _head_last(run.doc, Unit(first, last, [outer]), run.body_lead(definition, body)[0])

@@ -44,7 +44,24 @@ LANGUAGE_CASES = {
     "php": ("polyglot_scripts/php/Cart.php", [("App\\Cart.Cart.addItem", "method"), ("App\\Cart.parse_price", "function")]),
     "kotlin": ("jvm_billing/src/main/kotlin/billing/TaxRules.kt",
                [("TaxCalculator.Companion.forGermanEntity", "method"), ("String.isEuCountry", "method")]),
+    # ``struct``, ``enum``, ``extension`` and ``actor`` are all the grammar's class_declaration.
+    "swift": ("polyglot_scripts/swift/Inventory.swift",
+              [("Inventory.apply", "method"), ("Inventory.Bin", "struct"), ("Inventory.Adjustment.sign", "property"),
+               ("StockSync", "protocol"), ("SyncQueue", "actor"), ("Inventory", "extension"),
+               ("Inventory.pendingChanges", "method"), ("Inventory.subscript", "method"), ("normalizeSKU", "function")]),
+    "scala": ("polyglot_scripts/scala/Pricing.scala",
+              [("Pricing.linePrice", "method"), ("Pricing", "object"), ("Rule", "trait"), ("Tier", "enum"),
+               ("Pricing.linePrice.applyAll", "function"), ("Pricing.roundCents", "method"),
+               ("Pricing.Defaults.all", "method"), ("extension (amount: BigDecimal).euros", "method")]),
+    "bash": ("polyglot_scripts/bash/deploy.sh",
+             [("push_release", "function"), ("parse_args", "function"), ("push_release.previous_release", "function")]),
+    "lua": ("polyglot_scripts/lua/config_loader.lua",
+            [("Config.load_text", "method"), ("M.load_file", "function"), ("parsers", "table"),
+             ("parsers.boolean", "method"), ("trim", "function")]),
 }
+
+# The breadcrumb line's comment syntax per language ("//" for the rest).
+COMMENT_PREFIXES = {"python": "#", "ruby": "#", "bash": "#", "lua": "--"}
 
 
 def test_every_code_language_has_a_case() -> None:
@@ -64,7 +81,7 @@ def test_definitions_and_breadcrumbs(language: str) -> None:
     symbols = " ".join(c.symbol for c in chunks)
     leaf = expected[0][0].rpartition(".")[2]
     assert leaf in symbols
-    comment = "#" if language in {"python", "ruby"} else "//"
+    comment = COMMENT_PREFIXES.get(language, "//")
     assert all(c.embed_text.startswith(f"{comment} {rel} :: ") for c in chunks)
 
 
@@ -416,9 +433,37 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
          "package x\n\n// Store keeps values.\ntype Store struct {\n\tmu sync.Mutex\n}\n\ntype (\n\t// Getter gets.\n"
          "\tGetter interface {\n\t\tGet(key string) int\n\t}\n\tAlias = int\n)\n",
          [("Store", "type"), ("Getter", "type"), ("Alias", "type")]),
+        # An extension is named by the type it extends; a subscript's ``name`` field is its
+        # return type, not its name.
+        ("swift", "Money.swift",
+         "struct Money {\n  var cents: Int\n  subscript(i: Int) -> Int { cents }\n}\n"
+         "extension Money: Comparable {\n  static func < (a: Money, b: Money) -> Bool { a.cents < b.cents }\n"
+         "  var euros: Double { Double(cents) / 100 }\n}\n"
+         "protocol Priced {\n  func price() -> Money\n}\nenum Coin { case euro }\n"
+         "actor Till {\n  init() {}\n  deinit {}\n}\nlet twice = { (x: Int) in x * 2 }\n",
+         [("Money", "struct"), ("Money.subscript", "method"), ("Money", "extension"), ("Money.<", "method"),
+          ("Money.euros", "property"), ("Priced", "protocol"), ("Priced.price", "method"), ("Coin", "enum"),
+          ("Till", "actor"), ("Till.init", "method"), ("Till.deinit", "method"), ("twice", "function")]),
+        ("scala", "Shapes.scala",
+         "object Registry {\n  def lookup(k: String): Int = 0\n}\ntrait Shape {\n  def area: Double\n}\n"
+         "case class Circle(r: Double) extends Shape {\n  def area = 3.14 * r * r\n}\nenum Suit { case Hearts, Spades }\n"
+         "val twice = (x: Int) => x * 2\nextension (s: String) {\n  def shout: String = s.toUpperCase\n}\n",
+         [("Registry", "object"), ("Registry.lookup", "method"), ("Shape", "trait"), ("Shape.area", "method"),
+          ("Circle", "class"), ("Circle.area", "method"), ("Suit", "enum"), ("twice", "function"),
+          ("extension (s: String)", "extension"), ("extension (s: String).shout", "method")]),
+        ("lua", "m.lua",
+         "local M = {}\nfunction M:reset() self.n = 0 end\nfunction M.util.clamp(x) return x end\n"
+         "local function helper() end\nM.on_load = function() end\n"
+         "local handlers = {\n  on_get = function(req) return 200 end,\n}\nreturn M\n",
+         [("M.reset", "method"), ("M.util.clamp", "method"), ("helper", "function"), ("M.on_load", "function"),
+          ("handlers", "table"), ("handlers.on_get", "method")]),
+        ("bash", "ops.sh",
+         "function backup {\n  tar czf /tmp/b.tgz /srv\n}\nrestore() (\n  cd /srv && tar xzf /tmp/b.tgz\n)\n"
+         "function verify() {\n  test -d /srv\n}\n",
+         [("backup", "function"), ("restore", "function"), ("verify", "function")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
-         "go-type-specs"],
+         "go-type-specs", "swift-kinds", "scala-kinds", "lua-function-forms", "bash-function-forms"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -426,6 +471,30 @@ def test_names_and_kinds_of_less_common_definitions(language, path, source, expe
         assert item in found, (item, sorted(found))
     symbols = {c.symbol for c in _syntax(path, language, source, unit="chars", budget=4000)}
     assert {symbol for symbol, _ in expected} <= symbols | {s for s, _ in found if "." in s}
+
+
+def test_an_indented_scala_body_ends_on_its_last_line_not_on_the_next_members_indentation() -> None:
+    # Scala 3's indented block runs on to the indentation of the line after it: read as is,
+    # ``add`` took ``size``'s line and the two fused into plain statements.
+    source = ("class Cart:\n  def add(i: Int): Unit =\n    println(i)\n    println(\"added\")\n  def size: Int = 0\n\n"
+              "  def clear(): Unit =\n    println(\"cleared\")\n")
+    found = {d.symbol: (d.first, d.last) for d in list_definitions(prepare("Cart.scala", "scala", source))}
+    assert found["Cart.add"] == (2, 4) and found["Cart.size"] == (5, 5) and found["Cart.clear"] == (7, 8)
+    chunks = _syntax("Cart.scala", "scala", source, unit="chars", budget=120)
+    add = next(c for c in chunks if c.symbol == "Cart.add")
+    assert (add.kind, add.start_line, add.end_line) == ("method", 2, 4)
+    assert any(c.symbol == "Cart.size" and c.kind == "method" for c in chunks)
+
+
+def test_a_scala_extension_repeats_its_own_head_above_its_methods() -> None:
+    # It is its own body (its ``def``s are its children): its head is its text before them.
+    source = "extension (amount: BigDecimal) {\n" + "".join(
+        f"  def rate{i}: BigDecimal = amount * {i} / 100 + amount.scale * {i}\n" for i in range(6)
+    ) + "}\n"
+    chunks = _syntax("Money.scala", "scala", source, unit="chars", budget=200)
+    members = [c for c in chunks if c.symbol.startswith("extension (amount: BigDecimal).rate")]
+    assert len(members) >= 2
+    assert all(c.kind == "method" and c.header == "extension (amount: BigDecimal) {" for c in members)
 
 
 JS_ASSIGNED = """const helpers = {
