@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from core.errors import InputError
 from core.table_values import NA_MARKERS
 
 
@@ -214,6 +215,21 @@ def _years_heading(first: list[str], rest: Sequence[Sequence[str]]) -> bool:
         return False
     below = [r[j] for r in rest for j in years if j < len(r) and r[j].strip() and r[j] not in _MISSING]
     return bool(below) and sum(1 for v in below if _YEAR.match(v)) * 2 < len(below)
+
+
+# Columns a table may have. A row of more is over any embedding budget by itself (each chunk
+# would be one oversized row), and every column costs its own profile figures and preview
+# work: a 170 KB one-row CSV of 20,000 columns held the Tables page for half a minute.
+MAX_COLUMNS = 1_024
+
+
+def check_width(where: str, width: int) -> None:
+    """Refuse a table of more than :data:`MAX_COLUMNS` columns (``where`` names it)."""
+    if width > MAX_COLUMNS:
+        raise InputError(
+            f"{where}: {width:,} columns, over the {MAX_COLUMNS:,} a table may have here (one row alone "
+            "would be over any embedding budget); keep the columns you need and chunk that"
+        )
 
 
 def column_names(header: Sequence[str] | None, width: int) -> tuple[str, ...]:

@@ -40,7 +40,7 @@ import pyarrow as pa
 
 from core.errors import InputError
 from core.sources import few_foreign_as_cp1252, is_binary, nul_line
-from core.table_batch import OpenTable, RowBatch, column_names, detect_header, make_batch
+from core.table_batch import OpenTable, RowBatch, check_width, column_names, detect_header, make_batch
 from core.table_csv_fast import parse_fast
 
 BLOCK_BYTES = 2 << 20
@@ -134,6 +134,7 @@ def read_csv_table(
     # With a header, it sets the width (wider rows are an error below, unless the extra cells
     # are empty); without one, the widest of the top rows does.
     width = len(sample[0]) if header else max(len(r) for r in sample)
+    check_width(path, width)
     columns = column_names(sample[0] if header else None, width)
     data_start = recs.end_byte[0] if header else recs.start_byte[0]
     data_line = recs.end_line[0] + 1 if header else recs.start_line[0]

@@ -23,10 +23,15 @@ from typing import Any, BinaryIO
 import pyarrow as pa
 
 from core.errors import InputError
-from core.table_batch import OpenTable, RowBatch, column_names, detect_header, make_batch
+from core.table_batch import OpenTable, RowBatch, check_width, column_names, detect_header, make_batch
 
 BATCH_ROWS = 20_000
 MAX_UNCOMPRESSED = 2_000_000_000  # bytes of XML a workbook may expand to
+# A sheet's XML deflates 5-15 times (one of 100,000 identical rows: 14): a member over a
+# megabyte that expands more than MAX_RATIO times is a bomb (a 290 KB file of 98 MB of rows
+# kept openpyxl parsing for half a minute). The zip uploads' limit (core.sources.Limits).
+MAX_RATIO = 200
+_BOMB_MIN_BYTES = 1_000_000
 _HEADER_SAMPLE_ROWS = 50
 # What openpyxl raises for a damaged workbook: missing parts, bad zip members, malformed XML
 # (ElementTree's and lxml's parse errors are both SyntaxErrors).
@@ -116,6 +121,7 @@ def _check_archive(stream: BinaryIO, path: str) -> None:
         with zipfile.ZipFile(stream) as archive:
             names = set(archive.namelist())
             total = sum(info.file_size for info in archive.infolist())
+            bomb = next((info for info in archive.infolist() if _is_bomb(info)), None)
     except (zipfile.BadZipFile, OSError, ValueError):
         raise InputError(f"{path}: not an .xlsx workbook (not a zip archive; an old .xls or an encrypted file?)") from None
     finally:
@@ -124,6 +130,16 @@ def _check_archive(stream: BinaryIO, path: str) -> None:
         raise InputError(f"{path}: a zip archive but not an .xlsx workbook (no xl/workbook.xml)")
     if total > MAX_UNCOMPRESSED:
         raise InputError(f"{path}: the workbook expands to {total:,} bytes, over {MAX_UNCOMPRESSED:,}")
+    if bomb is not None:
+        raise InputError(
+            f"{path}: {bomb.filename} expands {bomb.file_size // max(bomb.compress_size, 1):,} times "
+            f"(to {bomb.file_size:,} bytes), past the {MAX_RATIO}x a sheet's XML reaches: a zip bomb, refused"
+        )
+
+
+def _is_bomb(info: zipfile.ZipInfo) -> bool:
+    """A big member that expands more than any workbook's XML does (a bomb)."""
+    return info.file_size > _BOMB_MIN_BYTES and info.file_size > MAX_RATIO * max(info.compress_size, 1)
 
 
 def _brief(exc: BaseException) -> str:
@@ -174,6 +190,7 @@ def _open_sheet(sheet: Any, *, path: str, name: str, has_header: bool | None) ->
     if header and len(sample) == 1:
         return None  # a header with no data rows: nothing to chunk in this sheet
     width = max(len(_trimmed(c)) for c in cells_only)
+    check_width(f"{path}: sheet {sheet.title!r}", width)
     columns = column_names(cells_only[0] if header else None, width)
     first_row = sample[0][0]
     data = sample[1:] if header else sample

@@ -25,7 +25,7 @@ from core.errors import InputError
 from core.settings import DEFAULT_MODEL, ChunkSettings
 from core.sizing import make_sizer, model_token_limit
 from core.sources import SourceFile, load_bytes, load_file
-from core.table_batch import column_names
+from core.table_batch import MAX_COLUMNS, column_names
 from core.table_format import parse_rows, serialise_header, serialise_rows, serialise_rows_py
 from core.tables import (
     chunk_table_source,
@@ -656,7 +656,7 @@ def test_xlsx_that_is_a_zip_of_something_else(tmp_path: Path) -> None:
 
 def _zip(members: dict[str, bytes | str]) -> bytes:
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, content in members.items():
             archive.writestr(name, content)
     return buffer.getvalue()
@@ -1064,3 +1064,34 @@ def test_an_xlsx_that_declares_a_huge_sheet_is_read_as_stored(tmp_path: Path) ->
     book.save(tmp_path / "far.xlsx")
     chunks = chunk_table_source(load_file(tmp_path / "far.xlsx"), ChunkSettings(table_rows=5), "syntax")
     assert [c.text for c in row_chunks(chunks)] == ["1,2\n3,4"]
+
+
+def test_a_table_wider_than_the_column_limit_is_refused_at_once() -> None:
+    # A 170 KB one-row CSV of 20,000 columns held the Tables page for half a minute.
+    def csv(width: int) -> bytes:
+        return (",".join(f"c{i}" for i in range(width)) + "\n" + ",".join(str(i) for i in range(width)) + "\n").encode()
+
+    limit = MAX_COLUMNS
+    assert len(row_chunks(chunk_table_source(load_bytes("ok.csv", csv(limit)), ChunkSettings(), "syntax"))) == 1
+    with pytest.raises(InputError, match=rf"wide\.csv: {limit + 1:,} columns, over the {limit:,} a table may have"):
+        chunk_table_source(load_bytes("wide.csv", csv(limit + 1)), ChunkSettings(), "syntax")
+    workbook = _xlsx_bytes([(1, j + 1, f"c{j}") for j in range(limit + 1)] + [(2, 1, 1), (2, 2, 2)])
+    with pytest.raises(InputError, match=rf"w\.xlsx: sheet 'Sheet': {limit + 1:,} columns"):
+        chunk_table_source(load_bytes("w.xlsx", workbook), ChunkSettings(), "syntax")
+
+
+def test_a_workbook_that_is_a_zip_bomb_is_refused_before_parsing() -> None:
+    # A sheet's XML deflates 5-15 times; 5 MB of padding in it deflates about a thousand times.
+    data = _patched_book(lambda xml: xml.replace(b"<sheetData>", b"<sheetData>" + b" " * 5_000_000))
+    with pytest.raises(InputError, match=r"b\.xlsx: xl/worksheets/sheet1\.xml expands [\d,]+ times .* a zip bomb, refused"):
+        chunk_table_source(load_bytes("b.xlsx", data), ChunkSettings(), "syntax")
+    # A real sheet of identical rows (about the most a table's XML deflates: 14 times) is read.
+    book = openpyxl.Workbook(write_only=True)
+    sheet = book.create_sheet()
+    sheet.append(["item", "qty"])
+    for _ in range(20_000):
+        sheet.append(["same text", 1])
+    buffer = io.BytesIO()
+    book.save(buffer)
+    chunks = chunk_table_source(load_bytes("same.xlsx", buffer.getvalue()), ChunkSettings(unit="lines", budget=5000), "syntax")
+    assert sum(c.row_end - c.row_start + 1 for c in row_chunks(chunks)) == 20_000
