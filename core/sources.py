@@ -371,12 +371,18 @@ def load_zip(data: bytes, *, name: str = "upload.zip", limits: Limits = Limits()
     with archive:
         members = sorted((m for m in archive.infolist() if not m.is_dir()), key=lambda m: m.filename)
         prefix = _common_root(m.filename for m in members if _is_safe(m.filename))
-        for member in members:
+        # A name stored twice (an archive appended to): its last copy is the file, as unzip
+        # leaves it (the sort keeps the archive's order among equal names).
+        last = {m.filename: index for index, m in enumerate(members)}
+        for index, member in enumerate(members):
             raw = member.filename
             rel = raw[len(prefix) :] if prefix else raw
             parts = PurePosixPath(rel.replace("\\", "/")).parts
             if not _is_safe(raw):
                 corpus.skipped.append(Skipped(raw, "unsafe path in archive (absolute, a drive such as C: or '..'), refused"))
+                continue
+            if last[raw] != index:
+                corpus.skipped.append(Skipped(rel, "stored more than once in the archive: its last copy is read"))
                 continue
             if any(p.startswith(".") for p in parts):
                 continue

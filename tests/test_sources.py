@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import warnings
 import zipfile
 from pathlib import Path
 
@@ -175,6 +176,18 @@ def test_zip_path_traversal_is_refused() -> None:
     corpus = load_zip(_zip({"../evil.py": b"x = 1\n", "/abs.py": b"x = 1\n", "ok.py": b"x = 1\n"}))
     assert [f.path for f in corpus.files] == ["ok.py"]
     assert all("unsafe path" in s.reason for s in corpus.skipped)
+
+
+def test_a_name_stored_twice_in_a_zip_is_read_once_from_its_last_copy() -> None:
+    buffer = io.BytesIO()
+    with warnings.catch_warnings(), zipfile.ZipFile(buffer, "w") as archive:
+        warnings.simplefilter("ignore")  # zipfile warns of the duplicate name
+        archive.writestr("a.py", b"old = 1\n")
+        archive.writestr("b.py", b"b = 1\n")
+        archive.writestr("a.py", b"new = 2\n")
+    corpus = load_zip(buffer.getvalue())
+    assert [(f.path, f.text) for f in corpus.files] == [("a.py", "new = 2\n"), ("b.py", "b = 1\n")]
+    assert [(s.path, s.reason) for s in corpus.skipped] == [("a.py", "stored more than once in the archive: its last copy is read")]
 
 
 def test_zip_bomb_is_refused() -> None:
