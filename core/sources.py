@@ -207,6 +207,17 @@ def _normalise(text: str) -> str:
     return _LONE_CR.sub("\n", text) if "\r" in text else text
 
 
+def binary_table_message(path: str, language: str, head: bytes) -> str:
+    """Why binary ``head`` is no .csv/.tsv table, naming the spreadsheet formats it may be."""
+    if head.startswith(b"PK\x03\x04"):
+        what = "a zip archive (an Excel workbook under this name? rename it .xlsx)"
+    elif head.startswith(b"\xd0\xcf\x11\xe0"):
+        what = "an old Excel .xls or other Office file (save it as .xlsx or CSV)"
+    else:
+        what = "binary data"
+    return f"{path}: {what} in a .{language} file, not a table"
+
+
 def load_bytes(name: str, data: bytes, *, language: str | None = None, limits: Limits = Limits()) -> SourceFile:
     """One uploaded or read file, checked and decoded. ``language`` overrides detection."""
     clean = _clean_name(name)
@@ -220,7 +231,7 @@ def load_bytes(name: str, data: bytes, *, language: str | None = None, limits: L
         if len(data) > limits.max_table_bytes:
             raise InputError(f"{clean}: {len(data):,} bytes is over the table limit of {limits.max_table_bytes:,}")
         if language != "xlsx" and wide_encoding(data) is None and is_binary(data):
-            raise InputError(f"{clean}: binary data in a .{language} file, not a table")
+            raise InputError(binary_table_message(clean, language, data))
         return SourceFile(clean, language, data=data)
     if len(data) > limits.max_file_bytes:
         raise InputError(

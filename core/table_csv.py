@@ -39,7 +39,7 @@ from typing import Any, BinaryIO
 import pyarrow as pa
 
 from core.errors import InputError
-from core.sources import few_foreign_as_cp1252, is_binary, nul_line
+from core.sources import binary_table_message, few_foreign_as_cp1252, is_binary, nul_line
 from core.table_batch import OpenTable, RowBatch, check_width, column_names, detect_header, make_batch
 from core.table_csv_fast import parse_fast
 
@@ -99,7 +99,7 @@ def read_csv_table(
         raise InputError(f"{path}: empty file")
     bom = _check_bom(head, path)
     if is_binary(head[bom : bom + 8192]):
-        raise InputError(f"{path}: binary data in a .{language} file, not a table")
+        raise InputError(binary_table_message(path, language, head))
     _refuse_nul(head, 1, path)  # the header too (data blocks are checked as they stream)
     encoding = _detect_encoding(head[bom:], eof, path)
     hint = _SEP_HINT.match(head, bom)

@@ -143,8 +143,9 @@ def _is_bomb(info: zipfile.ZipInfo) -> bool:
 
 
 def _brief(exc: BaseException) -> str:
-    text = str(exc).strip("'\"") or type(exc).__name__
-    return text[:120]
+    """An exception's text, short (a KeyError's key without the quotes its text puts round it)."""
+    text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    return (text or type(exc).__name__)[:120]
 
 
 def cell_text(value: Any) -> str:

@@ -959,6 +959,8 @@ def test_cli_refuses_a_bad_table_with_one_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize("content,message", [
     (b"a,b\n1,2\n3,4,5\n", "line 3: 3 cells in a table of 2 columns"),
     (b"\x00\x01binary\x00" * 40, "binary data in a .csv file"),
+    (b"PK\x03\x04\x14\x00\x00\x00\x08\x00" + bytes(300), "bad.csv: a zip archive (an Excel workbook under this name? rename it .xlsx)"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(300), "bad.csv: an old Excel .xls or other Office file (save it as .xlsx or CSV)"),
     (b"region,revenue\n", "only a header row"),
 ])  # fmt: skip
 def test_cli_reports_a_table_it_cannot_read(tmp_path: Path, content: bytes, message: str) -> None:
