@@ -562,8 +562,14 @@ def get_spec(language: str) -> CodeSpec | TextSpec | TableSpec:
         raise SettingsError(f"unknown language {language!r}; known languages: {known}") from None
 
 
+# What ends a line for str.splitlines (and for an editor): a file name may hold any of them.
+_LINE_BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
 def comment_line(language: str, content: str) -> str:
-    """``content`` as one comment line in ``language``'s syntax (for breadcrumbs and summaries)."""
+    """``content`` as one comment line in ``language``'s syntax (for breadcrumbs and summaries);
+    a line break in it (a file named ``a\\nb.py``) is written escaped, so the line stays one."""
     spec = LANGUAGES.get(language)
     prefix, suffix = spec.comment if spec is not None else ("#", "")
+    content = _LINE_BREAKS.sub(lambda found: repr(found.group())[1:-1], content)
     return f"{prefix} {content}{suffix}"

@@ -758,3 +758,10 @@ def test_a_traits_required_method_is_a_member_with_its_doc_comment() -> None:
     assert "area, perimeter, name, describe" in header.embed_text  # required methods listed too
     area = next(c for c in chunks if c.symbol == "Shape.area")
     assert (area.kind, area.start_line, area.end_line) == ("method", 3, 4)  # with its /// comment
+
+
+def test_a_line_break_in_a_file_name_stays_inside_the_breadcrumb_comment() -> None:
+    # The breadcrumb is one comment line: a name's newline would leave half of it uncommented.
+    for path, crumb in [("new\nline.py", "# new\\nline.py :: area\n"), ("a\u2028b.py", "# a\\u2028b.py :: area\n")]:
+        (chunk,) = _syntax(path, "python", "def area(r):\n    return 3.14 * r * r\n", unit="chars", budget=400)
+        assert chunk.embed_text.startswith(crumb) and chunk.path == path
