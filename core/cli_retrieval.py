@@ -97,6 +97,7 @@ def cmd_index(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     corpus, root = _corpus(args)
+    embedder = Embedder(settings.model)  # an absent model fails here, before the data folder is set up
     store = Store(args.db)  # fails early on a bad data folder, before the model loads
     chosen = strategies(args.strategy)
     by_strategy: dict[str, list[Chunk]] = {s: [] for s in chosen}
@@ -108,7 +109,7 @@ def cmd_index(args: argparse.Namespace) -> int:
                 by_strategy[strategy].append(item)
             else:
                 skipped.add((item.path, item.reason))
-    embedder = Embedder(settings.model, cache=store.cache_path)
+    embedder = embedder.with_cache(store.cache_path)
     reports = store.index(
         by_strategy,
         embedder,
@@ -139,13 +140,16 @@ def cmd_index(args: argparse.Namespace) -> int:
 def cmd_query(args: argparse.Namespace) -> int:
     """``query``: JSONL hits of each strategy's collection, best first."""
     from core.embed import Embedder
-    from core.index import MANIFEST, OURS, Store, check_query, serves_remotely
+    from core.index import MANIFEST, OURS, Store, check_query
 
     text = check_query(args.text, args.mode)
     if args.k < 1:
         raise InputError(f"-k must be at least 1, got {args.k}")
-    if not serves_remotely() and not (args.db / OURS / MANIFEST).is_file():
+    if args.db.exists() and not args.db.is_dir():
+        raise InputError(f"the data folder {args.db} is a file; pass a folder to --db")
+    if not (args.db / OURS / MANIFEST).is_file():
         # A search creates nothing: a mistyped --db must not leave an empty data folder behind.
+        # (The manifest lives in the data folder with a Chroma server too.)
         raise InputError(f"nothing is indexed in {args.db} yet; run `python -m core index PATH --db {args.db}` first")
     store = Store(args.db)
     collections = store.last_collections(args.strategy)

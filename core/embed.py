@@ -89,7 +89,7 @@ def load_model(model: str = DEFAULT_MODEL, *, device: str | None = None) -> Sent
         return SentenceTransformer(str(path), device=device or pick_device(), local_files_only=True)
     except Exception as exc:  # noqa: BLE001 - transformers raises many types; all mean "unusable"
         raise ModelError(
-            f"cannot load embedding model {model!r} from {path}: {type(exc).__name__}: {exc}. "
+            f"cannot load embedding model {model!r} from {path}: {type(exc).__name__}: {str(exc).rstrip('. ')}. "
             "Give the folder of a sentence-transformers model (with modules.json or config.json "
             "and weights) copied to this machine."
         ) from None

@@ -65,6 +65,12 @@ def resolve_model_path(model: str) -> Path:
     except (OSError, RuntimeError, ValueError) as exc:  # ~nosuchuser, a name too long, a NUL
         raise ModelError(f"model {model[:80]!r} is not a usable name or path ({exc})") from None
     if is_dir:
+        if not any((candidate / name).is_file() for name in ("modules.json", "config.json")):
+            # Said now, not when the model loads (after an index run has set up its data folder).
+            raise ModelError(
+                f"model folder {model!r} holds no model (no modules.json or config.json); give the "
+                "folder of a sentence-transformers model copied to this machine"
+            )
         return candidate
     if exists:
         raise ModelError(f"model path {model!r} is a file; give the folder that holds the model")

@@ -111,11 +111,13 @@ def test_the_head_weight_is_an_index_setting(project: Path, tmp_path: Path, caps
         (["query", "", "--db", "{db}"], "the query is empty"),
         (["query", "x" * 100_000, "--db", "{db}"], "100,000 characters long"),
         (["query", "refund", "--db", "{db}"], "nothing is indexed"),
+        (["query", "refund", "--db", "{project}/payments.py"], "the data folder {project}/payments.py is a file"),
         (["index", "{project}", "--db", "{db}", "--model", "no-such-org/no-model"], "not in the local Hugging Face cache"),
+        (["index", "{project}", "--db", "{db}", "--model", "{project}"], "holds no model (no modules.json or config.json)"),
         (["index", "{project}/nope", "--db", "{db}"], "no such file or folder"),
         (["index", "{project}", "--db", "{db}", "--head-weight", "1.5"], "head weight must be at least 0 and below 1"),
     ],
-    ids=["empty-query", "100KB-query", "empty-db", "unknown-model", "missing-path", "head-weight"],
+    ids=["empty-query", "100KB-query", "empty-db", "db-is-a-file", "unknown-model", "not-a-model-folder", "missing-path", "head-weight"],
 )
 def test_bad_input_exits_2_with_a_message(
     project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
@@ -123,7 +125,8 @@ def test_bad_input_exits_2_with_a_message(
     filled = [a.format(db=tmp_path / "db", project=project) for a in argv]
     code, out, err = run(capsys, *filled)
     assert code == 2 and out == ""
-    assert err.startswith("error: ") and message in err
+    assert err.startswith("error: ") and message.format(project=project) in err
+    assert not (tmp_path / "db").exists()  # a run that fails on its input sets up no data folder
 
 
 def test_eval_json_and_table(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
