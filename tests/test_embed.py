@@ -14,6 +14,7 @@ from core.chunk import Chunk
 from core.embed import Embedder, EmbeddingCache, embed_chunks, head_text, load_model, model_key, text_digest
 from core.errors import InputError, ModelError
 from core.settings import DEFAULT_MODEL
+from core.sizing import resolve_model_path
 from tests.retrieval_fixtures import ROOT, embedder, model  # noqa: F401 - fixtures
 
 TEXTS = ["def parse_url(text):\n    return urlsplit(text)\n", "class Ledger:\n    pass\n", "select 1"]
@@ -83,8 +84,13 @@ def test_unknown_model_fails_offline_with_a_way_out() -> None:
 
 def test_a_folder_without_a_model_is_a_model_error(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not a model")
-    with pytest.raises(ModelError, match="cannot load embedding model"):
+    # Said when it is named (an index run has not set up its data folder yet), not at loading.
+    with pytest.raises(ModelError, match=r"holds no model \(no modules.json or config.json\)"):
+        resolve_model_path(str(tmp_path))
+    (tmp_path / "config.json").write_text("{}")
+    with pytest.raises(ModelError, match="cannot load embedding model") as caught:
         load_model(str(tmp_path))
+    assert ".." not in str(caught.value)
 
 
 def test_a_corrupted_cache_is_reported_and_left_alone(tmp_path: Path) -> None:
