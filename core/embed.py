@@ -109,8 +109,8 @@ class Embedded:
     """Vectors for a list of texts, in order, with what was re-used and what is too long."""
 
     vectors: np.ndarray  # (n, dim) float32, unit length (chunk vectors with a head: at most 1)
-    reused: int  # texts found in the cache
-    computed: int  # texts the model embedded now (distinct texts)
+    reused: int  # distinct texts found in the cache
+    computed: int  # distinct texts the model embedded now
     too_long: tuple[TooLong, ...]
 
 
@@ -318,8 +318,8 @@ class Embedder:
         for digest, text in zip(digests, texts):
             if digest not in found and digest not in todo:
                 todo[digest] = text
-        reused = sum(1 for d in digests if d in found)
-        done = reused
+        reused = len(found)  # distinct texts, as computed counts them (a repeated head once)
+        done = sum(1 for d in digests if d in found)
         if progress is not None:
             progress(done, total)
         # Longest first within each call keeps padding small; order is restored through digests.

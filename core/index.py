@@ -398,8 +398,8 @@ class IndexReport:
     added: int
     deleted: int
     unchanged: int
-    reused: int  # added chunks whose vector came from the embedding cache
-    embedded: int  # texts the model embedded now
+    reused: int  # distinct texts of the added chunks (and their heads) found in the embedding cache
+    embedded: int  # distinct texts the model embedded now
     too_long: tuple[str, ...]  # ids of the collection's chunks longer than the model reads (flagged in metadata)
     skipped: tuple[tuple[str, str], ...] = field(default=())  # (path, reason)
 

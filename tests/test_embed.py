@@ -52,6 +52,8 @@ def test_cache_survives_a_restart_and_is_keyed_by_model(model: object, tmp_path:
     reopened = Embedder(DEFAULT_MODEL, cache=EmbeddingCache(cache_file), loaded=model)
     second = reopened.embed([*TEXTS, "a new text"])
     assert (second.reused, second.computed) == (3, 1)
+    # Distinct texts on both sides: a text asked for twice is one re-used, as it is one computed.
+    assert reopened.embed([TEXTS[0], TEXTS[0], "a newer text", "a newer text"]).reused == 1
     assert np.array_equal(second.vectors[:3], first.vectors)
     cache = EmbeddingCache(cache_file)
     assert cache.count(model_key(DEFAULT_MODEL)) == 4
