@@ -228,6 +228,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     }
     if grid:
         table = sweep(evaluation, settings, grid, **options)
+        if all("error" in row for row in table):  # nothing was evaluated: a bad grid, not a result
+            raise InputError(f"--sweep: no combination is valid settings (first: {table[0]['error']})")
         if args.json:
             sys.stdout.write(json.dumps(table, indent=2) + "\n")
         else:

@@ -158,6 +158,10 @@ def test_eval_json_and_table(project: Path, tmp_path: Path, capsys: pytest.Captu
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].split()[:3] == ["budget", "strategy", "mode"] and len(lines) == 3
+    # A grid of nothing but invalid settings evaluated nothing: an error, not a table of errors.
+    code, out, err = run(capsys, "eval", str(project), "--queries", str(queries), "--sweep", "budget=0",
+                         "--mode", "vector", "--cache", str(cache))
+    assert code == 2 and out == "" and "error: --sweep: no combination is valid settings (first: budget must be" in err
 
 
 def test_eval_names_malformed_query_lines(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
