@@ -92,17 +92,32 @@ class Target:
     data: bytes = b""  # the span's own bytes (whitespace between chunks is not missing text)
 
 
-def parse_queries(text: str, source: str = "queries") -> list[QuerySpec]:
-    """Query specs from JSONL text; :class:`InputError` names every malformed line (up to five)."""
+def parse_queries(text: str, source: str = "queries", *, max_queries: int | None = None) -> list[QuerySpec]:
+    """Query specs from JSONL text; :class:`InputError` names every malformed line (up to five),
+    a file that is one JSON document rather than JSONL, and more than ``max_queries`` lines
+    (counted before any is parsed: the app caps what one upload may cost a shared server)."""
+    lines = text.removeprefix("\ufeff").splitlines()  # a BOM is not line 1's content
+    if max_queries is not None:
+        count = sum(1 for raw in lines if raw.strip())
+        if count > max_queries:
+            raise InputError(
+                f"{source}: {count:,} query lines, over the {max_queries:,} allowed here; "
+                "run larger sets with `python -m core eval`"
+            )
     specs: list[QuerySpec] = []
     errors: list[str] = []
-    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):  # a BOM is not line 1's content
+    for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
         try:
             specs.append(_parse_line(raw, number))
         except ValueError as exc:
             errors.append(f"line {number}: {exc}")
+    if errors and _one_json_document(text):
+        raise InputError(
+            f"{source}: one JSON document (an array, or an object over several lines); a query set is "
+            "JSONL: one JSON object per line"
+        )
     if errors:
         shown = "; ".join(errors[:_MAX_ERRORS_SHOWN])
         more = f" (and {len(errors) - _MAX_ERRORS_SHOWN} more)" if len(errors) > _MAX_ERRORS_SHOWN else ""
@@ -110,6 +125,18 @@ def parse_queries(text: str, source: str = "queries") -> list[QuerySpec]:
     if not specs:
         raise InputError(f"{source}: no queries (expected JSONL lines with query, path and symbol or start_line/end_line)")
     return specs
+
+
+def _one_json_document(text: str) -> bool:
+    """Whether ``text`` is a single JSON array or object (what JSONL is mistaken for)."""
+    stripped = text.removeprefix("\ufeff").strip()
+    if not stripped.startswith(("[", "{")):
+        return False
+    try:
+        json.loads(stripped)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def _parse_line(raw: str, number: int) -> QuerySpec:

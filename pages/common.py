@@ -56,6 +56,11 @@ def code_span(text: str) -> str:
     return f"{'`' * (longest + 1)}{pad}{text}{pad}{'`' * (longest + 1)}"
 
 
+# Questions one uploaded query set may ask on a shared server (each costs embeddings and a
+# search under every setting of a sweep): 88,000 held a session for 8 minutes. The CLI has no cap.
+MAX_QUESTIONS = 1_000
+
+
 def error(exc: BaseException | str) -> None:
     """An error message from the library, shown as it is written."""
     st.error(md(exc))

@@ -15,6 +15,11 @@ from pages import common
 QUERY_SOURCES = ("Bundled", "Upload")
 METRICS = ("touched", "whole", "mrr", "iou", "in_context")
 
+
+def questions(count: int) -> str:
+    return f"{count:,} question{'' if count == 1 else 's'}"
+
+
 common.sidebar_settings()
 common.intro(
     "Run a whole set of annotated questions against both strategies and all three search modes. "
@@ -52,14 +57,17 @@ with right:
 common.write_url({**common.SETTING_DEFAULTS, **URL_DEFAULTS})  # a link reproduces the settings and the set
 
 if not text.strip():
-    st.info("Pick a bundled query set or upload one (paths are relative to sample_repos/).")
+    if kind != "Bundled" and label:
+        common.error(f"{label}: empty file; a query set is JSONL: one JSON object per line")
+    else:
+        st.info("Pick a bundled query set or upload one (paths are relative to sample_repos/).")
     st.stop()
 try:
-    queries = parse_queries(text, label or "queries")
+    queries = parse_queries(text, label or "queries", max_queries=common.MAX_QUESTIONS)
 except ChunkExplorerError as exc:
     common.error(exc)
     st.stop()
-st.caption(f"{len(queries)} questions · corpus: every bundled sample project")
+st.caption(f"{questions(len(queries))} · corpus: every bundled sample project")
 query_hash = common.digest(text)
 
 try:
@@ -69,7 +77,7 @@ except ChunkExplorerError as exc:
     st.stop()
 
 if report.unresolved:
-    with st.expander(f"⚠️ {len(report.unresolved)} of the {len(queries)} questions could not be used; "
+    with st.expander(f"⚠️ {len(report.unresolved)} of the {questions(len(queries))} could not be used; "
                      f"the figures cover the other {len(queries) - len(report.unresolved)}"):
         for line, reason in report.unresolved:
             st.markdown(f"- line {line}: {common.md(reason)}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from pages.common import MAX_QUESTIONS
 from tests.helpers import open_app
 
 
@@ -44,6 +45,15 @@ def test_malformed_query_lines_are_named(evaluate: AppTest) -> None:
     assert not evaluate.exception
     message = " ".join(e.value for e in evaluate.error)
     assert "line 2" in message and "line 3" in message
+    line = b'{"query": "ok", "path": "py_inventory/inventory/models.py", "symbol": "Sku"}\n'
+    for name, data, expected in [
+        ("empty.jsonl", b"  \n", "empty.jsonl: empty file; a query set is JSONL"),
+        ("array.json", b"[" + line.strip() + b"]", "array.json: one JSON document (an array, or an object over"),
+        ("huge.jsonl", line * (MAX_QUESTIONS + 1), f"huge.jsonl: {MAX_QUESTIONS + 1:,} query lines, over the"),
+    ]:
+        evaluate.file_uploader(key="upload_queries").upload(name, data, "application/json").run()
+        assert not evaluate.exception
+        assert expected in " ".join(e.value for e in evaluate.error), name
 
 
 def test_a_small_sweep_highlights_the_best(evaluate: AppTest) -> None:

@@ -428,3 +428,13 @@ def test_a_table_profile_holds_no_rows_and_groups_only_its_own_parts() -> None:
     everything = table_target(QuerySpec(2, "q", "t.csv", start_line=1, end_line=7), source)
     assert all(_holds((c,), everything) for c in profile)
     assert sum(_holds((c,), target) for c in chunks if c.kind == "table_rows") == 1
+
+
+def test_a_json_document_is_named_as_not_jsonl_and_a_cap_is_checked_before_parsing() -> None:
+    line = '{"query": "q", "path": "a.py", "symbol": "f"}'
+    for text in (f"[{line}]", '{\n  "query": "q",\n  "path": "a.py",\n  "symbol": "f"\n}\n'):
+        with pytest.raises(InputError, match=r"q\.json: one JSON document .* JSONL: one JSON object per line"):
+            parse_queries(text, "q.json")
+    assert len(parse_queries(f"{line}\n" * 3, "q.jsonl", max_queries=3)) == 3
+    with pytest.raises(InputError, match=r"q\.jsonl: 4 query lines, over the 3 allowed here"):
+        parse_queries(f"{line}\n" * 3 + "not even json\n", "q.jsonl", max_queries=3)
