@@ -256,15 +256,30 @@ class Damage:
 
 def find_damage(tree: Tree, muted: tuple[int, ...] = (), doc: Document | None = None) -> Damage:
     """Collect the outermost ERROR/MISSING nodes (iteratively: deep trees must not recurse),
-    and the ``muted`` lines of ``doc`` (mended to parse the rest: see :func:`parse`)."""
+    and the ``muted`` lines of ``doc`` (mended to parse the rest: see :func:`parse`).
+
+    With ``doc``, lines are those of the document (a node past its last line break is on its
+    last line), and a closer missing at the very end of the text (a ``}``, ``end`` or ``fi``
+    left out anywhere above: the parser closes the block at the end of the file) damages the
+    whole block it should close, from its first line to the end: every definition after the
+    slip was read into that block, so none of their chunks can be trusted. Its share of the
+    bytes stays one byte: the text is sound, only its nesting is not, and falling back to
+    fixed windows would lose more than it saves."""
     root = tree.root_node
     ranges: list[tuple[int, int]] = [(line, line) for line in muted]
     error_bytes = sum(doc.line_end(line) - doc.line_start(line) for line in muted) if doc is not None else 0
+    last_line = doc.line_count if doc is not None else None
+    text_end = len(doc.data.rstrip()) if doc is not None else None
     stack: list[Node] = [root] if root.has_error else []
     while stack:
         node = stack.pop()
         if node.is_error or node.is_missing:
-            ranges.append((node.start_point.row + 1, node.end_point.row + 1))
+            first, last = node.start_point.row + 1, node.end_point.row + 1
+            if last_line is not None and text_end is not None:
+                if node.is_missing and node.start_byte >= text_end and node.parent is not None:
+                    first, last = node.parent.start_point.row + 1, last_line
+                first, last = min(first, last_line), min(last, last_line)
+            ranges.append((first, last))
             error_bytes += max(node.end_byte - node.start_byte, 1)
             continue
         stack.extend(child for child in node.children if child.has_error)

@@ -765,3 +765,19 @@ def test_a_line_break_in_a_file_name_stays_inside_the_breadcrumb_comment() -> No
     for path, crumb in [("new\nline.py", "# new\\nline.py :: area\n"), ("a\u2028b.py", "# a\\u2028b.py :: area\n")]:
         (chunk,) = _syntax(path, "python", "def area(r):\n    return 3.14 * r * r\n", unit="chars", budget=400)
         assert chunk.embed_text.startswith(crumb) and chunk.path == path
+
+
+def test_a_closer_missing_at_the_end_flags_the_block_it_should_close() -> None:
+    # The parser closes f's block at the end of the file: g and h are read into it. Their
+    # chunks must say so (the MISSING "}" sat past the last line, where no chunk is).
+    source = 'f() {\n  case "$1" in\n    a) echo a ;;\n  esac\n\ng() {\n  echo b\n}\n\nh() {\n  echo c\n}\n'
+    prep = prepare("deploy.sh", "bash", source)
+    assert prep.damage is not None and all(last <= prep.doc.line_count for _, last in prep.damage.ranges)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=60), "syntax")
+    assert list(dict.fromkeys(c.symbol for c in chunks)) == ["f", "f.g", "f.h"]
+    assert all("damaged" in c.flags for c in chunks) and not chunks[0].fallback
+    # A closer missing where the text goes on is flagged where it is, as before.
+    lua = "local M = {}\n\nfunction M.a()\n  if x then\n    return 1\nend\n\nfunction M.b()\n  return 2\nend\n\nreturn M\n"
+    flagged = [c.symbol for c in chunk_document(prepare("m.lua", "lua", lua), ChunkSettings(unit="chars", budget=60), "syntax")
+               if "damaged" in c.flags]
+    assert flagged, "an unclosed if inside M.a damages what follows"
