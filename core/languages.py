@@ -459,16 +459,27 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             comment=_C_LIKE,
             # ``function_declaration``: an abstract ``def`` (no body).
             functions=frozenset({"function_definition", "function_declaration", "lambda_expression"}),
+            # ``given_definition``: Scala 3's ``given listShow[A](using ...): Show[List[A]] with``
+            # and its methods (an anonymous ``given Show[Int] with`` is named by its type).
             containers=frozenset(
-                {"class_definition", "object_definition", "trait_definition", "enum_definition", "extension_definition"}
+                {
+                    "class_definition",
+                    "object_definition",
+                    "trait_definition",
+                    "enum_definition",
+                    "extension_definition",
+                    "given_definition",
+                }
             ),
             wrappers=frozenset({"val_definition", "var_definition"}),  # ``val double = (x: Int) => ...``
             body_types=frozenset({"block", "indented_block"}),  # a lambda's ``{ ... }``
+            name_fields=("name", "return_type"),
             kinds={
                 "object_definition": "object",
                 "trait_definition": "trait",
                 "enum_definition": "enum",
                 "extension_definition": "extension",
+                "given_definition": "given",
             },
             # ``extension (s: String)`` is named by what it extends (not by its first method),
             # and its methods are its own children: it is its own body.

@@ -447,10 +447,14 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
         ("scala", "Shapes.scala",
          "object Registry {\n  def lookup(k: String): Int = 0\n}\ntrait Shape {\n  def area: Double\n}\n"
          "case class Circle(r: Double) extends Shape {\n  def area = 3.14 * r * r\n}\nenum Suit { case Hearts, Spades }\n"
-         "val twice = (x: Int) => x * 2\nextension (s: String) {\n  def shout: String = s.toUpperCase\n}\n",
+         "val twice = (x: Int) => x * 2\nextension (s: String) {\n  def shout: String = s.toUpperCase\n}\n"
+         "given Ordering[Suit] with\n  def compare(a: Suit, b: Suit): Int = a.ordinal - b.ordinal\n\n"
+         "given listShow[A](using s: Show[A]): Show[List[A]] with\n  def show(as: List[A]): String = as.mkString\n",
          [("Registry", "object"), ("Registry.lookup", "method"), ("Shape", "trait"), ("Shape.area", "method"),
           ("Circle", "class"), ("Circle.area", "method"), ("Suit", "enum"), ("twice", "function"),
-          ("extension (s: String)", "extension"), ("extension (s: String).shout", "method")]),
+          ("extension (s: String)", "extension"), ("extension (s: String).shout", "method"),
+          ("Ordering[Suit]", "given"), ("Ordering[Suit].compare", "method"), ("listShow", "given"),
+          ("listShow.show", "method")]),
         ("lua", "m.lua",
          "local M = {}\nfunction M:reset() self.n = 0 end\nfunction M.util.clamp(x) return x end\n"
          "local function helper() end\nM.on_load = function() end\n"
