@@ -687,11 +687,14 @@ def sweep_table(query_hash: str, text: str, settings_key: str, grid: dict, mode:
     least_overlap, least_head = min(grid["overlap_pct"]), min(heads)
     bar = st.progress(0.0, text="Sweeping…")
     rows = []
+    run: set[tuple[str, str]] = set()  # (settings, strategy) done: 10% and 25% of a 3-line budget are both 0
     for done, (budget, pct, crumb, head) in enumerate(combos, start=1):
-        strategies = tuple(s for s, matters in (("fixed", head == least_head), ("syntax", pct == least_overlap)) if matters)
+        settings = base.with_(budget=int(budget), overlap=min(int(budget) * int(pct) // 100, int(budget) - 1),
+                              breadcrumb=bool(crumb), head_weight=int(head) / 100)
+        strategies = tuple(s for s, matters in (("fixed", head == least_head), ("syntax", pct == least_overlap))
+                           if matters and (settings.key(), s) not in run)
+        run.update((settings.key(), s) for s in strategies)
         if strategies:
-            settings = base.with_(budget=int(budget), overlap=min(int(budget) * int(pct) // 100, int(budget) - 1),
-                                  breadcrumb=bool(crumb), head_weight=int(head) / 100)
             report = evaluation_report(query_hash, text, settings.key(), k, context, (mode,), strategies)
             for row in report.rows:
                 syntax = row.strategy == "syntax"
