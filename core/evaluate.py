@@ -128,9 +128,10 @@ def parse_queries(text: str, source: str = "queries", *, max_queries: int | None
 
 
 def _one_json_document(text: str) -> bool:
-    """Whether ``text`` is a single JSON array or object (what JSONL is mistaken for)."""
+    """Whether ``text`` is a single JSON array, or one object over several lines (what JSONL is
+    mistaken for; one object on one line is JSONL, whatever is wrong with its fields)."""
     stripped = text.removeprefix("\ufeff").strip()
-    if not stripped.startswith(("[", "{")):
+    if not (stripped.startswith("[") or stripped.startswith("{") and "\n" in stripped):
         return False
     try:
         json.loads(stripped)
