@@ -30,7 +30,10 @@ class CodeSpec:
     - ``name_fields``: fields tried in order for a definition's name; ``receiver_field`` names the
       field whose type qualifies a method (Go receivers, Kotlin extension receivers);
       ``name_separators``: tokens in a qualified name that join its parts as ``.`` does (Lua's
-      ``function Account:deposit`` is ``Account.deposit``);
+      ``function Account:deposit`` is ``Account.deposit``); ``method_marks``: what in a
+      function's own name makes it a method written outside its class (C++'s ``void
+      Matrix::multiply()``, read as ``Matrix.multiply``; in Lua only ``:``, as ``function
+      M.new()`` is a module's function);
     - ``body_types``: node types that hold a body when the grammar has no ``body`` field;
       ``body_hosts``: child types looked through for one (Go's ``struct_type``);
     - ``kinds``: Chunk ``kind`` for node types that are neither plain functions nor classes;
@@ -80,6 +83,7 @@ class CodeSpec:
     )
     receiver_field: str | None = None
     name_separators: tuple[str, ...] = ()
+    method_marks: tuple[str, ...] = (".",)
     body_types: frozenset[str] = frozenset()
     body_hosts: frozenset[str] = frozenset()
     kinds: dict[str, str] = field(default_factory=dict)
@@ -508,6 +512,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             naming_wrappers=frozenset({"assignment_statement", "field"}),
             self_bodies=frozenset({"table_constructor"}),
             name_separators=(":",),  # ``function Account:deposit`` is ``Account.deposit``
+            method_marks=(":",),  # ... a method, while ``function M.new()`` is a module's function
         ),
         TextSpec("markdown", (".md", ".markdown", ".rst"), ("<!--", " -->"), "markdown"),
         TextSpec("yaml", (".yaml", ".yml"), ("#", ""), "keys"),

@@ -471,7 +471,7 @@ class _Run:
             return "class"
         if spec.receiver_field and definition.child_by_field_name(spec.receiver_field) is not None:
             return "method"
-        if definition.type in spec.functions and "." in (self._name_of(definition) or ""):
+        if definition.type in spec.functions and any(mark in (self._own_name(definition) or "") for mark in spec.method_marks):
             return "method"  # ``void Matrix::multiply()`` defined outside its class
         return "method" if in_container else "function"
 

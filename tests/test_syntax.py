@@ -459,7 +459,7 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
          "local M = {}\nfunction M:reset() self.n = 0 end\nfunction M.util.clamp(x) return x end\n"
          "local function helper() end\nM.on_load = function() end\n"
          "local handlers = {\n  on_get = function(req) return 200 end,\n}\nreturn M\n",
-         [("M.reset", "method"), ("M.util.clamp", "method"), ("helper", "function"), ("M.on_load", "function"),
+         [("M.reset", "method"), ("M.util.clamp", "function"), ("helper", "function"), ("M.on_load", "function"),
           ("handlers", "table"), ("handlers.on_get", "method")]),
         ("bash", "ops.sh",
          "function backup {\n  tar czf /tmp/b.tgz /srv\n}\nrestore() (\n  cd /srv && tar xzf /tmp/b.tgz\n)\n"
