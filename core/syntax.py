@@ -407,10 +407,7 @@ class _Run:
         if definition.type in spec.self_bodies and not wrappers:
             # Its own body, with nothing around it that names it (Scala 3's ``extension (s:
             # String)`` then its ``def``s): its head is its text before its first member.
-            end = next(
-                (c.start_byte for c in definition.named_children if self.find_definition(c)[0] is not None),
-                definition.end_byte,
-            )
+            end = self.members_start(definition)
         if wrappers and (
             definition.type in spec.self_bodies
             or any(w.type in spec.naming_wrappers for w in wrappers)
@@ -424,6 +421,14 @@ class _Run:
         if body is None or len(lines) > _MAX_SIGNATURE_LINES:
             lines = lines[:1] if body is None else lines[:_MAX_SIGNATURE_LINES]
         return "\n".join(lines).rstrip()
+
+    def members_start(self, container: Node) -> int:
+        """Where a container that is its own body (``self_bodies``) has its first member: what
+        comes before is its head (``extension (s: String)``), no member of it."""
+        return next(
+            (c.start_byte for c in container.named_children if self.find_definition(c)[0] is not None),
+            container.end_byte,
+        )
 
     def body(self, definition: Node) -> Node | None:
         """The node holding the definition's statements or members."""
@@ -1125,6 +1130,10 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
             if body is not None:
                 classy = definition.type in spec.containers and run.kind(definition, False) not in NON_CLASS_KINDS
                 function_body = definition.type not in spec.containers
-                stack.append((list(body.children), symbol_path, classy, depth + 1, function_body))
+                members = list(body.children)
+                if body is definition:  # its own body: its head shares no unit with a member on its line
+                    start = run.members_start(definition)
+                    members = [c for c in members if c.start_byte >= start]
+                stack.append((members, symbol_path, classy, depth + 1, function_body))
     found.sort(key=lambda d: (d.first, -d.last))
     return found

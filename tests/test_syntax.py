@@ -455,6 +455,9 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
           ("extension (s: String)", "extension"), ("extension (s: String).shout", "method"),
           ("Ordering[Suit]", "given"), ("Ordering[Suit].compare", "method"), ("listShow", "given"),
           ("listShow.show", "method")]),
+        ("scala", "Sku.scala",  # a one-line extension: its method shares the line with its head
+         "object Sku:\n  extension (sku: String) def value: String = sku\n",
+         [("Sku", "object"), ("Sku.extension (sku: String)", "extension"), ("Sku.extension (sku: String).value", "method")]),
         ("lua", "m.lua",
          "local M = {}\nfunction M:reset() self.n = 0 end\nfunction M.util.clamp(x) return x end\n"
          "local function helper() end\nM.on_load = function() end\n"
@@ -467,7 +470,7 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
          [("backup", "function"), ("restore", "function"), ("verify", "function")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
-         "go-type-specs", "swift-kinds", "scala-kinds", "lua-function-forms", "bash-function-forms"],
+         "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
