@@ -438,6 +438,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "subscript_declaration",
                     "protocol_function_declaration",
                     "computed_property",  # ``var total: Int { ... }``, named by its declaration
+                    "willset_didset_block",  # ``var stock = 0 { didSet { ... } }``, the same
                     "lambda_literal",  # ``let normalize = { (sku: String) in ... }``
                 }
             ),
@@ -447,8 +448,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             # A body's statements sit in one ``statements`` node: read them as the body's own.
             transparent=frozenset({"statements"}),
             # A subscript's ``{ ... }``; a closure's or a computed property's statements.
-            body_types=frozenset({"computed_property", "statements"}),
-            kinds={"protocol_declaration": "protocol", "computed_property": "property"},
+            body_types=frozenset({"computed_property", "willset_didset_block", "statements"}),
+            kinds={"protocol_declaration": "protocol", "computed_property": "property", "willset_didset_block": "property"},
             keyword_kinds={
                 "class_declaration": {"struct": "struct", "enum": "enum", "extension": "extension", "actor": "actor"}
             },

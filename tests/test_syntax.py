@@ -440,10 +440,12 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
          "extension Money: Comparable {\n  static func < (a: Money, b: Money) -> Bool { a.cents < b.cents }\n"
          "  var euros: Double { Double(cents) / 100 }\n}\n"
          "protocol Priced {\n  func price() -> Money\n}\nenum Coin { case euro }\n"
-         "actor Till {\n  init() {}\n  deinit {}\n}\nlet twice = { (x: Int) in x * 2 }\n",
+         "actor Till {\n  init() {}\n  deinit {}\n  var open = false {\n    didSet { print(open) }\n  }\n}\n"
+         "let twice = { (x: Int) in x * 2 }\n",
          [("Money", "struct"), ("Money.subscript", "method"), ("Money", "extension"), ("Money.<", "method"),
           ("Money.euros", "property"), ("Priced", "protocol"), ("Priced.price", "method"), ("Coin", "enum"),
-          ("Till", "actor"), ("Till.init", "method"), ("Till.deinit", "method"), ("twice", "function")]),
+          ("Till", "actor"), ("Till.init", "method"), ("Till.deinit", "method"), ("Till.open", "property"),
+          ("twice", "function")]),
         ("scala", "Shapes.scala",
          "object Registry {\n  def lookup(k: String): Int = 0\n}\ntrait Shape {\n  def area: Double\n}\n"
          "case class Circle(r: Double) extends Shape {\n  def area = 3.14 * r * r\n}\nenum Suit { case Hearts, Spades }\n"
