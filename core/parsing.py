@@ -89,6 +89,10 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
     fallback ratio; the mended lines count as damaged (see :func:`find_damage`), and their text
     stays the file's own in the chunks. A mend can still cost the structure around it (a class
     whose own line held the typo); only the mended line's chunk is flagged.
+
+    First, however little of the file is in error: a closer missing at the very end (left out
+    somewhere above, so the rest of the file was read into its block) gets one mend where it
+    likely went (:func:`_close_early`).
     """
     spec = LANGUAGES.get(doc.language)
     if not isinstance(spec, CodeSpec):
@@ -98,10 +102,15 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
     tree = _parse_until(parser, doc.data, deadline)
     if tree is None:
         return Parse(None)
+    comment = tuple(part.encode("utf-8") for part in spec.comment)
+    unclosed = _missing_at_end(tree, doc)
+    if unclosed is not None and unclosed.type in _CLOSERS and unclosed.parent is not None:
+        reopened = _close_early(parser, doc, tree, unclosed.parent, comment, deadline)
+        if reopened is not None:
+            return reopened
     damage = find_damage(tree)
     if damage.ratio <= ERROR_FALLBACK_RATIO:
         return Parse(tree)
-    comment = tuple(part.encode("utf-8") for part in spec.comment)
     if _garbage(doc, damage, comment[0]):
         return Parse(tree)
     work = bytearray(doc.data)
@@ -138,6 +147,83 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
     if not kept or find_damage(best_tree, kept, doc).ratio > ERROR_FALLBACK_RATIO:
         return Parse(tree)  # no better: the chunker falls back on the original tree's damage
     return Parse(best_tree, kept)
+
+
+# Tokens that close a block: one left out makes the parser close the block at the end of the file.
+_CLOSERS = frozenset({"}", ")", "]", "end", "fi", "done", "esac"})
+
+
+def _missing_at_end(tree: Tree, doc: Document) -> Node | None:
+    """A MISSING node at the very end of ``doc``'s text (after its last non-blank byte): a
+    closer left out somewhere above, which the parser supplied at the end of the file."""
+    root = tree.root_node
+    if not root.has_error:
+        return None
+    text_end = len(doc.data.rstrip())
+    stack: list[Node] = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_missing and node.start_byte >= text_end:
+            return node
+        if not node.is_error:
+            stack.extend(child for child in node.children if child.has_error)
+    return None
+
+
+def _close_early(
+    parser: Parser, doc: Document, tree: Tree, block: Node, comment: tuple[bytes, ...], deadline: float
+) -> Parse | None:
+    """The tree with one line of ``block`` mended (see :func:`_mends`), when that leaves no
+    closer missing at the end and less damage than before; None otherwise.
+
+    The parser closes a block whose closer was left out at the end of the file, so every later
+    definition is read into it (``f.g``, ``f.h``). Lines tried, in order (:func:`_slip_lines`):
+    those with an odd quote or an unbalanced round or square bracket (a typo), then the opening
+    lines of blocks closed by a closer indented less than they are (where a closer went missing,
+    the next one out closed the block). Without the mended line the rest nests as written; that
+    line's chunk is flagged. Brace-only suspects and the block's own first line are not tried:
+    on copies of the samples with one closer deleted or one stray character added, they mended
+    more files but left some with fewer definitions than no mend at all; these candidates never
+    did. Without a mend, :func:`find_damage` flags the block to the end."""
+    before = find_damage(tree).error_bytes
+    tries = min(_ROUND_TRIES, _REPAIR_BYTES // max(len(doc.data), 1))
+    for line in _slip_lines(doc, block, comment[0]):
+        start, end = doc.line_start(line), doc.line_end(line)
+        for mended in _mends(doc.data[start:end], comment):  # type: ignore[arg-type]
+            if tries <= 0:
+                return None
+            tries -= 1
+            trial = bytearray(doc.data)
+            trial[start:end] = mended
+            tried = _parse_until(parser, bytes(trial), deadline)
+            if tried is None:
+                return None  # out of time
+            if find_damage(tried).error_bytes < before and _missing_at_end(tried, doc) is None:
+                return Parse(tried, (line,))
+    return None
+
+
+def _slip_lines(doc: Document, block: Node, comment: bytes) -> list[int]:
+    """Where the closer missing at the end of ``block`` likely went: see :func:`_close_early`."""
+    first, last = block.start_point.row + 1, doc.line_count
+    typos = [line for rank, line in sorted(_ranked(doc, doc.data, first, last, comment)) if rank < 2]
+    early: list[int] = []
+    stack: list[Node] = [block]
+    while stack and len(early) < _SUSPECTS:
+        node = stack.pop()
+        closer = node.children[-1] if node.child_count > 1 else None
+        if closer is not None and not closer.is_missing and closer.type in _CLOSERS:
+            opens, closes = node.start_point.row + 1, closer.start_point.row + 1
+            if closes > opens and _indent(doc, closes) < _indent(doc, opens):
+                early.append(opens)
+        stack.extend(reversed(node.named_children))
+    return list(dict.fromkeys([*typos[:_SUSPECTS], *sorted(early)]))
+
+
+def _indent(doc: Document, line: int) -> int:
+    """Width of ``line``'s leading spaces and tabs (a tab counts one)."""
+    text = doc.data[doc.line_start(line) : doc.line_end(line)]
+    return len(text) - len(text.lstrip(b" \t"))
 
 
 def _parse_until(parser: Parser, data: bytes, deadline: float) -> Tree | None:

@@ -776,17 +776,25 @@ def test_a_line_break_in_a_file_name_stays_inside_the_breadcrumb_comment() -> No
         assert chunk.embed_text.startswith(crumb) and chunk.path == path
 
 
-def test_a_closer_missing_at_the_end_flags_the_block_it_should_close() -> None:
-    # The parser closes f's block at the end of the file: g and h are read into it. Their
-    # chunks must say so (the MISSING "}" sat past the last line, where no chunk is).
+def test_a_closer_missing_above_the_end_is_mended_where_it_went_or_flagged_to_the_end() -> None:
+    # The "if" lacks its "end": the function's "end" closes the if, and the parser closes the
+    # function at the end of the file with M.b read into it (M.a.M.b), the MISSING "end" past
+    # the last line, where no chunk is. The if's "end" is indented less than its "if": the parse
+    # mends that line, and M.b is whole and top-level again.
+    lua = "local M = {}\n\nfunction M.a(x)\n  if x then\n    return 1\nend\n\nfunction M.b()\n  return 2\nend\n\nreturn M\n"
+    prep = prepare("m.lua", "lua", lua)
+    assert prep.parsed is not None and prep.parsed.muted == (4,)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert [c.symbol for c in chunks if c.kind == "function"] == ["M.a", "M.b"]
+    assert [c.symbol for c in chunks if "damaged" in c.flags] == ["M.a"]
+    assert_lossless(prep, chunks)
+    # f's "}" is left out, and no line says where it went: no mend; g and h are read into f,
+    # and every chunk from f's first line to the end is flagged.
     source = 'f() {\n  case "$1" in\n    a) echo a ;;\n  esac\n\ng() {\n  echo b\n}\n\nh() {\n  echo c\n}\n'
     prep = prepare("deploy.sh", "bash", source)
-    assert prep.damage is not None and all(last <= prep.doc.line_count for _, last in prep.damage.ranges)
+    assert prep.parsed is not None and not prep.parsed.muted
+    assert prep.damage is not None and prep.damage.ranges == ((1, prep.doc.line_count),)
+    assert prep.damage.error_bytes == 1  # the text is sound: no fallback to fixed windows
     chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=60), "syntax")
     assert list(dict.fromkeys(c.symbol for c in chunks)) == ["f", "f.g", "f.h"]
     assert all("damaged" in c.flags for c in chunks) and not chunks[0].fallback
-    # A closer missing where the text goes on is flagged where it is, as before.
-    lua = "local M = {}\n\nfunction M.a()\n  if x then\n    return 1\nend\n\nfunction M.b()\n  return 2\nend\n\nreturn M\n"
-    flagged = [c.symbol for c in chunk_document(prepare("m.lua", "lua", lua), ChunkSettings(unit="chars", budget=60), "syntax")
-               if "damaged" in c.flags]
-    assert flagged, "an unclosed if inside M.a damages what follows"
