@@ -180,7 +180,7 @@ def _open_sheet(sheet: Any, *, path: str, name: str, has_header: bool | None) ->
             break
     if not sample:
         return None
-    title = _title_rows(sample)
+    title = _title_rows(sample) if has_header is not False else []  # "no header": every row is data
     sample = sample[len(title) :]
     # The table's left edge: the leftmost column any of the top rows uses (rows of two cells or
     # more, when there are such: a note in column A beside a table from B is no column of it).
@@ -245,15 +245,18 @@ MAX_NOTE_ROWS = 3  # one-cell rows past this many after a blank row are data (na
 
 def _footnotes(rows: Iterator[tuple[int, list[str]]], table: OpenTable, *, left: int, width: int) -> Iterator[tuple[int, list[str]]]:
     """``rows`` less the notes under a sheet's table: up to :data:`MAX_NOTE_ROWS` rows at its end,
-    after a blank row, that hold one cell ("Source: ..."), and rows holding cells only left of
-    its first column. They are no data (a note in a number column made it text); the table's
-    notes name them, so the profile still says them."""
+    after a blank row, that hold one cell reading as a note ("Source: ...", not a lone name:
+    :func:`_reads_as_note`), and rows holding cells only left of its first column. They are no
+    data (a note in a number column made it text); the table's notes name them, so the profile
+    still says them."""
     held: list[tuple[int, list[str]]] = []
     previous = 0
     for number, cells in rows:
         inside = _filled(cells[left:])
         outside = any(c.strip() for c in cells[:left])
-        noted = width > 1 and ((outside and not inside) or (inside == 1 and (held or number > previous + 1)))
+        noted = width > 1 and (
+            (outside and not inside) or (inside == 1 and (held or number > previous + 1) and _reads_as_note(cells))
+        )
         previous = number
         if noted and len(held) < MAX_NOTE_ROWS:
             held.append((number, cells))
@@ -263,6 +266,14 @@ def _footnotes(rows: Iterator[tuple[int, list[str]]], table: OpenTable, *, left:
         yield number, cells
     if held:
         table.notes = (*table.notes, _rows_note(held, "below the table read as notes, not data", 300))
+
+
+def _reads_as_note(cells: list[str]) -> bool:
+    """Whether a one-cell row reads as a note ("Source: internal data", "* preliminary") rather
+    than a row with one value filled ("Eve" in a table of names and phones): words, a colon,
+    or a mark before the text."""
+    text = next(c.strip() for c in cells if c.strip())
+    return any(ch.isspace() for ch in text) or ":" in text or not text[0].isalnum()
 
 
 def _chain(first: list[tuple[int, list[str]]], rest: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, list[str]]]:

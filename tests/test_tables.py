@@ -1097,3 +1097,18 @@ def test_a_workbook_that_is_a_zip_bomb_is_refused_before_parsing() -> None:
     book.save(buffer)
     chunks = chunk_table_source(load_bytes("same.xlsx", buffer.getvalue()), ChunkSettings(unit="lines", budget=5000), "syntax")
     assert sum(c.row_end - c.row_start + 1 for c in row_chunks(chunks)) == 20_000
+
+
+def test_one_cell_rows_are_data_when_there_is_no_header_or_they_read_as_values() -> None:
+    # "No header": every row is data, the title rows too. And one-cell rows after a gap at a
+    # table's end are notes only when they read as notes: a name without a phone is a row.
+    people = [(1, 1, "Alice"), (2, 1, "Bob"), (3, 1, "Carol"), (3, 2, "555-1"), (4, 1, "Dave"), (4, 2, "555-2"),
+              (5, 1, "Eve"), (5, 2, "555-3")]
+    workbook = _xlsx_bytes(people)
+    chunks = chunk_table_source(load_bytes("p.xlsx", workbook), ChunkSettings(), "syntax", has_header=False)
+    assert [c.text for c in row_chunks(chunks)] == ["Alice,\nBob,\nCarol,555-1\nDave,555-2\nEve,555-3"]
+    phones = [(1, 1, "name"), (1, 2, "phone"), (2, 1, "Carol"), (2, 2, "555-1"), (3, 1, "Dave"), (3, 2, "555-2"),
+              (5, 1, "Eve"), (6, 1, "Frank")]
+    chunks = chunk_table_source(load_bytes("q.xlsx", _xlsx_bytes(phones)), ChunkSettings(), "syntax")
+    assert [c.text for c in row_chunks(chunks)] == ["Carol,555-1\nDave,555-2\nEve,\nFrank,"]
+    assert "notes" not in chunks[-1].embed_text
