@@ -18,7 +18,8 @@ STRATEGIES = ("fixed", "syntax", "table", "text")
 #   oversized  - over the budget because no legal cut exists inside it (e.g. one huge token)
 #   split_line - one source line was longer than the budget and was cut inside the line
 #   damaged    - the span overlaps a region tree-sitter could not parse
-#   ragged     - (tables) a short row was padded with empty cells
+#   ragged     - (tables) a row not as wide as the header: short (padded with empty cells) or
+#                with empty cells past it (a delimiter at the line's end, dropped)
 #   generated_header - (tables) no header row: columns are named column_1, column_2, ...
 #   split_row_start, split_row_end - (naive table windows) the window starts or ends inside a row
 FLAGS = ("oversized", "split_line", "damaged", "ragged", "generated_header", "split_row_start", "split_row_end")

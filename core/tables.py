@@ -31,7 +31,8 @@ Spans and text:
   table land on it; its ``text`` is the profile itself, not the source (which would repeat the
   entire table). It is the one kind of chunk whose ``text`` is not a source slice.
 
-Flags: ``oversized``; ``ragged`` (a short row was padded with empty cells); ``generated_header``
+Flags: ``oversized``; ``ragged`` (a row not as wide as the header: a short one, padded with
+empty cells, or one with empty cells past it, dropped); ``generated_header``
 (no header row: columns are named ``column_1``...). Strategy ``fixed`` is the naive baseline in
 :mod:`core.table_fixed`.
 """
