@@ -5,7 +5,8 @@ Each column keeps a few running numbers, never its values, so a profile of a 200
 few megabytes:
 
 - missing: a cell that is empty or one of pandas' own missing markers (``NA``, ``N/A``, ``null``,
-  ``NaN``, ``None``, ...), so counts agree with ``pandas.read_csv``;
+  ``NaN``, ``None``, ...), so counts agree with ``pandas.read_csv``, or one of Excel's error
+  values (``#DIV/0!``, ``#VALUE!``, ...), as ``pandas.read_excel`` reads them;
 - numbers (every present value parses as an integer or a decimal): count, min, max, sum, mean;
 - dates (every present value is an ISO 8601 date or date-time): earliest and latest;
 - text: distinct values, counted exactly up to :data:`DISTINCT_CAP` (beyond it the profile says
@@ -31,9 +32,10 @@ import pyarrow.compute as pc
 from core.table_values import NA_MARKERS, cell_lengths, int_values
 
 _NA_SET = pa.array(NA_MARKERS, type=pa.string())
-# Every non-empty marker holds an "N" or an "n": a column without either (numbers, dates) can
-# only miss values by empty cells, which a fast byte search tells before any hashing.
-_NA_LETTERS = (b"N", b"n")
+# Every non-empty marker holds an "N", an "n" or (Excel's errors) a "#": a column without any
+# (numbers, dates) can only miss values by empty cells, which a fast byte search tells before
+# any hashing.
+_NA_LETTERS = (b"N", b"n", b"#")
 DISTINCT_CAP = 100_000
 TOP_KEEP = 1_000
 TOP_SHOWN = 5

@@ -8,10 +8,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 # pandas.read_csv's default missing markers (pandas._libs.parsers.STR_NA_VALUES), so that counts
-# of missing cells agree with pandas.
+# of missing cells agree with pandas, and Excel's error values (a formula's #DIV/0!), which
+# pandas.read_excel reads as missing too: one error cell made a column of numbers text.
+EXCEL_ERRORS = ("#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#NULL!", "#SPILL!", "#CALC!", "#GETTING_DATA")
 NA_MARKERS = (
     "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
-    "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
+    "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null", *EXCEL_ERRORS,
 )  # fmt: skip
 
 

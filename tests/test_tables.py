@@ -1112,3 +1112,21 @@ def test_one_cell_rows_are_data_when_there_is_no_header_or_they_read_as_values()
     chunks = chunk_table_source(load_bytes("q.xlsx", _xlsx_bytes(phones)), ChunkSettings(), "syntax")
     assert [c.text for c in row_chunks(chunks)] == ["Carol,555-1\nDave,555-2\nEve,\nFrank,"]
     assert "notes" not in chunks[-1].embed_text
+
+
+def test_excel_error_values_are_missing_so_a_number_column_keeps_its_figures() -> None:
+    # pandas.read_excel reads #DIV/0! and friends as missing: one such cell made the column text.
+    from core.table_values import NA_MARKERS
+
+    assert all(set(marker) & set("Nn#") for marker in NA_MARKERS if marker)  # the profile's byte pre-check
+    rows = [["item", "ratio"], ["a", 0.5], ["b", 0.25], ["c", "#DIV/0!"], ["d", 1.5], ["e", "#VALUE!"]]
+    book = openpyxl.Workbook()
+    for row in rows:
+        book.active.append(row)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    text = "".join(",".join(str(v) for v in row) + "\n" for row in rows).encode()
+    for name, data in [("r.csv", text), ("r.xlsx", buffer.getvalue())]:
+        chunks = chunk_table_source(load_bytes(name, data), ChunkSettings(), "syntax")
+        assert "- ratio (decimal): 3 values, 2 missing; min 0.25, max 1.5, total (sum) 2.25" in chunks[-1].text, name
+        assert "#DIV/0!" in row_chunks(chunks)[0].text  # the cells still read as Excel shows them
