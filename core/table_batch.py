@@ -190,11 +190,15 @@ def detect_header(rows: Sequence[Sequence[str]]) -> bool:
         return False
     if any(looks_like_value(c) for c in present):
         return _years_heading(first, rest)
-    for j in range(len(first)):
-        below = [r[j] for r in rest if j < len(r) and r[j].strip() and r[j] not in _MISSING]
-        if below and all(looks_like_value(v) for v in below):
-            return True
+    if any(_values_below(rest, j) for j in range(len(first))):
+        return True
     return not any(j < len(r) and r[j] == name for r in rest for j, name in enumerate(first) if name.strip())
+
+
+def _values_below(rest: Sequence[Sequence[str]], j: int) -> bool:
+    """Whether column ``j`` of ``rest`` holds numbers or dates only (and some)."""
+    below = [r[j] for r in rest if j < len(r) and r[j].strip() and r[j] not in _MISSING]
+    return bool(below) and all(looks_like_value(v) for v in below)
 
 
 _YEAR = re.compile(r"^\s*(1[89]\d\d|20\d\d)\s*$")
@@ -202,11 +206,16 @@ _YEAR = re.compile(r"^\s*(1[89]\d\d|20\d\d)\s*$")
 
 def _years_heading(first: list[str], rest: Sequence[Sequence[str]]) -> bool:
     """Whether a first row whose value-like cells are all years (at least two, different, in
-    order, beside a text cell or a blank top-left corner, as pivot tables have) heads columns
+    order, beside a text cell or a blank top-left corner, as pivot tables have; or one, beside
+    two text cells of which one heads numbers or dates: ``product, price, 2023``) heads columns
     whose values below are mostly no years (a year-like figure among them may happen)."""
     years = [j for j, c in enumerate(first) if looks_like_value(c)]
     corner = bool(first) and not first[0].strip()
-    if len(years) < 2 or (len(years) == len([c for c in first if c.strip()]) and not corner):
+    if len(years) == 1:
+        texts = [j for j, c in enumerate(first) if c.strip() and j not in years]
+        if len(texts) < 2 or not any(_values_below(rest, j) for j in texts):
+            return False
+    elif len(years) < 2 or (len(years) == len([c for c in first if c.strip()]) and not corner):
         return False
     if not all(_YEAR.match(first[j]) for j in years):
         return False

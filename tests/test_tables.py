@@ -498,6 +498,9 @@ def test_headerless_table_gets_generated_names(tmp_path: Path) -> None:
     ("id,2023,2023\na,15,7\n", False),  # the same year twice heads nothing
     ("country,2022,2023\nFrance,1500,1987\nSpain,12,14\nItaly,9,8\n", True),  # one year-like figure below
     (",2022,2023\nNorway,5.4,5.5\nChile,3.1,3.0\n", True),  # a pivot table's blank corner
+    ("product,price,2023\nA,3,10\nB,4,12\n", True),  # one year, beside a text header over numbers
+    ("Widget,Blue,2023\nGadget,Red,2021\nThing,Green,2019\n", False),  # one year over years: data
+    ("Widget,Blue,2023\nGadget,Red,17\nThing,Green,4\n", False),  # no text cell heads numbers: data
 ])
 def test_a_row_of_years_over_figures_is_a_header(tmp_path: Path, text: str, header: bool) -> None:
     (chunk, *_) = chunk_table_source(on_disk(tmp_path, "wide.csv", text), ChunkSettings(), "syntax")
