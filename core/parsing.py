@@ -198,7 +198,10 @@ def _close_early(
             tried = _parse_until(parser, bytes(trial), deadline)
             if tried is None:
                 return None  # out of time
-            if find_damage(tried).error_bytes < before and _missing_at_end(tried, doc) is None:
+            found = find_damage(tried)
+            # Kept only when the rest parses: heavier damage is the repair's below (on the tree as read).
+            parses = found.ratio <= ERROR_FALLBACK_RATIO and _missing_at_end(tried, doc) is None
+            if parses and found.error_bytes < before:
                 return Parse(tried, (line,))
     return None
 
