@@ -153,17 +153,31 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
 _CLOSERS = frozenset({"}", ")", "]", "end", "fi", "done", "esac"})
 
 
+def _text_end(data: bytes) -> int:
+    """Where ``data``'s text ends: past its last byte that is not ASCII whitespace (as
+    ``bytes.rstrip`` would cut, without copying the file)."""
+    end = len(data)
+    while end and data[end - 1] in b" \t\n\r\x0b\x0c":
+        end -= 1
+    return end
+
+
+def _at_end(node: Node, text_end: int) -> bool:
+    """Whether ``node`` is a MISSING token the parser supplied after the text's end: a closer
+    left out somewhere above, which closed its block at the end of the file."""
+    return node.is_missing and node.start_byte >= text_end
+
+
 def _missing_at_end(tree: Tree, doc: Document) -> Node | None:
-    """A MISSING node at the very end of ``doc``'s text (after its last non-blank byte): a
-    closer left out somewhere above, which the parser supplied at the end of the file."""
+    """The MISSING node at the very end of ``doc``'s text (:func:`_at_end`), or None."""
     root = tree.root_node
     if not root.has_error:
         return None
-    text_end = len(doc.data.rstrip())
+    text_end = _text_end(doc.data)
     stack: list[Node] = [root]
     while stack:
         node = stack.pop()
-        if node.is_missing and node.start_byte >= text_end:
+        if _at_end(node, text_end):
             return node
         if not node.is_error:
             stack.extend(child for child in node.children if child.has_error)
@@ -224,9 +238,8 @@ def _slip_lines(doc: Document, block: Node, comment: bytes) -> list[int]:
 
 
 def _indent(doc: Document, line: int) -> int:
-    """Width of ``line``'s leading spaces and tabs (a tab counts one)."""
-    text = doc.data[doc.line_start(line) : doc.line_end(line)]
-    return len(text) - len(text.lstrip(b" \t"))
+    """Width of non-blank ``line``'s leading spaces and tabs (a tab counts one)."""
+    return doc.text_start(line) - doc.line_start(line)
 
 
 def _parse_until(parser: Parser, data: bytes, deadline: float) -> Tree | None:
@@ -358,14 +371,14 @@ def find_damage(tree: Tree, muted: tuple[int, ...] = (), doc: Document | None = 
     ranges: list[tuple[int, int]] = [(line, line) for line in muted]
     error_bytes = sum(doc.line_end(line) - doc.line_start(line) for line in muted) if doc is not None else 0
     last_line = doc.line_count if doc is not None else None
-    text_end = len(doc.data.rstrip()) if doc is not None else None
+    text_end = _text_end(doc.data) if doc is not None else None
     stack: list[Node] = [root] if root.has_error else []
     while stack:
         node = stack.pop()
         if node.is_error or node.is_missing:
             first, last = node.start_point.row + 1, node.end_point.row + 1
             if last_line is not None and text_end is not None:
-                if node.is_missing and node.start_byte >= text_end and node.parent is not None:
+                if _at_end(node, text_end) and node.parent is not None:
                     first, last = node.parent.start_point.row + 1, last_line
                 first, last = min(first, last_line), min(last, last_line)
             ranges.append((first, last))
