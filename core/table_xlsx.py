@@ -23,14 +23,15 @@ from typing import Any, BinaryIO
 import pyarrow as pa
 
 from core.errors import InputError
+from core.sources import Limits
 from core.table_batch import OpenTable, RowBatch, check_width, column_names, detect_header, make_batch
 
 BATCH_ROWS = 20_000
 MAX_UNCOMPRESSED = 2_000_000_000  # bytes of XML a workbook may expand to
 # A sheet's XML deflates 5-15 times (one of 100,000 identical rows: 14): a member over a
 # megabyte that expands more than MAX_RATIO times is a bomb (a 290 KB file of 98 MB of rows
-# kept openpyxl parsing for half a minute). The zip uploads' limit (core.sources.Limits).
-MAX_RATIO = 200
+# kept openpyxl parsing for half a minute). The zip uploads' limit.
+MAX_RATIO = Limits.max_ratio
 _BOMB_MIN_BYTES = 1_000_000
 _HEADER_SAMPLE_ROWS = 50
 # What openpyxl raises for a damaged workbook: missing parts, bad zip members, malformed XML
@@ -220,10 +221,15 @@ def _filled(cells: list[str]) -> int:
     return sum(1 for c in cells if c.strip())
 
 
+def _first_filled(cells: list[str]) -> str:
+    """The text of the first of ``cells`` that holds something (stripped)."""
+    return next(c.strip() for c in cells if c.strip())
+
+
 def _rows_note(rows: list[tuple[int, list[str]]], where: str, limit: int) -> str:
     """A table note naming one-cell ``rows`` (a few: their sheet numbers) and their text."""
     lines = ", ".join(str(number) for number, _ in rows)
-    text = " / ".join(next(c.strip() for c in cells if c.strip()) for _, cells in rows)
+    text = " / ".join(_first_filled(cells) for _, cells in rows)
     return f"note: row{'s' if len(rows) > 1 else ''} {lines} {where}: {text[:limit]}"
 
 
@@ -272,7 +278,7 @@ def _reads_as_note(cells: list[str]) -> bool:
     """Whether a one-cell row reads as a note ("Source: internal data", "* preliminary") rather
     than a row with one value filled ("Eve" in a table of names and phones): words, a colon,
     or a mark before the text."""
-    text = next(c.strip() for c in cells if c.strip())
+    text = _first_filled(cells)
     return any(ch.isspace() for ch in text) or ":" in text or not text[0].isalnum()
 
 
