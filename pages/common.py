@@ -691,11 +691,12 @@ def sweep_table(query_hash: str, text: str, settings_key: str, grid: dict, mode:
     for done, (budget, pct, crumb, head) in enumerate(combos, start=1):
         settings = base.with_(budget=int(budget), overlap=min(int(budget) * int(pct) // 100, int(budget) - 1),
                               breadcrumb=bool(crumb), head_weight=int(head) / 100)
+        key = settings.key()
         strategies = tuple(s for s, matters in (("fixed", head == least_head), ("syntax", pct == least_overlap))
-                           if matters and (settings.key(), s) not in run)
-        run.update((settings.key(), s) for s in strategies)
+                           if matters and (key, s) not in run)
+        run.update((key, s) for s in strategies)
         if strategies:
-            report = evaluation_report(query_hash, text, settings.key(), k, context, (mode,), strategies)
+            report = evaluation_report(query_hash, text, key, k, context, (mode,), strategies)
             for row in report.rows:
                 syntax = row.strategy == "syntax"
                 rows.append({"budget": int(budget), "overlap_pct": 0 if syntax else int(pct), "breadcrumb": bool(crumb),
