@@ -120,7 +120,7 @@ class ChunkMaker:
         """Size of whole lines ``first..last``."""
         doc = self.doc
         if self._bytes_are_chars:  # characters of ASCII text: the byte span's length
-            return doc.line_end(last) - doc.line_starts[first - 1]
+            return doc.line_ends[last - 1] - doc.line_starts[first - 1]
         return self.spans.span(doc.line_start(first), doc.line_end(last))
 
     def make(
@@ -137,9 +137,12 @@ class ChunkMaker:
         flags: tuple[str, ...] = (),
         extra: dict[str, Any] | None = None,
         inside_words: bool = False,
+        lines: tuple[int, int] | None = None,
     ) -> Chunk:
         """One chunk over ``[start_byte, end_byte)`` (``inside_words``: its ends may cut words,
-        as raw windows and pieces of a split line do; see :meth:`piece_size`)."""
+        as raw windows and pieces of a split line do; see :meth:`piece_size`). ``lines``: its
+        first and last line when the caller knows them (whole lines: the span of
+        :meth:`Document.lines_span`), else they are looked up."""
         doc = self.doc
         text = doc.slice(start_byte, end_byte)
         prefix = self.prefix(symbol, header)
@@ -154,8 +157,11 @@ class ChunkMaker:
             # Flagged beforehand because its prefix left little room (:func:`room_for`), yet it
             # fits: over the budget is what the flag says, so it goes.
             flags = tuple(f for f in flags if f != "oversized")
-        start_line = doc.line_of_byte(start_byte)
-        end_line = doc.line_of_byte(max(start_byte, end_byte - 1))
+        if lines is None:
+            start_line = doc.line_of_byte(start_byte)
+            end_line = doc.line_of_byte(max(start_byte, end_byte - 1))
+        else:
+            start_line, end_line = lines
         fields: tuple[object, ...] = (doc.path, self.strategy, kind, symbol, part, parts, start_byte, end_byte)
         if self.fallback:  # the syntax run's windows must not share ids with the fixed run's
             fields = (*fields, f"fallback={self.fallback}")
@@ -180,7 +186,7 @@ class ChunkMaker:
             size=size,
             unit=self.settings.unit,
             fallback=self.fallback,
-            flags=tuple(sorted(set(flags))),
+            flags=tuple(flags) if len(flags) < 2 else tuple(sorted(set(flags))),
             **(extra or {}),
         )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any
 
 try:
@@ -69,14 +70,14 @@ class Chunk:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: the contract's fields; table fields only for tables."""
-        # Field by field: dataclasses.asdict deep-copies every string (measurably slow in the CLI).
-        data = {name: getattr(self, name) for name in _FIELD_NAMES}
-        data["flags"] = list(self.flags)
+        # Field by field, in C (dataclasses.asdict deep-copies every string: measurably slow
+        # in the CLI).
         if self.columns is None:
-            for key in ("row_start", "row_end", "columns"):
-                data.pop(key)
+            data = dict(zip(_CODE_FIELDS, _get_code_fields(self)))
         else:
+            data = dict(zip(_FIELD_NAMES, _get_fields(self)))
             data["columns"] = list(self.columns)
+        data["flags"] = list(self.flags)
         return data
 
     def to_json(self) -> str:
@@ -94,6 +95,9 @@ class Chunk:
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(Chunk))
+_CODE_FIELDS = tuple(name for name in _FIELD_NAMES if name not in ("row_start", "row_end", "columns"))
+_get_fields = attrgetter(*_FIELD_NAMES)
+_get_code_fields = attrgetter(*_CODE_FIELDS)
 
 
 def dumps_compact(data: Any) -> str:
@@ -129,8 +133,8 @@ def span_chunk_id(fields: tuple[object, ...], prefix: str, data: bytes, start: i
     """``chunk_id(*fields, prefix + text)`` where ``text`` is ``data[start:end]`` decoded (UTF-8,
     surrogates passed): the same id, hashing the source's own bytes instead of encoding the
     text again (every chunk of every file goes through here)."""
-    digest = chunk_id_state(*fields)
-    digest.update(prefix.encode("utf-8", "surrogatepass"))
+    head = "\x1f".join(map(str, fields)) + "\x1f" + prefix if fields else prefix
+    digest = hashlib.blake2b(head.encode("utf-8", "surrogatepass"), digest_size=10)
     digest.update(memoryview(data)[start:end])
     digest.update(b"\x1f")
     return digest.hexdigest()

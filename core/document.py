@@ -23,6 +23,12 @@ class Document:
     line_starts: tuple[int, ...]  # byte offset where each line starts; index 0 is line 1
     _char_line_starts: tuple[int, ...] = field(repr=False)  # char offset of each line start
     is_ascii: bool = field(repr=False, default=True)
+    # Number of lines; a trailing newline does not open a new (empty) line. Stored: the chunkers
+    # ask for it on every line lookup.
+    line_count: int = field(repr=False, default=1)
+    # Byte offset just past each line's content (its newline, and a "\r" before it, excluded);
+    # index 0 is line 1. Stored: sizing whole lines asks for it again and again.
+    line_ends: tuple[int, ...] = field(repr=False, default=())
     # Byte -> column maps of long non-ASCII lines, built on first use (see column_of_byte).
     _columns: dict[int, Any] = field(repr=False, compare=False, default_factory=dict)
     _char_bytes: dict[int, Any] = field(repr=False, compare=False, default_factory=dict)  # see byte_of_char
@@ -34,20 +40,17 @@ class Document:
         is_ascii = len(data) == len(text)
         byte_starts = _line_starts(data.split(b"\n"))
         char_starts = byte_starts if is_ascii else _line_starts(text.split("\n"))
-        return cls(path, language, text, data, byte_starts, char_starts, is_ascii)
-
-    @property
-    def line_count(self) -> int:
-        """Number of lines; a trailing newline does not open a new (empty) line."""
-        n = len(self.line_starts)
-        if n > 1 and self.line_starts[-1] == len(self.data):
-            return n - 1
-        return n
+        count = len(byte_starts)
+        if count > 1 and byte_starts[-1] == len(data):
+            count -= 1
+        return cls(path, language, text, data, byte_starts, char_starts, is_ascii, count, _line_ends(data, byte_starts))
 
     def line_of_byte(self, offset: int) -> int:
         """1-based line holding byte ``offset`` (offsets at len(data) belong to the last line)."""
         line = bisect_right(self.line_starts, offset)
-        return min(max(line, 1), self.line_count)
+        if line > self.line_count:
+            return self.line_count
+        return line if line >= 1 else 1
 
     def line_start(self, line: int) -> int:
         """Byte offset where 1-based ``line`` starts."""
@@ -55,11 +58,8 @@ class Document:
 
     def line_end(self, line: int) -> int:
         """Byte offset just past ``line``'s content (its newline excluded)."""
-        if line < len(self.line_starts):
-            end = self.line_starts[line] - 1
-            if end > 0 and self.data[end - 1] == 13:  # "\r" (an int: no slice allocated)
-                end -= 1
-            return end
+        if line <= len(self.line_ends):
+            return self.line_ends[line - 1]
         return len(self.data)
 
     def text_start(self, line: int) -> int:
@@ -141,7 +141,7 @@ class Document:
 
     def is_blank(self, line: int) -> bool:
         """True when 1-based ``line`` holds only whitespace."""
-        return not self.data[self.line_start(line) : self.line_end(line)].strip()
+        return not self.data[self.line_starts[line - 1] : self.line_end(line)].strip()
 
     def trim_blank(self, first: int, last: int) -> tuple[int, int]:
         """Lines ``first..last`` without blank lines at either end (one line is kept)."""
@@ -153,7 +153,18 @@ class Document:
 
 
 _PLUS_ONE = (1).__add__
+_MINUS_ONE = (-1).__add__
 LONG_LINE = 4096  # bytes into a line past which counting from its start on every question gets costly
+
+
+def _line_ends(data: bytes, starts: tuple[int, ...]) -> tuple[int, ...]:
+    """Where each line's content ends: before its newline, and before a "\r" ahead of that
+    newline; the last line ends with the data."""
+    ends = list(map(_MINUS_ONE, starts[1:]))
+    if b"\r" in data:
+        ends = [end - 1 if end > 0 and data[end - 1] == 13 else end for end in ends]
+    ends.append(len(data))
+    return tuple(ends)
 
 
 def _line_starts(lines: list[bytes] | list[str]) -> tuple[int, ...]:

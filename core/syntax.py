@@ -919,10 +919,12 @@ class _Run:
             flags = pending.flags
             if self.damage.ranges and self.damage.overlaps(pending.first, pending.last):
                 flags = (*flags, "damaged")
+            lines: tuple[int, int] | None = None
             if pending.start_byte is not None and pending.end_byte is not None:
                 start_byte, end_byte = pending.start_byte, pending.end_byte
             else:
                 start_byte, end_byte = doc.lines_span(pending.first, pending.last)
+                lines = (pending.first, pending.last)
             parent_chunk = pending.parent.chunk if pending.parent is not None else None
             pending.chunk = self.maker.make(
                 pending.kind,
@@ -934,6 +936,7 @@ class _Run:
                 part=pending.part,
                 parts=pending.parts,
                 flags=flags,
+                lines=lines,
             )
             built.append(pending.chunk)
         return built
