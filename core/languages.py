@@ -50,6 +50,9 @@ class CodeSpec:
       ``extension (s: String)`` whose ``def``s are its own children); such a node is a
       definition only when one of its members is, and without a wrapper around it its
       signature is its text before its first member;
+    - ``own_bodies``: definitions whose node is their body, always definitions (a Swift
+      computed property's ``{ get {...} set {...} }``, named and headed by the declaration
+      around it): split, their accessors are their parts under the declaration's signature;
     - ``needs_body``: definitions that define nothing without a body (C's ``struct sockaddr_in
       addr;`` names a type for a variable; ``struct node;`` only declares one);
     - ``calls``: calls whose argument is the definition a name is given to (``const Button =
@@ -93,6 +96,7 @@ class CodeSpec:
     assignments: frozenset[str] = frozenset()
     naming_wrappers: frozenset[str] = frozenset()
     self_bodies: frozenset[str] = frozenset()
+    own_bodies: frozenset[str] = frozenset()
     needs_body: frozenset[str] = frozenset()
     calls: frozenset[str] = frozenset()
     keyword_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -457,6 +461,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name_formats={"subscript_declaration": ("name", "subscript")},
             anonymous_names={"deinit_declaration": "deinit"},
             naming_wrappers=frozenset({"property_declaration"}),
+            own_bodies=frozenset({"computed_property", "willset_didset_block"}),
         ),
         CodeSpec(
             name="scala",

@@ -433,7 +433,7 @@ class _Run:
     def body(self, definition: Node) -> Node | None:
         """The node holding the definition's statements or members."""
         spec = self.spec
-        if definition.type in spec.self_bodies:
+        if definition.type in spec.self_bodies or definition.type in spec.own_bodies:
             return definition
         body = definition.child_by_field_name("body")
         if body is not None:

@@ -151,6 +151,57 @@ def test_a_head_too_big_for_one_chunk_is_numbered_parts(language, path, source, 
         assert part.size <= 600
 
 
+_SWIFT_ACCESSORS = """struct Cart {
+    var items: [Int] = []
+
+    var total: Int {
+        get {
+            var sum = 0
+            for item in items {
+                sum += item
+            }
+            let discount = sum > 100 ? 10 : 0
+            let shipping = sum > 50 ? 0 : 5
+            return sum - discount + shipping
+        }
+        set {
+            let share = newValue / max(items.count, 1)
+            var updated: [Int] = []
+            for _ in items {
+                updated.append(share)
+            }
+            items = updated
+        }
+    }
+    var stock = 0 {
+        didSet {
+            let change = stock - oldValue
+            print("stock moved by", change)
+            if stock < 5 { print("low stock: reorder soon") }
+        }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize(("symbol", "signature"), [("Cart.total", "var total: Int"), ("Cart.stock", "var stock = 0")])
+def test_swift_accessors_over_the_budget_are_parts_under_the_property(symbol, signature) -> None:
+    # A computed property's ``{ get {...} set {...} }`` (and ``didSet``) is its body: split, its
+    # accessors' statements are numbered parts under the declaration, not a string of "1 of 1"s
+    # without it.
+    prep = prepare("Cart.swift", "swift", _SWIFT_ACCESSORS)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=200), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    parts = [c for c in chunks if c.symbol == symbol]
+    assert len(parts) >= 2 and all(c.kind == "property" for c in parts)
+    assert [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert all(c.parts == len(parts) for c in parts)
+    assert parts[0].text.lstrip().startswith(signature)
+    for part in parts[1:]:
+        assert part.header == signature and part.parent_id == parts[0].id
+
+
 def test_nested_definitions_in_a_split_function_keep_full_breadcrumbs() -> None:
     prep = _prep("py_inventory/inventory/resilience.py")
     chunks = chunk_document(prep, ChunkSettings(budget=60, merge_siblings=False), "syntax")
