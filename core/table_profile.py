@@ -135,11 +135,15 @@ class ColumnProfile:
             if self.min is not None:
                 self.dated = False  # earlier values were numbers, so this is no date column
             return
-        low, high = pc.min_max(numbers).values()
-        low, high = low.as_py(), high.as_py()
+        if isinstance(numbers, list):  # integers past int64: exact, in Python
+            low, high = min(numbers), max(numbers)
+        else:
+            low, high = (bound.as_py() for bound in pc.min_max(numbers).values())
         self.min = low if self.min is None else min(self.min, low)
         self.max = high if self.max is None else max(self.max, high)
-        if pa.types.is_integer(numbers.type):
+        if isinstance(numbers, list):
+            self._int_sum += sum(numbers)
+        elif pa.types.is_integer(numbers.type):
             if max(abs(low), abs(high)) * len(numbers) < 2**62:
                 self._int_sum += pc.sum(numbers).as_py()
             else:  # int64 could overflow: add exactly in Python (rare: huge values)
@@ -265,8 +269,9 @@ def _try_cast(values: pa.Array, target: pa.DataType) -> pa.Array | None:
         return None
 
 
-def _as_numbers(values: pa.Array, *, try_int: bool = True) -> pa.Array | None:
-    """Integers, else decimals, else None when some value is not a number."""
+def _as_numbers(values: pa.Array, *, try_int: bool = True) -> pa.Array | list[int] | None:
+    """Integers (a list of Python ints when int64 cannot hold them), else decimals, else None
+    when some value is not a number."""
     if try_int:
         numbers = _try_cast(values, pa.int64())
         if numbers is not None and not _hexadecimal(values):
@@ -287,7 +292,24 @@ def _as_numbers(values: pa.Array, *, try_int: bool = True) -> pa.Array | None:
         whole = _try_cast(pc.replace_substring_regex(pc.utf8_trim_whitespace(values), r"^\+", ""), pa.int64())
         if whole is not None and not _hexadecimal(values):
             return whole
+        exact = _big_integers(values, numbers)
+        if exact is not None:
+            return exact
     return numbers
+
+
+def _big_integers(values: pa.Array, floats: pa.Array) -> list[int] | None:
+    """Whole numbers past int64 (ids of 20+ digits), read exactly as Python ints; None if some
+    value is not written as an integer ("12.0", "1e30": decimals) or is past a float's range
+    (its mean could not be taken). Only reached once Arrow's casts have taken every value for a
+    whole number and int64 could not hold one of them: a float64 would print such an id with
+    its last digits wrong."""
+    if not pc.all(pc.is_finite(floats)).as_py():
+        return None
+    try:
+        return [int(text) for text in values.to_pylist()]  # int() takes " 12" and "+3" as pandas does
+    except ValueError:
+        return None
 
 
 def _hexadecimal(values: pa.Array) -> bool:

@@ -282,6 +282,21 @@ def test_profile_reads_numbers_as_pandas_does(tmp_path: Path, text: str, expecte
         assert pd.api.types.is_float_dtype(kind)
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    # Ids past int64: exact, not a float's 1.2345678901234569e+23.
+    ("id,qty\n123456789012345678901234,2\n-123456789012345678901235,3\n9,4\n",
+     "id (integer): 3 values, 0 missing; min -123456789012345678901235, max 123456789012345678901234, total (sum) 8, "),
+    ("id,qty\n 18446744073709551616,2\n+1,3\n",  # padded and signed as pandas reads them
+     "id (integer): 2 values, 0 missing; min 1, max 18446744073709551616, total (sum) 18446744073709551617, "),
+    ("id,qty\n123456789012345678901234.0,2\n1,3\n", "id (decimal): 2 values"),  # written as a decimal
+    ("id,qty\n1" + "0" * 400 + ",2\n1,3\n", "id (decimal): 2 values, 0 missing; min 1, max inf"),  # past a float
+], ids=["past-int64", "past-uint64-padded", "a-decimal-point", "past-float-range"])
+def test_profile_keeps_integers_past_int64_exact(tmp_path: Path, text: str, expected: str) -> None:
+    source = on_disk(tmp_path, "ids.csv", text)
+    (profile,) = [c for c in chunk_table_source(source, ChunkSettings(), "syntax") if c.kind == "table_profile"]
+    assert expected in profile.text, profile.text
+
+
 def test_profile_streams_large_columns_in_bounded_state(tmp_path: Path) -> None:
     lines = ["id,city,amount"] + [f"{i},City {i % 7},{i * 0.5}" for i in range(200_000)]
     source = on_disk(tmp_path, "big.csv", "\n".join(lines) + "\n")
