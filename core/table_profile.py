@@ -415,10 +415,14 @@ def _short(value: str, limit: int = 40) -> str:
 class TableProfiler:
     """Folds row batches (one string array per column) into a :class:`TableProfile`."""
 
-    def __init__(
-        self, name: str, columns: list[str], *, generated_header: bool = False, notes: tuple[str, ...] = ()
-    ) -> None:
-        self.profile = TableProfile(name, [ColumnProfile(c) for c in columns], generated_header, notes=notes)
+    def __init__(self, name: str, columns: list[str], *, generated_header: bool = False) -> None:
+        self.profile = TableProfile(name, [ColumnProfile(c) for c in columns], generated_header)
+
+    def finish(self, notes: tuple[str, ...] = ()) -> TableProfile:
+        """The profile once every batch is folded in, with the notes found around the table
+        (known only once its last row is read: notes under a sheet's table)."""
+        self.profile.notes = notes
+        return self.profile
 
     def add(self, columns: list[pa.Array]) -> None:
         """Fold one batch; every array holds the same rows."""

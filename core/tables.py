@@ -207,11 +207,10 @@ def profile_tables(source: SourceFile, *, has_header: bool | None = None) -> lis
     profiles = []
     with open_tables(source, has_header=has_header) as tables:
         for table in tables:
-            profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header, notes=table.notes)
+            profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header)
             for batch in table.batches:
                 profiler.add(batch.columns)
-            profiler.profile.notes = table.notes  # final once every row is read
-            profiles.append(profiler.profile)
+            profiles.append(profiler.finish(table.notes))
     return profiles
 
 
@@ -291,7 +290,7 @@ class _TableChunker:
             self.crumb = f"table: {table.name}\n"  # the table's name is context the rows need
         self.prefix = self.crumb + self.header + "\n"
         self.prefix_size = self.sizer.measure(self.prefix)
-        self.profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header, notes=table.notes)
+        self.profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header)
         # A row chunk's flags, by (oversized, ragged).
         self._flag_sets = {
             (over, rag): tuple(sorted(
@@ -535,8 +534,7 @@ class _TableChunker:
         """The profile: one chunk, or parts under the budget when it is longer (each part
         repeats the table's shape as its header). Every part spans the whole table."""
         table = self.table
-        profile = self.profiler.profile
-        profile.notes = table.notes  # the reader's, final once every row is read (notes under a sheet's table)
+        profile = self.profiler.finish(table.notes)
         header = profile.heading()
         above = self.crumb + header + "\n"
         lines = profile.body_lines()
