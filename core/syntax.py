@@ -132,6 +132,8 @@ class _Run:
         self.budget = settings.budget
         self._prefix_sizes: dict[tuple[str, str], int] = {}
         self._signatures: dict[tuple[int, int, str], str] = {}
+        self._bytes_are_chars = maker.settings.unit == "chars" and maker.doc.is_ascii
+        self._line_starts, self._line_ends = maker.doc.line_starts, maker.doc.line_ends
 
     # ---- sizes -------------------------------------------------------------------------------
 
@@ -142,6 +144,8 @@ class _Run:
         prefix = self._prefix_sizes.get((symbol, header))
         if prefix is None:
             prefix = self._prefix_sizes[(symbol, header)] = self.maker.measure(self.maker.prefix(symbol, header))
+        if self._bytes_are_chars:  # :meth:`ChunkMaker.lines_size`, inlined for its commonest case
+            return prefix + self._line_ends[last - 1] - self._line_starts[first - 1] + reserve <= self.budget
         return prefix + self.maker.lines_size(first, last) + reserve <= self.budget
 
     def avail(self, symbol: str, header: str) -> tuple[int, bool]:
@@ -213,8 +217,9 @@ class _Run:
                     comment = attached.pop()
                     unit.nodes.insert(0, comment)
                     unit.first = _lines(comment, data)[0]
-            units.extend(Unit(*_lines(c, data), [c]) for c in attached)
-            attached = []
+            if attached:
+                units.extend(Unit(*_lines(c, data), [c]) for c in attached)
+                attached = []
             units.append(unit)
         units.extend(Unit(*_lines(c, data), [c]) for c in attached)
         units.sort(key=lambda u: (u.first, u.nodes[0].start_byte))
@@ -328,10 +333,16 @@ class _Run:
             name = formatted[1].format(text) if text else None
         # ``const f = x => x`` is ``f`` (the arrow's own children hold only the ``x``); an object
         # is named by what holds it; other wrappers (decorators, ``export``) name nothing first.
-        naming = [w for w in reversed(unit.wrappers) if w.type in spec.naming_wrappers]
         own = [] if definition.type in spec.self_bodies else [definition]
-        rest = [w for w in reversed(unit.wrappers) if w.type not in spec.naming_wrappers]
-        for node in [*naming, *own, *rest] if name is None else []:
+        if name is not None:
+            candidates = []
+        elif unit.wrappers:
+            naming = [w for w in reversed(unit.wrappers) if w.type in spec.naming_wrappers]
+            rest = [w for w in reversed(unit.wrappers) if w.type not in spec.naming_wrappers]
+            candidates = [*naming, *own, *rest]
+        else:
+            candidates = own
+        for node in candidates:
             name = self._name_of(node)
             if name:
                 break
@@ -732,23 +743,24 @@ class _Run:
         of one definition keeps its kind and symbol; a mixed group is named after its members.
         """
         group: list[tuple[Unit, str]] = []
+        named: list[str] = []  # the symbols of the group's definitions, kept as the group grows
 
-        def group_symbol(items: list[tuple[Unit, str]]) -> str:
+        def symbol_of(count: int, names: list[str]) -> str:
+            """The symbol of a group of ``count`` units whose definitions are ``names``."""
             if owner is not None:
                 return owner
-            names = [s for _, s in items if s]
-            if len(names) == len(items) and len(names) == 1:
+            if len(names) == count == 1:
                 return names[0]
             if not names:
                 return level_symbol
-            if len(names) < len(items):
+            if len(names) < count:
                 names = [level_symbol, *names]
             return _join_symbols(names)
 
         def emit() -> None:
             if not group:
                 return
-            symbol = group_symbol(group)
+            symbol = symbol_of(len(group), named)
             unit_kind = kind
             defs = [u.definition for u, s in group if s and u.definition is not None]
             if len(defs) == len(group) and owner is None:
@@ -762,19 +774,25 @@ class _Run:
             )
             self.out.append(pending)
             group.clear()
+            named.clear()
 
         for unit, sym in run:
             if not group and not unit.named and self.extend_last(unit):
                 continue
-            candidate = [*group, (unit, sym)]
-            if self.fits(candidate[0][0].first, unit.last, group_symbol(candidate), header):
+            if group:
+                first = group[0][0].first
+                if self.fits(first, unit.last, symbol_of(len(group) + 1, [*named, sym] if sym else named), header):
+                    group.append((unit, sym))
+                    if sym:
+                        named.append(sym)
+                    continue
+                emit()
+            if self.fits(unit.first, unit.last, symbol_of(1, [sym] if sym else []), header):
                 group.append((unit, sym))
-                continue
-            emit()
-            if self.fits(unit.first, unit.last, group_symbol([(unit, sym)]), header):
-                group.append((unit, sym))
+                if sym:
+                    named.append(sym)
             else:
-                self.explode(unit, kind, group_symbol([(unit, sym)]), header, parent)
+                self.explode(unit, kind, symbol_of(1, [sym] if sym else []), header, parent)
         emit()
 
     def extend_last(self, unit: Unit) -> bool:
