@@ -153,6 +153,9 @@ def _legacy_encoding(source: SourceFile) -> list[str]:
     return [] if encoding in (None, "utf-8") else [encoding]
 
 
+_LINES_PER_WRITE = 256
+
+
 def cmd_chunk(args: argparse.Namespace) -> int:
     """``chunk``: JSONL chunks on stdout, skipped files on stderr. Exit 2 when nothing could be
     chunked, or when a file failed after some of its chunks were written (a table found bad past
@@ -170,12 +173,17 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     out = sys.stdout
     skipped = list(corpus.skipped)
     count = 0
+    lines: list[str] = []  # written a few hundred at a time: one write per chunk cost 3% of a run
     for item in iter_jsonl(corpus, settings, args.strategy, jobs, has_header=HEADER_CHOICES[args.header]):
         if isinstance(item, str):
-            out.write(item)
+            lines.append(item)
             count += 1
+            if len(lines) >= _LINES_PER_WRITE:
+                out.write("".join(lines))
+                lines.clear()
         else:
             skipped.append(item)
+    out.write("".join(lines))
     partial = [s for s in skipped if s.partial]
     if args.path.is_file() and len(corpus.files) + len(corpus.skipped) == 1 and skipped:
         # One file asked for, and it failed: one error line, as for any other bad input.

@@ -83,6 +83,15 @@ class Unit:
 
 
 @dataclass
+class _Listing:
+    """The members a class header lists, and their lines once built (see :meth:`_Run.summary`)."""
+
+    defs: list[Unit]
+    full: str | None = None  # the title and one line per member's signature
+    names: list[str] | None = None
+
+
+@dataclass
 class Pending:
     """A chunk decided but not yet built (its parent's id is known only once that is built)."""
 
@@ -595,13 +604,17 @@ class _Run:
             # Signature and docstring come first; the member summary gets the room left, but
             # at least a quarter of the budget when it needs that much.
             budget = self.settings.budget
-            summary = self.summary(members, symbol, budget) if self.settings.class_summary else ""
+            listed = self.listed(members) if self.settings.class_summary else None
+            summary = self.summary(listed, symbol, budget) if listed is not None else ""
             reserve = min(self.maker.measure(summary + "\n"), budget // 4) if summary else 0
             heads = self.head_chunk(head, members, "class_header", symbol, "", parent, reserve, repeat)
             first = heads[0]
             if summary and first.start_byte is None:
                 used = self.maker.measure(self.maker.prefix(symbol, "")) + self.maker.lines_size(first.first, first.last)
-                first.header = self.summary(members, symbol, budget - used)
+                # The head took its leading members (never a definition, maybe a declaration):
+                # the lines built are kept when it took none of those listed.
+                left = self.listed(members)
+                first.header = self.summary(listed if len(left.defs) == len(listed.defs) else left, symbol, budget - used)
             _number(heads, "class_header")
             classy = self.kind(definition, False) not in NON_CLASS_KINDS
             self.level([], path, repeat, first, depth=depth + 1, in_container=classy, units=members)
@@ -667,19 +680,29 @@ class _Run:
         self.out.append(pending)
         return [pending]
 
-    def summary(self, members: list[Unit], symbol: str, room: int) -> str:
-        """Comment lines listing the members, as much as fits in ``room`` units: one-line
-        signatures when all of them fit, else every member's name (then as many as fit)."""
-        defs = [m for m in members if m.definition is not None or self.declared(m) is not None]
+    def listed(self, members: list[Unit]) -> _Listing:
+        """The members a class header's summary lists: definitions and declared methods."""
+        return _Listing([m for m in members if m.definition is not None or self.declared(m) is not None])
+
+    def summary(self, listing: _Listing, symbol: str, room: int) -> str:
+        """Comment lines listing the members (see :meth:`listed`), as much as fits in ``room``
+        units: one-line signatures when all of them fit, else every member's name (then as
+        many as fit). Asked twice per class (the room is known only once its head is cut): the
+        lines are built once."""
+        defs = listing.defs
         if not defs:
             return ""
         language = self.doc.language
-        title = comment_line(language, f"members of {symbol}:")
-        signatures = [" ".join(self.member_signature(m).split())[:160] for m in defs]
-        full = "\n".join([title, *(comment_line(language, f"  {sig}") for sig in signatures)])
+        if listing.full is None:
+            title = comment_line(language, f"members of {symbol}:")
+            signatures = [" ".join(self.member_signature(m).split())[:160] for m in defs]
+            listing.full = "\n".join([title, *(comment_line(language, f"  {sig}") for sig in signatures)])
+        full = listing.full
         if self.maker.measure(full + "\n") <= room:
             return full
-        names = [self.member_name(m) for m in defs]
+        if listing.names is None:
+            listing.names = [self.member_name(m) for m in defs]
+        names = listing.names
 
         def listing(count: int) -> str:
             rest = f", ... {len(names) - count} more" if count < len(names) else ""
