@@ -12,8 +12,9 @@ say): a question whose text fits several places cannot be asked to find one of t
 of such a query is scored on the answer that does best (the best rank, the context holding any).
 
 ``symbol`` resolves through :func:`core.syntax.list_definitions`: the definition named exactly so,
-else the one whose breadcrumb ends with ``"." + symbol``. The target is then a line span (and
-the byte span of those lines).
+else the one whose breadcrumb ends with ``"." + symbol``, else the longest breadcrumb the symbol
+ends with; ``::`` and backslashes in it (PHP's ``App\\Cart\\Cart::addItem``) stand for ``.``. The target is
+then a line span (and the byte span of those lines).
 
 Metrics of one query over its ranked chunks (``k`` is the cut-off):
 
@@ -236,12 +237,15 @@ def resolve_target(spec: QuerySpec, prep: Prepared, definitions: Sequence[Defini
     if spec.symbol is not None:
         if definitions is None:
             definitions = list_definitions(prep)
-        exact = [d for d in definitions if d.symbol == spec.symbol]
-        found = exact or [d for d in definitions if d.symbol.endswith("." + spec.symbol)]
+        # Written with the language's own separators (``App\Cart\Cart::addItem``), a symbol
+        # is the breadcrumb ``App.Cart.Cart.addItem``.
+        wanted = spec.symbol.replace("::", ".").replace("\\", ".")
+        exact = [d for d in definitions if d.symbol in (spec.symbol, wanted)]
+        found = exact or [d for d in definitions if d.symbol.endswith("." + wanted)]
         if not found:
-            # The query may be more qualified than our breadcrumbs (``App\Cart.Cart.addItem`` for
-            # a PHP file-level namespace): take the longest breadcrumb it ends with.
-            longer = [d for d in definitions if spec.symbol.endswith("." + d.symbol)]
+            # The query may be more qualified than our breadcrumbs (``Vendor.App.Cart.addItem``
+            # for a file whose namespace is not written in it): the longest breadcrumb it ends with.
+            longer = [d for d in definitions if wanted.endswith("." + d.symbol)]
             best = max((len(d.symbol) for d in longer), default=0)
             found = [d for d in longer if len(d.symbol) == best]
         if not found:

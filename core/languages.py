@@ -412,6 +412,10 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             },
             scoping=frozenset({"namespace_definition"}),  # ``namespace App\Cart;`` (no braces)
             anonymous_names={"namespace_definition": "<global>"},  # ``namespace { ... }``
+            # A function defined under a guard, Laravel's ``if (! function_exists('app')) {
+            # function app() {...} }``: the guard wraps it as a decorator does.
+            wrappers=frozenset({"if_statement", "compound_statement"}),
+            name_separators=("\\",),  # ``App\Cart`` is ``App.Cart`` in a breadcrumb
         ),
         CodeSpec(
             name="kotlin",
@@ -503,6 +507,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             comment=("#", ""),
             functions=frozenset({"function_definition"}),  # ``f() {`` and ``function f {``
             containers=frozenset(),
+            # ``if ! type log >/dev/null; then log() {...}; fi``: a fallback defined under a guard.
+            wrappers=frozenset({"if_statement"}),
         ),
         CodeSpec(
             name="lua",

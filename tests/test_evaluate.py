@@ -149,6 +149,10 @@ def test_symbols_resolve_exactly_or_by_suffix() -> None:
     assert (exact.first, exact.last) == (suffix.first, suffix.last) == (2, 3)
     qualified = resolve_target(QuerySpec(1, "q", "l.py", symbol="app\\shop.Ledger.post"), prep)
     assert (qualified.first, qualified.last) == (2, 3)  # more qualified than our breadcrumb
+    # Written with a language's own separators, a symbol is still the breadcrumb it names.
+    for written in ("Ledger::post", "app\\shop\\Ledger::post"):
+        native = resolve_target(QuerySpec(1, "q", "l.py", symbol=written), prep)
+        assert (native.first, native.last) == (2, 3), written
     with pytest.raises(InputError, match="no definition 'missing'"):
         resolve_target(QuerySpec(1, "q", "l.py", symbol="missing"), prep)
     with pytest.raises(InputError, match="past the end"):

@@ -41,7 +41,7 @@ LANGUAGE_CASES = {
                [("Shop.Orders.OrderQueue.Enqueue", "method"), ("Shop.Orders.OrderQueue.Entry", "class")]),
     "ruby": ("polyglot_scripts/ruby/report.rb", [("Reports.Summary.render", "method"), ("Reports.OrderLog", "class")]),
     # ``namespace App\Cart;`` (no braces) scopes everything after it.
-    "php": ("polyglot_scripts/php/Cart.php", [("App\\Cart.Cart.addItem", "method"), ("App\\Cart.parse_price", "function")]),
+    "php": ("polyglot_scripts/php/Cart.php", [("App.Cart.Cart.addItem", "method"), ("App.Cart.parse_price", "function")]),
     "kotlin": ("jvm_billing/src/main/kotlin/billing/TaxRules.kt",
                [("TaxCalculator.Companion.forGermanEntity", "method"), ("String.isEuCountry", "method")]),
     # ``struct``, ``enum``, ``extension`` and ``actor`` are all the grammar's class_declaration.
@@ -477,7 +477,7 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
          [("Shape", "interface"), ("Shape.area", "method"), ("Color", "enum"), ("Pick", "interface")]),
         ("rust", "m.rs", "macro_rules! square {\n    ($x:expr) => { $x * $x };\n}\n", [("square", "macro")]),
         ("php", "c.php", "<?php\nnamespace App\\Http;\n\nenum Suit { case Hearts; }\n",
-         [("App\\Http.Suit", "enum")]),
+         [("App.Http", "namespace"), ("App.Http.Suit", "enum")]),
         ("php", "g.php", "<?php\nnamespace {\n    function f() { return 1; }\n}\n",
          [("<global>", "namespace"), ("<global>.f", "function")]),
         ("go", "cache.go",
@@ -521,9 +521,18 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
          "function backup {\n  tar czf /tmp/b.tgz /srv\n}\nrestore() (\n  cd /srv && tar xzf /tmp/b.tgz\n)\n"
          "function verify() {\n  test -d /srv\n}\n",
          [("backup", "function"), ("restore", "function"), ("verify", "function")]),
+        # Functions defined under a guard (Laravel's helpers, a shell fallback) are definitions.
+        ("php", "helpers.php",
+         "<?php\n\nif (! function_exists('app')) {\n    /** The container. */\n    function app($id = null)\n    {\n"
+         "        return $id;\n    }\n}\n\nif (! function_exists('value')) {\n    function value($v) { return $v; }\n}\n",
+         [("app", "function"), ("value", "function")]),
+        ("bash", "guard.sh",
+         "if ! type log >/dev/null 2>&1; then\n  log() {\n    echo \"$*\" >&2\n  }\nfi\nmain() {\n  log start\n}\n",
+         [("log", "function"), ("main", "function")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
-         "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms"],
+         "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
+         "php-guarded-functions", "bash-guarded-function"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
