@@ -352,6 +352,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "conversion_operator_declaration",
                     "local_function_statement",
                     "property_declaration",
+                    "indexer_declaration",  # ``public int this[string key] { get ... }``
+                    "event_declaration",  # ``public event EventHandler Changed { add ... }``
                 }
             ),
             containers=frozenset(
@@ -372,14 +374,21 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "enum_declaration": "enum",
                 "struct_declaration": "struct",
                 "property_declaration": "property",
+                "indexer_declaration": "indexer",
+                "event_declaration": "event",
+                "record_declaration": "record",
             },
+            keyword_kinds={"record_declaration": {"struct": "struct"}},  # ``record struct``
+            anonymous_names={"indexer_declaration": "this[]"},
+            # Members under ``#if DEBUG`` are the class's own.
+            transparent=frozenset({"preproc_if", "preproc_else", "preproc_elif", "preproc_region"}),
             name_formats={
                 "operator_declaration": ("operator", "operator {}"),
                 "conversion_operator_declaration": ("type", "operator {}"),
                 "destructor_declaration": ("name", "~{}"),
             },
             scoping=frozenset({"file_scoped_namespace_declaration"}),
-            body_types=frozenset({"accessor_list"}),  # a property's get/set
+            body_types=frozenset({"accessor_list"}),  # a property's, an indexer's, an event's
         ),
         CodeSpec(
             name="ruby",
@@ -483,8 +492,11 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "enum_definition",
                     "extension_definition",
                     "given_definition",
+                    "package_object",  # ``package object data { ... }``
+                    "package_clause",  # ``package outer { ... }`` (without braces: a statement)
                 }
             ),
+            needs_body=frozenset({"package_clause"}),
             wrappers=frozenset({"val_definition", "var_definition"}),  # ``val double = (x: Int) => ...``
             body_types=frozenset({"block", "indented_block"}),  # a lambda's ``{ ... }``
             name_fields=("name", "return_type"),
@@ -494,6 +506,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "enum_definition": "enum",
                 "extension_definition": "extension",
                 "given_definition": "given",
+                "package_object": "package",
+                "package_clause": "package",
             },
             # ``extension (s: String)`` is named by what it extends (not by its first method),
             # and its methods are its own children: it is its own body.

@@ -521,6 +521,19 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
          "function backup {\n  tar czf /tmp/b.tgz /srv\n}\nrestore() (\n  cd /srv && tar xzf /tmp/b.tgz\n)\n"
          "function verify() {\n  test -d /srv\n}\n",
          [("backup", "function"), ("restore", "function"), ("verify", "function")]),
+        ("csharp", "Bag.cs",
+         "namespace Demo\n{\n    public class Bag\n    {\n        public int this[string key]\n        {\n"
+         "            get { return 1; }\n        }\n\n        public event EventHandler Changed\n        {\n"
+         "            add { }\n            remove { }\n        }\n#if DEBUG\n        public void Dump() { }\n#endif\n"
+         "        public record Entry(string Key);\n        public record struct Point(int X, int Y);\n    }\n}\n",
+         [("Demo.Bag.this[]", "indexer"), ("Demo.Bag.Changed", "event"), ("Demo.Bag.Dump", "method"),
+          ("Demo.Bag.Entry", "record"), ("Demo.Bag.Point", "struct")]),
+        ("scala", "package.scala",  # a package object and a package with braces hold definitions
+         "package cats\n\npackage object data {\n  def wrap[A](a: A): List[A] = List(a)\n"
+         "  implicit class RichInt(val i: Int) {\n    def squared: Int = i * i\n  }\n}\n"
+         "package outer {\n  class X {\n    def f: Int = 1\n  }\n}\n",
+         [("data", "package"), ("data.wrap", "function"), ("data.RichInt", "class"), ("data.RichInt.squared", "method"),
+          ("outer", "package"), ("outer.X", "class"), ("outer.X.f", "method")]),
         # Functions defined under a guard (Laravel's helpers, a shell fallback) are definitions.
         ("php", "helpers.php",
          "<?php\n\nif (! function_exists('app')) {\n    /** The container. */\n    function app($id = null)\n    {\n"
@@ -532,7 +545,7 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
-         "php-guarded-functions", "bash-guarded-function"],
+         "csharp-indexer-event-preproc-records", "scala-packages", "php-guarded-functions", "bash-guarded-function"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
