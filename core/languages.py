@@ -29,6 +29,10 @@ class CodeSpec:
       line separates them (comments, Rust attributes);
     - ``name_fields``: fields tried in order for a definition's name; ``receiver_field`` names the
       field whose type qualifies a method (Go receivers, Kotlin extension receivers);
+      ``qualifiers``: per definition type, the field whose text qualifies its name (Ruby's
+      ``def self.settings`` is ``self.settings``, as a method of ``class << self`` is);
+      ``methods_in``: containers whose members are methods though their kind is a namespace's
+      (a Ruby module is a mixin: its ``def``s are instance methods);
       ``name_separators``: tokens in a qualified name that join its parts as ``.`` does (Lua's
       ``function Account:deposit`` is ``Account.deposit``); ``method_marks``: what in a
       function's own name makes it a method written outside its class (C++'s ``void
@@ -85,6 +89,8 @@ class CodeSpec:
         {"identifier", "type_identifier", "simple_identifier", "constant", "name", "field_identifier"}
     )
     receiver_field: str | None = None
+    qualifiers: dict[str, str] = field(default_factory=dict)
+    methods_in: frozenset[str] = frozenset()
     name_separators: tuple[str, ...] = ()
     method_marks: tuple[str, ...] = (".",)
     body_types: frozenset[str] = frozenset()
@@ -398,6 +404,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             containers=frozenset({"class", "module", "singleton_class"}),
             kinds={"module": "module"},
             anonymous_names={"singleton_class": "self"},
+            qualifiers={"singleton_method": "object"},
+            methods_in=frozenset({"module"}),
         ),
         CodeSpec(
             name="php",

@@ -365,6 +365,12 @@ class _Run:
                 type_name = _clean_name(self._text(found)) if found is not None else None
                 if type_name:
                     name = f"{type_name}.{name}"
+        qualifier = spec.qualifiers.get(definition.type)
+        if qualifier is not None:
+            node = definition.child_by_field_name(qualifier)
+            text = _clean_name(self._text(node)) if node is not None else None
+            if text:
+                name = f"{text}.{name}"
         return name
 
     def _name_of(self, node: Node) -> str | None:
@@ -616,7 +622,7 @@ class _Run:
                 left = self.listed(members)
                 first.header = self.summary(listed if len(left.defs) == len(listed.defs) else left, symbol, budget - used)
             _number(heads, "class_header")
-            classy = self.kind(definition, False) not in NON_CLASS_KINDS
+            classy = definition.type in self.spec.methods_in or self.kind(definition, False) not in NON_CLASS_KINDS
             self.level([], path, repeat, first, depth=depth + 1, in_container=classy, units=members)
             return
         kind = self.kind(definition, in_container)
@@ -1172,7 +1178,9 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                 )
             )
             if body is not None:
-                classy = definition.type in spec.containers and run.kind(definition, False) not in NON_CLASS_KINDS
+                classy = definition.type in spec.containers and (
+                    definition.type in spec.methods_in or run.kind(definition, False) not in NON_CLASS_KINDS
+                )
                 function_body = definition.type not in spec.containers
                 members = list(body.children)
                 if body is definition:  # its own body: its head shares no unit with a member on its line

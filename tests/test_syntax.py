@@ -534,6 +534,12 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
          "package outer {\n  class X {\n    def f: Int = 1\n  }\n}\n",
          [("data", "package"), ("data.wrap", "function"), ("data.RichInt", "class"), ("data.RichInt.squared", "method"),
           ("outer", "package"), ("outer.X", "class"), ("outer.X.f", "method")]),
+        ("ruby", "base.rb",  # class methods both ways are self.x; a mixin module's defs are methods
+         "module Helpers\n  def status(value = nil)\n    value\n  end\nend\n\nclass Base\n  def self.settings\n"
+         "    self\n  end\n\n  def settings\n    self.class.settings\n  end\n\n  class << self\n"
+         "    def set(option)\n      option\n    end\n  end\nend\n",
+         [("Helpers.status", "method"), ("Base.self.settings", "method"), ("Base.settings", "method"),
+          ("Base.self.set", "method")]),
         # Functions defined under a guard (Laravel's helpers, a shell fallback) are definitions.
         ("php", "helpers.php",
          "<?php\n\nif (! function_exists('app')) {\n    /** The container. */\n    function app($id = null)\n    {\n"
@@ -545,7 +551,7 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
-         "csharp-indexer-event-preproc-records", "scala-packages", "php-guarded-functions", "bash-guarded-function"],
+         "csharp-indexer-event-preproc-records", "scala-packages", "ruby-class-methods", "php-guarded-functions", "bash-guarded-function"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
