@@ -44,7 +44,8 @@ class CodeSpec:
     - ``name_formats``: node types named from one field through a format (``operator {}``);
     - ``scoping``: definitions that, without a body, scope the declarations after them
       (file-scoped namespaces: ``namespace Shop.Orders;``);
-    - ``assignments``: wrappers that define a name by assigning to it (``exports.parse =
+    - ``assignments``: wrappers that define a name by assigning to it, what is assigned in
+      their ``assigned_field`` (``exports.parse =
       function``, ``square = lambda x: ...``); in a function's body they stay statements;
     - ``naming_wrappers``: wrappers whose name is the definition's before its own (``const f =
       x => x`` is ``f``, not the ``x`` inside; ``exports.get = function fetch()`` is
@@ -100,6 +101,7 @@ class CodeSpec:
     name_formats: dict[str, tuple[str, str]] = field(default_factory=dict)
     scoping: frozenset[str] = frozenset()
     assignments: frozenset[str] = frozenset()
+    assigned_field: str = "right"
     naming_wrappers: frozenset[str] = frozenset()
     self_bodies: frozenset[str] = frozenset()
     own_bodies: frozenset[str] = frozenset()
@@ -544,6 +546,11 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             wrappers=frozenset({"variable_declaration", "assignment_statement", "expression_list", "field"}),
             kinds={"table_constructor": "table"},
             naming_wrappers=frozenset({"assignment_statement", "field"}),
+            # ``M.on_load = function() ... end``; in a function's body such an assignment
+            # (``getmetatable("").__mod = function``) is one of its statements.
+            assignments=frozenset({"assignment_statement"}),
+            assigned_field="value",
+            anonymous_names={"function_definition": "<function>"},  # ``{"required", function(self) ... end}``
             self_bodies=frozenset({"table_constructor"}),
             name_separators=(":",),  # ``function Account:deposit`` is ``Account.deposit``
             method_marks=(":",),  # ... a method, while ``function M.new()`` is a module's function

@@ -312,7 +312,7 @@ class _Run:
             if current.type in spec.assignments:
                 if in_function:
                     return None, []  # in a function's body an assignment is one of its statements
-                current = current.child_by_field_name("right")  # what is assigned, not to what
+                current = current.child_by_field_name(spec.assigned_field)  # what is assigned, not to what
                 continue
             current = next(
                 (
@@ -391,6 +391,8 @@ class _Run:
             if child.type in spec.name_types:
                 return _clean_name(self._text(child))
         for child in node.named_children:  # Go's type_spec, JS's variable_declarator
+            if "parameter" in child.type:
+                continue  # a parameter's name is no name of the function's (Lua's ``function(self)``)
             inner = child.child_by_field_name("name")
             if inner is not None:
                 return _clean_name(self._text(inner))

@@ -456,6 +456,15 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
     assert any(c.symbol == "<module>" and "CONFIG_DIR" in c.text for c in chunks)
 
 
+def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_definition() -> None:
+    source = (
+        "local required = {\"required\", function(self, value)\n  return value ~= nil\nend}\n\n"
+        "local function install()\n  getmetatable(\"\").__mod = function(fmt, args)\n    return fmt:format(args)\n  end\nend\n"
+    )
+    symbols = {d.symbol for d in list_definitions(prepare("rules.lua", "lua", source))}
+    assert symbols == {"required", "required.<function>", "install"}
+
+
 @pytest.mark.parametrize(
     ("language", "path", "source", "expected"),
     [
@@ -540,6 +549,11 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
          "    def set(option)\n      option\n    end\n  end\nend\n",
          [("Helpers.status", "method"), ("Base.self.settings", "method"), ("Base.settings", "method"),
           ("Base.self.set", "method")]),
+        ("lua", "rules.lua",  # a positional entry is no parameter's namesake; a body's assignment is a statement
+         "local required = {\"required\", function(self, value)\n  return value ~= nil\nend}\n\n"
+         "local function install()\n  getmetatable(\"\").__mod = function(fmt, args)\n    return fmt:format(args)\n"
+         "  end\nend\n\nM.on_load = function() end\n",
+         [("required", "table"), ("required.<function>", "method"), ("install", "function"), ("M.on_load", "function")]),
         # Functions defined under a guard (Laravel's helpers, a shell fallback) are definitions.
         ("php", "helpers.php",
          "<?php\n\nif (! function_exists('app')) {\n    /** The container. */\n    function app($id = null)\n    {\n"
@@ -551,7 +565,7 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
-         "csharp-indexer-event-preproc-records", "scala-packages", "ruby-class-methods", "php-guarded-functions", "bash-guarded-function"],
+         "csharp-indexer-event-preproc-records", "scala-packages", "ruby-class-methods", "lua-positional-and-nested", "php-guarded-functions", "bash-guarded-function"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
