@@ -372,6 +372,8 @@ def find_damage(tree: Tree, muted: tuple[int, ...] = (), doc: Document | None = 
     error_bytes = sum(doc.line_end(line) - doc.line_start(line) for line in muted) if doc is not None else 0
     last_line = doc.line_count if doc is not None else None
     text_end = _text_end(doc.data) if doc is not None else None
+    early: list[Node] = []  # block closers supplied inside the text (see _misread)
+    errors: list[Node] = []
     stack: list[Node] = [root] if root.has_error else []
     while stack:
         node = stack.pop()
@@ -380,10 +382,40 @@ def find_damage(tree: Tree, muted: tuple[int, ...] = (), doc: Document | None = 
             if last_line is not None and text_end is not None:
                 if _at_end(node, text_end) and node.parent is not None:
                     first, last = node.parent.start_point.row + 1, last_line
+                elif node.is_missing and node.type in _BLOCK_CLOSERS:
+                    early.append(node)
+                elif node.is_error:
+                    errors.append(node)
                 first, last = min(first, last_line), min(last, last_line)
             ranges.append((first, last))
             error_bytes += max(node.end_byte - node.start_byte, 1)
             continue
         stack.extend(child for child in node.children if child.has_error)
+    if doc is not None and early and errors:
+        ranges += _misread(doc, early, errors)
     ranges.sort()
     return Damage(tuple(ranges), error_bytes, max(root.end_byte, 1))
+
+
+# Closers of blocks that hold definitions (a missing ``)`` or ``]`` closes an expression).
+_BLOCK_CLOSERS = frozenset({"}", "end", "fi", "done", "esac"})
+
+
+def _misread(doc: Document, early: list[Node], errors: list[Node]) -> list[tuple[int, int]]:
+    """The lines read at the wrong nesting between a block closer the parser supplied inside
+    the text and the last stray closer it then found unmatched (an ERROR that begins with the
+    same token; each block closed early leaves one): the blocks were closed early, so
+    everything after them up to their own closers (the methods of a class, say) was read
+    outside them. Their text is sound, their breadcrumbs are not: such chunks are marked,
+    though the bytes in error stay those of the tokens."""
+    found: list[tuple[int, int]] = []
+    for missing in early:
+        token = missing.type.encode()
+        strays = [
+            e.end_point.row + 1
+            for e in errors
+            if e.start_byte >= missing.end_byte and doc.data[e.start_byte : e.end_byte].lstrip().startswith(token)
+        ]
+        if strays:
+            found.append((missing.start_point.row + 1, min(max(strays), doc.line_count)))
+    return found

@@ -228,6 +228,38 @@ def test_non_ascii_offsets_are_bytes_and_text_is_exact() -> None:
     assert "größe_berechnen" in symbols and "在庫ラベル" in symbols
 
 
+_CLOSED_EARLY = """class Fragment(private val screen: Screen) {
+    fun setTranslucent(translucent: Boolean) {
+        if (!screen.usesFormSheet()) {
+            val params = screen.layoutParams
+            (params as LayoutParams).behavior =
+                if (translucent) null else Behavior()
+        } else {
+            log("skipping")
+        }
+    }
+
+    fun first(): Int {
+        return 1
+    }
+}
+"""
+
+
+def test_what_a_block_closed_early_left_outside_it_is_marked_damaged() -> None:
+    # Valid Kotlin the grammar misreads: it supplies a "}" (MISSING) inside the function, so
+    # the class's later methods are read outside the class, and the class's own "}" turns up
+    # unmatched (ERROR). Those methods' breadcrumbs are wrong: their chunks must say damaged,
+    # not only the two lines in error.
+    prep = prepare("Frag.kt", "kotlin", _CLOSED_EARLY)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=4000), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    first = [c for c in chunks if c.start_line <= 12 <= c.end_line]
+    assert first and all("damaged" in c.flags for c in first)
+    assert not any(c.fallback for c in chunks)  # a few tokens in error: chunked, not windowed
+
+
 def test_broken_code_is_chunked_around_damage() -> None:
     prep = _prep("py_inventory/inventory/broken_import.py")
     chunks = chunk_document(prep, ChunkSettings(budget=80), "syntax")
