@@ -444,7 +444,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             containers=frozenset({"class_declaration", "object_declaration", "companion_object"}),
             receiver_field="receiver",
             body_types=frozenset({"class_body", "enum_class_body", "function_body"}),
-            kinds={"object_declaration": "object"},
+            kinds={"object_declaration": "object", "companion_object": "object"},
             keyword_kinds={"class_declaration": {"interface": "interface", "enum": "enum"}},
             anonymous_names={
                 "companion_object": "Companion",

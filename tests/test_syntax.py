@@ -511,8 +511,10 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          [("Shop.Orders.Money", "struct"), ("Shop.Orders.Money.Money", "method"), ("Shop.Orders.Money.~Money", "method"),
           ("Shop.Orders.Money.operator +", "method"), ("Shop.Orders.Money.operator decimal", "method")]),
         ("kotlin", "Polygon.kt",
-         "class Polygon(val points: List<Int>) {\n  constructor(n: Int) : this(List(n) { it })\n  fun size() = points.size\n}\n",
-         [("Polygon.constructor", "method"), ("Polygon.size", "method")]),
+         "class Polygon(val points: List<Int>) {\n  constructor(n: Int) : this(List(n) { it })\n  fun size() = points.size\n"
+         "  companion object {\n    fun empty() = Polygon(listOf())\n  }\n}\n",
+         [("Polygon.constructor", "method"), ("Polygon.size", "method"), ("Polygon.Companion", "object"),
+          ("Polygon.Companion.empty", "method")]),
         ("kotlin", "Shapes.kt",
          "interface Shape {\n  fun area(): Double\n}\nenum class Color { RED, GREEN }\nfun interface Pick { fun pick(): Int }\n",
          [("Shape", "interface"), ("Shape.area", "method"), ("Color", "enum"), ("Pick", "interface")]),
