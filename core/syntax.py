@@ -633,7 +633,39 @@ class _Run:
         start = len(self.out)
         self.level([], path, repeat, first, depth=depth + 1, in_container=False, units=members, function_body=True)
         # The function's own groups are its parts; nested definitions split on their own are not.
-        _number(heads + [p for p in self.out[start:] if p.symbol == symbol and p.parent is first], kind)
+        parts = heads + [p for p in self.out[start:] if p.symbol == symbol and p.parent is first]
+        _number(self.join_parts(parts, symbol), kind)
+
+    def join_parts(self, parts: list[Pending], symbol: str) -> list[Pending]:
+        """``parts`` (of one split definition, in order) with each part that fits the budget
+        together with the one before it joined to it, when nothing else (a nested definition
+        split on its own) stands between them. What cuts a definition (its head, its packed
+        statements, a statement split by its children, line windows) starts a part of its
+        own each time: a signature alone in part 1, two lines of a loop, or a closing brace
+        alone at the end, each beside room for it."""
+        if len(parts) < 2:
+            return parts
+        where = {id(p): i for i, p in enumerate(self.out)}
+        joined: set[int] = set()
+        kept = [parts[0]]
+        for part in parts[1:]:
+            before = kept[-1]
+            between = self.out[where[id(before)] + 1 : where[id(part)]]
+            if (
+                before.start_byte is None
+                and part.start_byte is None
+                and not before.flags
+                and not part.flags
+                and all(id(p) in joined for p in between)
+                and self.fits(before.first, part.last, symbol, before.header)
+            ):
+                before.last = part.last
+                joined.add(id(part))
+                continue
+            kept.append(part)
+        if joined:
+            self.out = [p for p in self.out if id(p) not in joined]
+        return kept
 
     def head_chunk(
         self,

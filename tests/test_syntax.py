@@ -202,6 +202,26 @@ def test_swift_accessors_over_the_budget_are_parts_under_the_property(symbol, si
         assert part.header == signature and part.parent_id == parts[0].id
 
 
+@pytest.mark.parametrize("rel", ["py_inventory/inventory/reconcile.py", "jvm_billing/src/main/kotlin/billing/TaxRules.kt",
+                                 "polyglot_scripts/csharp/OrderQueue.cs", "polyglot_scripts/php/Cart.php"])
+@pytest.mark.parametrize("budget", [150, 300, 600])
+def test_no_two_neighbouring_parts_would_fit_in_one(rel: str, budget: int) -> None:
+    # Each way of cutting a definition (its head, packed statements, a statement split by its
+    # children) used to start a part of its own: a signature alone in part 1, a closing brace
+    # alone in the last, beside a part with room for it.
+    prep = _prep(rel)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=budget), "syntax")
+    assert_lossless(prep, chunks)
+    ordered = sorted(chunks, key=lambda c: c.start_byte)
+    for before, after in zip(ordered, ordered[1:]):
+        if (before.symbol, before.parts) != (after.symbol, after.parts) or after.part != before.part + 1:
+            continue
+        if before.flags or after.flags or before.kind == "class_header":  # a head keeps room for its summary
+            continue
+        together = len(before.embed_text) + len(prep.doc.slice(before.end_byte, after.end_byte))
+        assert together > budget, (before.symbol, before.part, before.start_line, after.end_line)
+
+
 def test_nested_definitions_in_a_split_function_keep_full_breadcrumbs() -> None:
     prep = _prep("py_inventory/inventory/resilience.py")
     chunks = chunk_document(prep, ChunkSettings(budget=60, merge_siblings=False), "syntax")
