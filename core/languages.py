@@ -71,6 +71,11 @@ class CodeSpec:
     - ``member_declarations``: members that declare a method without defining it, listed in
       a split class's member summary like the methods defined there (C++'s ``bool push(const
       Order&);``, with the declarator type it must hold; Go's interface methods);
+    - ``accessors`` and ``properties``: a property declaration with an accessor is a
+      definition (kind ``property``); an accessor on the lines after it, which a grammar may
+      leave beside the declaration rather than in it (Kotlin's ``var x = 0`` then ``set(v)
+      {...}``), joins it; ``name_holders``: children whose own name child names the node
+      (Kotlin's ``variable_declaration`` in a property);
     - ``iife_wraps``: nodes around a function called where it is written (``(function (root)
       { ... })(this);``, ``!function () {...}()``, UMD's factory argument): at a file's top level
       such a statement is opened, and the definitions inside are the file's own (older
@@ -109,6 +114,9 @@ class CodeSpec:
     calls: frozenset[str] = frozenset()
     keyword_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
     iife_wraps: frozenset[str] = frozenset()
+    accessors: frozenset[str] = frozenset()
+    properties: frozenset[str] = frozenset()
+    name_holders: frozenset[str] = frozenset()
     member_declarations: dict[str, str] = field(default_factory=dict)
     grammar: str = ""
 
@@ -444,7 +452,11 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             containers=frozenset({"class_declaration", "object_declaration", "companion_object"}),
             receiver_field="receiver",
             body_types=frozenset({"class_body", "enum_class_body", "function_body"}),
-            kinds={"object_declaration": "object", "companion_object": "object"},
+            kinds={"object_declaration": "object", "companion_object": "object", "property_declaration": "property"},
+            # ``var isHidden: Boolean? = null`` then ``set(value) { ... }`` on the lines below.
+            accessors=frozenset({"getter", "setter"}),
+            properties=frozenset({"property_declaration"}),
+            name_holders=frozenset({"variable_declaration"}),
             keyword_kinds={"class_declaration": {"interface": "interface", "enum": "enum"}},
             anonymous_names={
                 "companion_object": "Companion",

@@ -218,6 +218,14 @@ class _Run:
                 # Punctuation between (``type (``): the comments above wait for the definition.
                 units.append(Unit(first, last, [node]))
                 continue
+            if node.type in spec.accessors and not attached and units and units[-1].nodes[0].type in spec.properties:
+                # ``set(value) { ... }`` on the lines after its ``var``: the property's own.
+                host = units[-1]
+                host.nodes.append(node)
+                host.last = max(host.last, last)
+                if host.definition is None:
+                    host.definition, host.wrappers = host.nodes[0], []
+                continue
             definition, wrappers = self.find_definition(node, in_function=in_function)
             unit = Unit(first, last, [node], definition, wrappers)
             if definition is not None and attached and _lines(attached[-1], data)[1] + 1 >= first:
@@ -286,6 +294,8 @@ class _Run:
         for _ in range(8):  # export > declaration > declarator > as > ... > the definition
             if current is None:
                 return None, []
+            if current.type in spec.properties and any(c.type in spec.accessors for c in current.children):
+                return current, wrappers  # ``val x: Int get() = 1``
             if current.type in spec.definitions:
                 if current.type in spec.needs_body and self.body(current) is None:
                     return None, []  # a type named for a variable (``struct sockaddr_in addr;``), no definition
@@ -393,6 +403,10 @@ class _Run:
         for child in node.named_children:  # Go's type_spec, JS's variable_declarator
             if "parameter" in child.type:
                 continue  # a parameter's name is no name of the function's (Lua's ``function(self)``)
+            if child.type in spec.name_holders:
+                held = next((c for c in child.named_children if c.type in spec.name_types), None)
+                if held is not None:
+                    return _clean_name(self._text(held))
             inner = child.child_by_field_name("name")
             if inner is not None:
                 return _clean_name(self._text(inner))
@@ -586,23 +600,27 @@ class _Run:
         assert definition is not None
         body = self.body(definition)
         symbol = ".".join(path)
-        if body is None:
+        outer = unit.wrappers[0] if unit.wrappers else definition
+        # Code fused onto the definition's last line that runs on past it (``}; exports.y =\n
+        # 5;``): its later lines would be in no chunk. (A comment after the ``}`` is on a line
+        # the last chunk holds anyway.) For a property, its accessors on the lines below it.
+        after = [n for n in unit.nodes if n.start_byte >= outer.end_byte and n.end_point.row > outer.end_point.row]
+        if body is None and not (definition.type in self.spec.properties and after):
             self.explode(unit, self.kind(definition, in_container), symbol, outer_header, parent)
             return
         is_container = definition.type in self.spec.containers
         signature = self.signature(definition, unit.wrappers, _keywords(unit))
         repeat = self.repeatable(symbol, signature)
-        lead = self.body_lead(definition, body)
-        head_last = _head_last(self.doc, unit, lead[0])
-        # Tokens after the body (Ruby's ``end``, a wrapper's ``;``) close the last chunk.
-        tail = [c for c in definition.children if c.start_byte >= body.end_byte]
-        tail += [c for w in unit.wrappers for c in w.children if c.start_byte >= definition.end_byte]
-        # Code fused onto the definition's last line that runs on past it (``}; exports.y =\n
-        # 5;``): its later lines would be in no chunk. (A comment after the ``}`` is on a line
-        # the last chunk holds anyway.)
-        outer = unit.wrappers[0] if unit.wrappers else definition
-        tail += [n for n in unit.nodes if n.start_byte >= outer.end_byte and n.end_point.row > outer.end_point.row]
-        members = self.units(lead[:-1] + list(body.children) + tail, in_function=not is_container)
+        if body is not None:
+            lead = self.body_lead(definition, body)
+            head_last = _head_last(self.doc, unit, lead[0])
+            inside = lead[:-1] + list(body.children)
+            # Tokens after the body (Ruby's ``end``, a wrapper's ``;``) close the last chunk.
+            tail = [c for c in definition.children if c.start_byte >= body.end_byte]
+            tail += [c for w in unit.wrappers for c in w.children if c.start_byte >= definition.end_byte]
+        else:  # a property whose accessors stand beside it (``CodeSpec.accessors``): their statements are its body
+            head_last, inside, tail = _lines(definition, self.doc.data)[1], [], []
+        members = self.units(inside + tail + after, in_function=not is_container)
         # Members that share a line with the signature belong to the head.
         head = Unit(unit.first, head_last, list(unit.nodes))
         while members and members[0].first <= head.last:
@@ -1189,6 +1207,8 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                 path = symbol_path
             outer = unit.wrappers[0] if unit.wrappers else definition
             first, last = _lines(outer, run.doc.data)
+            if definition.type in spec.properties:
+                last = max(last, unit.last)  # its accessors on the lines below
             # Decorators and attributes attached above it are part of it (comments are not).
             lead = [n for n in unit.nodes if n.start_byte < outer.start_byte and "comment" not in n.type]
             if lead:

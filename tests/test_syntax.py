@@ -222,6 +222,50 @@ def test_no_two_neighbouring_parts_would_fit_in_one(rel: str, budget: int) -> No
         assert together > budget, (before.symbol, before.part, before.start_line, after.end_line)
 
 
+_KOTLIN_ACCESSORS = """class Screen(context: Context) : ViewGroup(context) {
+    var isStatusBarHidden: Boolean? = null
+        set(value) {
+            if (value != null) {
+                WindowTraits.applyDidSetStatusBarAppearance()
+            }
+            field = value
+            fragment?.let { WindowTraits.setHidden(this, it.activity) }
+        }
+
+    val headerHeight: Int
+        get() {
+            val density = resources.displayMetrics.density
+            return (56 * density).toInt()
+        }
+
+    val title: String get() = "screen"
+
+    fun show() {
+        visibility = VISIBLE
+    }
+}
+"""
+
+
+def test_kotlin_properties_with_accessors_are_definitions_split_under_their_declaration() -> None:
+    # The grammar leaves an accessor on the lines below its ``var`` beside the declaration: it
+    # was a loose statement of the class, the declaration another, and neither was listed.
+    prep = prepare("Screen.kt", "kotlin", _KOTLIN_ACCESSORS)
+    found = {d.symbol: (d.kind, d.first, d.last) for d in list_definitions(prep)}
+    assert found["Screen.isStatusBarHidden"] == ("property", 2, 9)
+    assert found["Screen.headerHeight"] == ("property", 11, 15)
+    assert found["Screen.title"] == ("property", 17, 17)
+    whole = chunk_document(prep, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert [(c.kind, c.start_line, c.end_line) for c in whole if c.symbol == "Screen.isStatusBarHidden"] == [("property", 2, 9)]
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=150), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    parts = [c for c in chunks if c.symbol == "Screen.isStatusBarHidden"]
+    assert len(parts) >= 3 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    for part in parts[1:]:
+        assert part.header == "var isStatusBarHidden: Boolean? = null" and part.parent_id == parts[0].id
+
+
 def test_nested_definitions_in_a_split_function_keep_full_breadcrumbs() -> None:
     prep = _prep("py_inventory/inventory/resilience.py")
     chunks = chunk_document(prep, ChunkSettings(budget=60, merge_siblings=False), "syntax")
