@@ -201,6 +201,7 @@ class _Run:
                 stack.extend(reversed(pieces))
             elif node.end_byte > node.start_byte:
                 flat.append(node)
+                flat.extend(_peeled(node, self.doc.data))
         units: list[Unit] = []
         attached: list[Node] = []
         data = self.doc.data
@@ -620,7 +621,8 @@ class _Run:
             tail += [c for w in unit.wrappers for c in w.children if c.start_byte >= definition.end_byte]
         else:  # a property whose accessors stand beside it (``CodeSpec.accessors``): their statements are its body
             head_last, inside, tail = _lines(definition, self.doc.data)[1], [], []
-        members = self.units(inside + tail + after, in_function=not is_container)
+        # (Comments the grammar hung at its end that are about what follows are not its own.)
+        members = [m for m in self.units(inside + tail + after, in_function=not is_container) if m.first <= unit.last]
         # Members that share a line with the signature belong to the head.
         head = Unit(unit.first, head_last, list(unit.nodes))
         while members and members[0].first <= head.last:
@@ -909,6 +911,7 @@ class _Run:
                 continue
             sub = _fuse(sorted((Unit(*_lines(c, self.doc.data), [c]) for c in children if c.end_byte > c.start_byte),
                                key=lambda u: (u.first, u.nodes[0].start_byte)))
+            sub = [u for u in sub if u.first <= current.last]  # not the comments :func:`_peeled` took
             if len(sub) <= 1:
                 inner = sub[0].nodes if sub else []
                 if inner and inner != current.nodes and any(n.child_count for n in inner):
@@ -1073,7 +1076,8 @@ def _join_symbols(names: list[str]) -> str:
 
 def _lines(node: Node, data: bytes) -> tuple[int, int]:
     """1-based first and last line of a node in the source ``data`` (a node ending at column 0
-    ends on the line before; one that ends on indentation ends with its last token)."""
+    ends on the line before; one that ends on indentation ends with its last token, comments
+    it ends with that are about what follows left out: see :func:`_peeled`)."""
     first = node.start_point.row + 1
     end = node.end_point
     end_byte = node.end_byte
@@ -1084,15 +1088,49 @@ def _lines(node: Node, data: bytes) -> tuple[int, int]:
         # whitespace.)
         current = node
         for _ in range(_MAX_TRAIL_DEPTH):
-            if not current.child_count:
+            count = current.child_count
+            if not count:
                 break
-            current = current.child(current.child_count - 1)
+            index = _before_peeled(current, node)
+            current = current.child(index)
             if current.end_byte < end_byte:
-                if data[current.end_byte : end_byte].strip():
+                if index == count - 1 and data[current.end_byte : end_byte].strip():
                     break
                 end, end_byte = current.end_point, current.end_byte
     last = end.row + (1 if end.column > 0 else 0)
     return first, max(first, last)
+
+
+def _before_peeled(parent: Node, node: Node) -> int:
+    """Index of ``parent``'s last child that is not a comment :func:`_peeled` takes off ``node``."""
+    index = parent.child_count - 1
+    column, row = node.start_point.column, node.start_point.row
+    while index > 0:
+        child = parent.child(index)
+        if "comment" not in child.type or child.start_point.column > column or child.start_point.row <= row:
+            break
+        index -= 1
+    return index
+
+
+def _peeled(node: Node, data: bytes) -> list[Node]:
+    """Comments an indentation-based block ends with (a grammar keeps a block open until the
+    next line less indented than its body) written no deeper than ``node`` itself: Scala 3's
+    doc comment above the next ``def`` is about that one, not the last line of this one. In
+    source order; they are read as the node's next siblings."""
+    end_byte = node.end_byte
+    if not (node.end_point.column > 0 and data[end_byte - 1 : end_byte] in (b" ", b"\t")):
+        return []
+    current = node
+    for _ in range(_MAX_TRAIL_DEPTH):
+        count = current.child_count
+        if not count:
+            return []
+        index = _before_peeled(current, node)
+        if index < count - 1:
+            return [current.child(i) for i in range(index + 1, count)]
+        current = current.child(index)
+    return []
 
 
 def _is_trailing(node: Node, units: list[Unit]) -> bool:

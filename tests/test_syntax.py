@@ -266,6 +266,42 @@ def test_kotlin_properties_with_accessors_are_definitions_split_under_their_decl
         assert part.header == "var isStatusBarHidden: Boolean? = null" and part.parent_id == parts[0].id
 
 
+_SCALA3_DOCS = """object Flags:
+
+  def first(using Context): Boolean =
+    ctx.settings.first.value
+
+  /** Is the second flag on?
+   *  It depends on the first.
+   */
+  def second(using Context): Boolean =
+    if first then
+      ctx.settings.second.value
+    else
+      false
+
+  // the third one
+  def third(using Context): Boolean =
+    !second
+end Flags
+"""
+
+
+@pytest.mark.parametrize("budget", [60, 150, 300])
+def test_a_scala3_doc_comment_goes_with_the_def_below_it_not_the_one_above(budget: int) -> None:
+    # The grammar keeps an indented body open up to the next line indented less than it, so the
+    # doc comment of the next ``def`` ends the body of the one before: it was chunked with it.
+    prep = prepare("Flags.scala", "scala", _SCALA3_DOCS)
+    spans = {d.symbol: (d.first, d.last) for d in list_definitions(prep)}
+    assert spans["Flags.first"] == (3, 4) and spans["Flags.second"] == (9, 13) and spans["Flags.third"] == (16, 17)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=budget), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert all(c.end_line <= 4 for c in chunks if c.symbol == "Flags.first")
+    doc, comment = [c for c in chunks if c.start_line <= 6 <= c.end_line], [c for c in chunks if c.start_line <= 15 <= c.end_line]
+    assert all(c.symbol == "Flags.second" for c in doc) and all(c.symbol == "Flags.third" for c in comment)
+
+
 def test_nested_definitions_in_a_split_function_keep_full_breadcrumbs() -> None:
     prep = _prep("py_inventory/inventory/resilience.py")
     chunks = chunk_document(prep, ChunkSettings(budget=60, merge_siblings=False), "syntax")
