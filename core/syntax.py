@@ -190,6 +190,7 @@ class _Run:
         """Read sibling nodes into units (see step 1); ``in_function``: the statements of a
         function's body, where an assigned value is a statement (see :meth:`find_definition`)."""
         spec = self.spec
+        data = self.doc.data
         flat: list[Node] = []
         stack = list(reversed(nodes))
         opens = bool(spec.iife_wraps) and not in_function
@@ -201,10 +202,10 @@ class _Run:
                 stack.extend(reversed(pieces))
             elif node.end_byte > node.start_byte:
                 flat.append(node)
-                flat.extend(_peeled(node, self.doc.data))
+                if data[node.end_byte - 1] in (32, 9):  # ends on indentation (see _peeled)
+                    flat.extend(_peeled(node, data))
         units: list[Unit] = []
         attached: list[Node] = []
-        data = self.doc.data
         for node in flat:
             first, last = _lines(node, data)
             if node.type in spec.attached and not _is_trailing(node, units):
@@ -764,13 +765,13 @@ class _Run:
             listing.names = [self.member_name(m) for m in defs]
         names = listing.names
 
-        def listing(count: int) -> str:
+        def names_line(count: int) -> str:
             rest = f", ... {len(names) - count} more" if count < len(names) else ""
             return comment_line(language, f"members of {symbol}: {', '.join(names[:count])}{rest}")
 
         # Binary search: a class with hundreds of members must not be measured hundreds of times.
-        count = largest_fitting(1, len(names), lambda n: self.maker.measure(listing(n) + "\n") <= room)
-        return listing(count) if count >= 1 else ""
+        count = largest_fitting(1, len(names), lambda n: self.maker.measure(names_line(n) + "\n") <= room)
+        return names_line(count) if count >= 1 else ""
 
     def declared(self, unit: Unit) -> Node | None:
         """The method declaration ``unit`` is (:attr:`CodeSpec.member_declarations`), or None."""
