@@ -154,6 +154,7 @@ def _legacy_encoding(source: SourceFile) -> list[str]:
 
 
 _LINES_PER_WRITE = 256
+_CHARS_PER_WRITE = 1 << 20
 
 
 def cmd_chunk(args: argparse.Namespace) -> int:
@@ -173,14 +174,19 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     out = sys.stdout
     skipped = list(corpus.skipped)
     count = 0
-    lines: list[str] = []  # written a few hundred at a time: one write per chunk cost 3% of a run
+    # Written a few hundred lines at a time (one write per chunk cost 3% of a run), and never
+    # more than a megabyte held back (a worker's item is the JSONL of many files).
+    lines: list[str] = []
+    held = 0
     for item in iter_jsonl(corpus, settings, args.strategy, jobs, has_header=HEADER_CHOICES[args.header]):
         if isinstance(item, str):
             lines.append(item)
+            held += len(item)
             count += 1
-            if len(lines) >= _LINES_PER_WRITE:
+            if len(lines) >= _LINES_PER_WRITE or held >= _CHARS_PER_WRITE:
                 out.write("".join(lines))
                 lines.clear()
+                held = 0
         else:
             skipped.append(item)
     out.write("".join(lines))

@@ -282,3 +282,28 @@ def test_a_model_folder_given_relative_to_here_is_kept_absolute(tmp_path: Path, 
             (tmp_path / given).mkdir()
         args = parser.parse_args(["index", ".", "--model", given])
         assert settings_from_args(args).model == kept, given
+
+
+def test_output_is_written_as_it_comes_never_held_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Lines are written in batches; a batch is flushed at a line count or at a size, whichever
+    # comes first (a worker's item is the JSONL of many files: 256 of them held 200 MB once).
+    import core.__main__ as cli
+
+    class Recorder:
+        def __init__(self) -> None:
+            self.sizes: list[int] = []
+
+        def write(self, text: str) -> int:
+            self.sizes.append(len(text))
+            return len(text)
+
+        def flush(self) -> None:
+            pass
+
+    out = Recorder()
+    monkeypatch.setattr(cli, "_CHARS_PER_WRITE", 10_000)
+    monkeypatch.setattr(sys, "stdout", out)
+    assert cli.main(["chunk", str(SAMPLES / "py_inventory"), "--strategy", "both", "--jobs", "1"]) == 0
+    whole = sum(out.sizes)
+    assert whole > 100_000 and len(out.sizes) > 5
+    assert max(out.sizes) < 10_000 + 20_000  # the limit, and at most one line past it
