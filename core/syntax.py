@@ -464,6 +464,12 @@ class _Run:
         lines = text.splitlines() or [""]
         if body is None or len(lines) > _MAX_SIGNATURE_LINES:
             lines = lines[:1] if body is None else lines[:_MAX_SIGNATURE_LINES]
+        # The first line starts at the definition, past its indentation: the lines after it
+        # lose that much too, so a method's repeated signature reads as written, not shifted.
+        indent = self.doc.data[self.doc.line_start(self.doc.line_of_byte(start)) : start]
+        if len(lines) > 1 and indent and not indent.strip():
+            width = len(indent)
+            lines[1:] = [line[width:] if not line[:width].strip() else line for line in lines[1:]]
         return "\n".join(lines).rstrip()
 
     def members_start(self, container: Node) -> int:

@@ -302,6 +302,20 @@ def test_a_scala3_doc_comment_goes_with_the_def_below_it_not_the_one_above(budge
     assert all(c.symbol == "Flags.second" for c in doc) and all(c.symbol == "Flags.third" for c in comment)
 
 
+def test_a_repeated_signature_of_several_lines_reads_as_written_not_shifted() -> None:
+    # The signature's first line starts at the definition (past its indentation): the lines
+    # after it lose the same indentation, so they keep their place relative to the first.
+    body = "\n".join(f"        total += {i} * rate" for i in range(40))
+    source = (
+        "class Ledger:\n    def settle(\n        self,\n        rate: float,\n    ) -> float:\n"
+        f"        total = 0.0\n{body}\n        return total\n"
+    )
+    chunks = chunk_document(prepare("l.py", "python", source), ChunkSettings(unit="chars", budget=400), "syntax")
+    parts = [c for c in chunks if c.symbol == "Ledger.settle"]
+    assert len(parts) >= 3
+    assert all(p.header == "def settle(\n    self,\n    rate: float,\n) -> float:" for p in parts[1:])
+
+
 def test_nested_definitions_in_a_split_function_keep_full_breadcrumbs() -> None:
     prep = _prep("py_inventory/inventory/resilience.py")
     chunks = chunk_document(prep, ChunkSettings(budget=60, merge_siblings=False), "syntax")
