@@ -375,8 +375,8 @@ class _Run:
             if receiver is not None:
                 found = _first_of_type(receiver, frozenset({"type_identifier"}))
                 type_name = _clean_name(self._text(found)) if found is not None else None
-                if type_name:
-                    name = f"{type_name}.{name}"
+                if type_name and type_name not in self._type_parameters(definition):
+                    name = f"{type_name}.{name}"  # not ``fun <T : View> T.withIf``: any T
         qualifier = spec.qualifiers.get(definition.type)
         if qualifier is not None:
             node = definition.child_by_field_name(qualifier)
@@ -384,6 +384,17 @@ class _Run:
             if text:
                 name = f"{text}.{name}"
         return name
+
+    def _type_parameters(self, definition: Node) -> set[str]:
+        """The names of ``definition``'s own type parameters (``T`` of ``fun <T : View>``)."""
+        names: set[str] = set()
+        for child in definition.named_children:
+            if child.type.endswith("type_parameters"):
+                for parameter in child.named_children:
+                    found = _first_of_type(parameter, frozenset({"type_identifier", "identifier", "simple_identifier"}))
+                    if found is not None:
+                        names.add(self._text(found).decode("utf-8", "replace"))
+        return names
 
     def _name_of(self, node: Node) -> str | None:
         name = self._own_name(node)

@@ -629,6 +629,9 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "  companion object {\n    fun empty() = Polygon(listOf())\n  }\n}\n",
          [("Polygon.constructor", "method"), ("Polygon.size", "method"), ("Polygon.Companion", "object"),
           ("Polygon.Companion.empty", "method")]),
+        ("kotlin", "Ext.kt",  # an extension on a type parameter is no member of a type named T
+         "inline fun <T : View> T.withIf(cond: Boolean): T { return this }\nfun String.shout() = uppercase()\n",
+         [("withIf", "method"), ("String.shout", "method")]),
         ("kotlin", "Shapes.kt",
          "interface Shape {\n  fun area(): Double\n}\nenum class Color { RED, GREEN }\nfun interface Pick { fun pick(): Int }\n",
          [("Shape", "interface"), ("Shape.area", "method"), ("Color", "enum"), ("Pick", "interface")]),
@@ -711,7 +714,7 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "if ! type log >/dev/null 2>&1; then\n  log() {\n    echo \"$*\" >&2\n  }\nfi\nmain() {\n  log start\n}\n",
          [("log", "function"), ("main", "function")]),
     ],
-    ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
+    ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
          "csharp-indexer-event-preproc-records", "scala-packages", "ruby-class-methods", "lua-positional-and-nested", "php-guarded-functions", "bash-guarded-function"],
 )
