@@ -158,8 +158,8 @@ LONG_LINE = 4096  # bytes into a line past which counting from its start on ever
 
 
 def _line_ends(data: bytes, starts: tuple[int, ...]) -> tuple[int, ...]:
-    """Where each line's content ends: before its newline, and before a "\r" ahead of that
-    newline; the last line ends with the data."""
+    """Where each line's content ends: before its newline, and before a carriage return ahead
+    of that newline; the last line ends with the data."""
     ends = list(map(_MINUS_ONE, starts[1:]))
     if b"\r" in data:
         ends = [end - 1 if end > 0 and data[end - 1] == 13 else end for end in ends]
