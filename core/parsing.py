@@ -397,6 +397,14 @@ def find_damage(tree: Tree, muted: tuple[int, ...] = (), doc: Document | None = 
     return Damage(tuple(ranges), error_bytes, max(root.end_byte, 1))
 
 
+def _starts_with_token(text: bytes, token: bytes) -> bool:
+    """Whether ``text`` begins with ``token`` as a whole token (``end``, not ``endpoint``)."""
+    if not text.startswith(token):
+        return False
+    after = text[len(token) : len(token) + 1]
+    return not (token.isalpha() and (after.isalnum() or after == b"_"))
+
+
 # Closers of blocks that hold definitions (a missing ``)`` or ``]`` closes an expression).
 _BLOCK_CLOSERS = frozenset({"}", "end", "fi", "done", "esac"})
 
@@ -414,7 +422,7 @@ def _misread(doc: Document, early: list[Node], errors: list[Node]) -> list[tuple
         strays = [
             e.end_point.row + 1
             for e in errors
-            if e.start_byte >= missing.end_byte and doc.data[e.start_byte : e.end_byte].lstrip().startswith(token)
+            if e.start_byte >= missing.end_byte and _starts_with_token(doc.data[e.start_byte : e.end_byte].lstrip(), token)
         ]
         if strays:
             found.append((missing.start_point.row + 1, min(max(strays), doc.line_count)))
