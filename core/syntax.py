@@ -593,11 +593,32 @@ class _Run:
                     continue
                 flush()
                 kind = self.kind(unit.definition, in_container)
-                self.out.append(Pending(kind, symbol, unit.first, unit.last, header, parent))
+                self.out.append(Pending(kind, symbol, self.comments_above(unit, symbol, header, parent), unit.last, header, parent))
                 continue
             flush()
             self.split_definition(unit, own, header, parent, depth=depth, in_container=in_container)
         flush()
+
+    def comments_above(self, unit: Unit, symbol: str, header: str, parent: Pending | None) -> int:
+        """Where a definition that fits the budget starts its chunk: at its own first line, or
+        at the first line of the chunk just made before it when that chunk is only comments
+        (cut off from it by a blank line: a section's title, a note on what follows) and both
+        fit in one chunk, which then replaces it. A chunk of comments alone is no answer to
+        any question; the definition below is what they are about."""
+        previous = self.out[-1] if self.out else None
+        if (
+            previous is not None
+            and previous.loose
+            and previous.parent is parent
+            and previous.header == header
+            and previous.start_byte is None
+            and not previous.flags
+            and previous.last < unit.first
+            and self.fits(previous.first, unit.last, symbol, header)
+        ):
+            self.out.pop()
+            return previous.first
+        return unit.first
 
     def scopes(self, unit: Unit) -> bool:
         """Whether ``unit`` is a file-scoped namespace: the definitions after it are in it."""

@@ -316,6 +316,22 @@ def test_a_repeated_signature_of_several_lines_reads_as_written_not_shifted() ->
     assert all(p.header == "def settle(\n    self,\n    rate: float,\n) -> float:" for p in parts[1:])
 
 
+def test_comments_alone_above_a_definition_go_with_it_not_into_a_chunk_of_their_own() -> None:
+    # A section title or a note cut off from the definition below by a blank line made a chunk
+    # of comments alone (782 of the stdlib's 23,217): no answer to any question.
+    source = (
+        "import os\n\n\ndef helper():\n    return os.sep\n\n\n"
+        "# ---- positioning ----\n# (what the functions below share)\n\ndef seek(pos):\n    return pos\n"
+    )
+    chunks = chunk_document(prepare("m.py", "python", source), ChunkSettings(unit="chars", budget=400), "syntax")
+    assert [(c.kind, c.symbol, c.start_line, c.end_line) for c in chunks] == [
+        ("module", "<module>", 1, 1), ("function", "helper", 4, 5), ("function", "seek", 8, 12)
+    ]
+    # Not when they do not fit together: the comments then stay a chunk of their own.
+    small = chunk_document(prepare("m.py", "python", source), ChunkSettings(unit="chars", budget=60), "syntax")
+    assert ("seek", 11) in {(c.symbol, c.start_line) for c in small}
+
+
 def test_nested_definitions_in_a_split_function_keep_full_breadcrumbs() -> None:
     prep = _prep("py_inventory/inventory/resilience.py")
     chunks = chunk_document(prep, ChunkSettings(budget=60, merge_siblings=False), "syntax")
