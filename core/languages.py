@@ -237,6 +237,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                         "internal_module",
                         "module",
                         "object",
+                        "type_alias_declaration",  # ``type QueryFunction<T> = (ctx: Context) => T``
                     }
                 ),
                 wrappers=frozenset(
@@ -262,6 +263,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "internal_module": "namespace",
                     "module": "namespace",
                     "object": "object",
+                    "type_alias_declaration": "type",
                 },
                 anonymous_names={"export_statement": "default"},
                 assignments=frozenset({"assignment_expression"}),
@@ -286,10 +288,18 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "enum_declaration",
                     "record_declaration",
                     "annotation_type_declaration",
+                    "enum_constant",  # ``PLUS("+") { int apply(...) {...} }``: its body's methods
                 }
             ),
+            needs_body=frozenset({"enum_constant"}),  # a plain ``RED,`` defines nothing of its own
             transparent=frozenset({"enum_body_declarations"}),  # an enum's fields, constructors, methods
-            kinds={"interface_declaration": "interface", "enum_declaration": "enum"},
+            kinds={
+                "interface_declaration": "interface",
+                "enum_declaration": "enum",
+                "record_declaration": "record",
+                "annotation_type_declaration": "annotation",
+                "enum_constant": "constant",
+            },
         ),
         CodeSpec(
             name="go",
@@ -315,6 +325,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 {"impl_item", "trait_item", "mod_item", "struct_item", "enum_item", "union_item", "macro_definition"}
             ),
             attached=_COMMENTS | {"attribute_item", "inner_attribute_item"},
+            needs_body=frozenset({"mod_item"}),  # ``mod backtrace;`` only names a file
             name_fields=("name", "type"),
             kinds={
                 "impl_item": "impl",
@@ -332,7 +343,10 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             functions=frozenset({"function_definition"}),
             containers=frozenset({"struct_specifier", "union_specifier", "enum_specifier"}),
             wrappers=frozenset({"type_definition", "declaration"}),
-            transparent=frozenset({"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif"}),
+            # ``extern "C" {`` under ``#ifdef __cplusplus``: a header's whole content is in it.
+            transparent=frozenset(
+                {"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification", "declaration_list"}
+            ),
             name_fields=("name", "declarator"),
             kinds={"enum_specifier": "enum", "struct_specifier": "struct", "union_specifier": "struct"},
             needs_body=frozenset({"struct_specifier", "union_specifier", "enum_specifier"}),
@@ -346,8 +360,10 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 {"class_specifier", "struct_specifier", "union_specifier", "enum_specifier", "namespace_definition"}
             ),
             wrappers=frozenset({"template_declaration", "type_definition", "declaration", "field_declaration"}),
+            # ``extern "C" { ... }``: its block is opened too (a namespace's block is its body,
+            # never a sibling, so it is not opened here).
             transparent=frozenset(
-                {"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification"}
+                {"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification", "declaration_list"}
             ),
             name_fields=("name", "declarator"),
             kinds={"namespace_definition": "namespace", "enum_specifier": "enum", "struct_specifier": "struct"},

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from operator import sub
 from typing import TYPE_CHECKING
 
 from core.builder import MIN_ROOM, ChunkMaker, Prepared, flag_over, largest_fitting, room_for, split_long_line
@@ -432,6 +433,18 @@ class _Run:
 
     def _identifier(self, node: Node) -> str | None:
         for _ in range(8):
+            cast = node if node.type == "operator_cast" else None
+            if node.type == "qualified_identifier":  # ``Box<T>::operator T*() const``
+                name = node.child_by_field_name("name")
+                cast = name if name is not None and name.type == "operator_cast" else None
+            if cast is not None:  # ``operator const char*() const``: named up to its parameters
+                parameters = cast.child_by_field_name("declarator")
+                for _ in range(8):  # through ``*`` and ``&`` to the parameter list
+                    if parameters is None or parameters.type.endswith("function_declarator"):
+                        break
+                    parameters = parameters.child_by_field_name("declarator")
+                end = parameters.start_byte if parameters is not None else cast.end_byte
+                return _clean_name(self.doc.data[node.start_byte : end].rstrip())
             if node.type not in _DECLARATOR_TYPES:
                 return _clean_name(self._text(node))
             inner = node.child_by_field_name("declarator") or next(
@@ -646,11 +659,19 @@ class _Run:
         # the last chunk holds anyway.) For a property, its accessors on the lines below it.
         after = [n for n in unit.nodes if n.start_byte >= outer.end_byte and n.end_point.row > outer.end_point.row]
         if body is None and not (definition.type in self.spec.properties and after):
-            self.explode(unit, self.kind(definition, in_container), symbol, outer_header, parent)
+            # No body to pack (an interface method under a long doc comment, a type alias, a
+            # macro): cut by its children, then lines; the pieces are still its numbered parts.
+            start = len(self.out)
+            kind = self.kind(definition, in_container)
+            repeat = self.repeatable(symbol, self.signature(definition, unit.wrappers, _keywords(unit)))
+            self.explode(unit, kind, symbol, repeat, parent)  # each piece under the definition's signature
+            pieces = [p for p in self.out[start:] if p.symbol == symbol]
+            for piece in pieces[1:]:
+                piece.parent = pieces[0]
+            _number(pieces, kind)
             return
         is_container = definition.type in self.spec.containers
         signature = self.signature(definition, unit.wrappers, _keywords(unit))
-        repeat = self.repeatable(symbol, signature)
         if body is not None:
             lead = self.body_lead(definition, body)
             head_last = _head_last(self.doc, unit, lead[0])
@@ -660,6 +681,16 @@ class _Run:
             tail += [c for w in unit.wrappers for c in w.children if c.start_byte >= definition.end_byte]
         else:  # a property whose accessors stand beside it (``CodeSpec.accessors``): their statements are its body
             head_last, inside, tail = _lines(definition, self.doc.data)[1], [], []
+        repeat = self.repeatable(symbol, signature)
+        if repeat == signature and "\n" in signature:
+            # A signature of several lines that leaves no room for the body's longest line (one
+            # that fits the budget alone) would cut ordinary lines in two: its line naming the
+            # definition stands for it when that leaves the room (never cut short for it).
+            need = self.longest_line(head_last + 1, unit.last, symbol)
+            if need and self.budget - self.maker.measure(self.maker.prefix(symbol, signature)) < need:
+                line = self.repeatable(symbol, signature, need)
+                if line and line in (x.strip() for x in signature.splitlines()):
+                    repeat = line
         # (Comments the grammar hung at its end that are about what follows are not its own.)
         members = [m for m in self.units(inside + tail + after, in_function=not is_container) if m.first <= unit.last]
         # Members that share a line with the signature belong to the head.
@@ -694,6 +725,18 @@ class _Run:
         # The function's own groups are its parts; nested definitions split on their own are not.
         parts = heads + [p for p in self.out[start:] if p.symbol == symbol and p.parent is first]
         _number(self.join_parts(parts, symbol), kind)
+
+    def longest_line(self, first: int, last: int, symbol: str) -> int:
+        """The size of the longest of lines ``first..last`` that fits the budget alone under the
+        breadcrumb (0 when none does)."""
+        if last < first:
+            return 0
+        room = self.budget - self.maker.measure(self.maker.prefix(symbol, ""))
+        if self._bytes_are_chars:  # lengths in C, over the stored line bounds
+            sizes = map(sub, self._line_ends[first - 1 : last], self._line_starts[first - 1 : last])
+        else:
+            sizes = (self.maker.lines_size(line, line) for line in range(first, last + 1))
+        return max((size for size in sizes if size <= room), default=0)
 
     def join_parts(self, parts: list[Pending], symbol: str) -> list[Pending]:
         """``parts`` (of one split definition, in order) with each part that fits the budget

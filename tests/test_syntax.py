@@ -332,6 +332,42 @@ def test_comments_alone_above_a_definition_go_with_it_not_into_a_chunk_of_their_
     assert ("seek", 11) in {(c.symbol, c.start_line) for c in small}
 
 
+def test_a_rust_mod_declaration_is_no_definition() -> None:
+    source = "mod backtrace;\nmod chain;\nuse std::fmt;\n\npub mod inner {\n    pub fn f() {}\n}\n"
+    found = {(d.symbol, d.kind) for d in list_definitions(prepare("lib.rs", "rust", source))}
+    assert found == {("inner", "module"), ("inner.f", "function")}
+
+
+_LONG_DOC = "public interface Store<K, V> {\n" + "".join(
+    f"    /** Line {i} of what remove does with the key, in some detail. */\n" for i in range(12)
+) + "    V remove(Object key);\n\n    int size();\n}\n"
+
+
+def test_a_definition_without_a_body_over_the_budget_is_numbered_parts_under_its_signature() -> None:
+    # An interface method under a long doc comment (a type alias, a macro) has no body to pack:
+    # its pieces were each "part 1 of 1", linked to the class, none naming the method.
+    prep = prepare("Store.java", "java", _LONG_DOC)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert_lossless(prep, chunks)
+    parts = [c for c in chunks if c.symbol == "Store.remove"]
+    assert len(parts) >= 2 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert all(c.parts == len(parts) and c.header == "V remove(Object key);" for c in parts)
+    assert all(c.parent_id == parts[0].id for c in parts[1:])
+
+
+def test_a_long_signature_gives_way_to_its_naming_line_rather_than_cut_body_lines() -> None:
+    # A six-line signature repeated in full left no room for the body's ordinary lines: they
+    # were cut mid-word ("invalida" / "ted"). Its line naming the function stands for it.
+    params = "".join(f"        argument_number_{i}: int = 0,\n" for i in range(5))
+    comment = "# a plainly ordinary line of code, if long, and a little longer still"
+    body = "".join(f"        value = value + argument_number_{i % 5} * {i} + offset  {comment}\n" for i in range(12))
+    source = f"class Cache:\n    def get_or_create(\n        self,\n{params}    ) -> int:\n        value = 0\n{body}        return value\n"
+    chunks = chunk_document(prepare("c.py", "python", source), ChunkSettings(unit="chars", budget=300), "syntax")
+    parts = [c for c in chunks if c.symbol == "Cache.get_or_create"]
+    assert len(parts) >= 3 and not any("split_line" in c.flags for c in parts)
+    assert all(c.header == "def get_or_create(" for c in parts[1:])
+
+
 def test_nested_definitions_in_a_split_function_keep_full_breadcrumbs() -> None:
     prep = _prep("py_inventory/inventory/resilience.py")
     chunks = chunk_document(prep, ChunkSettings(budget=60, merge_siblings=False), "syntax")
@@ -721,6 +757,25 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "local function install()\n  getmetatable(\"\").__mod = function(fmt, args)\n    return fmt:format(args)\n"
          "  end\nend\n\nM.on_load = function() end\n",
          [("required", "table"), ("required.<function>", "method"), ("install", "function"), ("M.on_load", "function")]),
+        ("c", "api.h",  # a header's content inside ``extern "C" {`` under ``#ifdef __cplusplus``
+         "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\nstruct point {\n    int x;\n};\n\n"
+         "int add(int a, int b)\n{\n    return a + b;\n}\n\n#ifdef __cplusplus\n}\n#endif\n",
+         [("point", "struct"), ("add", "function")]),
+        ("cpp", "conv.cpp",  # conversion operators are named without their parameters and qualifiers
+         "extern \"C\" {\nint sub(int a, int b) { return a - b; }\n}\n"
+         "class Handle {\npublic:\n    explicit operator bool() const noexcept { return p; }\n"
+         "    operator const char*() const { return name; }\n    bool operator()(int x) const { return x > 0; }\n};\n"
+         "template <typename T>\nBox<T>::operator T*() const\n{\n    return ptr;\n}\n",
+         [("sub", "function"), ("Handle.operator bool", "method"), ("Handle.operator const char*", "method"),
+          ("Handle.operator()", "method"), ("Box.operator T*", "method")]),
+        ("java", "Operation.java",  # methods in an enum constant's body; records and annotations
+         "enum Operation {\n    PLUS {\n        int apply(int a, int b) { return a + b; }\n    },\n    NONE;\n"
+         "    record Pair(int a, int b) {}\n    @interface Tag {}\n}\n",
+         [("Operation.PLUS", "constant"), ("Operation.PLUS.apply", "method"), ("Operation.Pair", "record"),
+          ("Operation.Tag", "annotation")]),
+        ("typescript", "types.ts",
+         "export type QueryKey = ReadonlyArray<unknown>;\n\nexport type QueryFunction<T> = (\n  key: QueryKey,\n) => T;\n",
+         [("QueryKey", "type"), ("QueryFunction", "type")]),
         # Functions defined under a guard (Laravel's helpers, a shell fallback) are definitions.
         ("php", "helpers.php",
          "<?php\n\nif (! function_exists('app')) {\n    /** The container. */\n    function app($id = null)\n    {\n"
@@ -732,7 +787,8 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
-         "csharp-indexer-event-preproc-records", "scala-packages", "ruby-class-methods", "lua-positional-and-nested", "php-guarded-functions", "bash-guarded-function"],
+         "csharp-indexer-event-preproc-records", "scala-packages", "ruby-class-methods", "lua-positional-and-nested", "c-extern-c", "cpp-extern-c-conversion-operators",
+         "java-enum-constant-bodies-records", "typescript-type-aliases", "php-guarded-functions", "bash-guarded-function"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
