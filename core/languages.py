@@ -71,6 +71,11 @@ class CodeSpec:
     - ``member_declarations``: members that declare a method without defining it, listed in
       a split class's member summary like the methods defined there (C++'s ``bool push(const
       Order&);``, with the declarator type it must hold; Go's interface methods);
+    - ``guards``: statements (and their clauses and blocks) that, at module or class level,
+      are opened when they hold a definition: their definitions are the level's own, their
+      heads (``if sys.version_info >= (3, 12):``, ``except ImportError:``) go with the
+      definition below them as a decorator does (Python's ``if TYPE_CHECKING`` branches and
+      ``try``/``except ImportError`` fallbacks);
     - ``accessors`` and ``properties``: a property declaration with an accessor is a
       definition (kind ``property``); an accessor on the lines after it, which a grammar may
       leave beside the declaration rather than in it (Kotlin's ``var x = 0`` then ``set(v)
@@ -114,6 +119,7 @@ class CodeSpec:
     calls: frozenset[str] = frozenset()
     keyword_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
     iife_wraps: frozenset[str] = frozenset()
+    guards: frozenset[str] = frozenset()
     accessors: frozenset[str] = frozenset()
     properties: frozenset[str] = frozenset()
     name_holders: frozenset[str] = frozenset()
@@ -166,6 +172,9 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name_fields=("name", "left"),
             assignments=frozenset({"assignment"}),
             naming_wrappers=frozenset({"assignment"}),
+            guards=frozenset(
+                {"if_statement", "elif_clause", "else_clause", "try_statement", "except_clause", "finally_clause", "block"}
+            ),
         ),
         CodeSpec(
             name="javascript",

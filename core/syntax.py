@@ -76,11 +76,12 @@ class Unit:
     nodes: list[Node]
     definition: Node | None = None
     wrappers: list[Node] = field(default_factory=list)
+    head: bool = False  # an opened guard's own tokens (``try:``): never glued to the chunk before
 
     @property
     def named(self) -> bool:
         """False for pure punctuation (a closing brace, a stray semicolon)."""
-        return any(node.is_named for node in self.nodes)
+        return self.head or any(node.is_named for node in self.nodes)
 
 
 @dataclass
@@ -195,12 +196,19 @@ class _Run:
         flat: list[Node] = []
         stack = list(reversed(nodes))
         opens = bool(spec.iife_wraps) and not in_function
+        guards = spec.guards if not in_function else frozenset()
+        heads: set[tuple[int, int, str]] = set()  # the opened guards' own tokens (``if x:``)
         while stack:
             node = stack.pop()
             if node.type in spec.transparent:
                 stack.extend(reversed(node.children))
             elif opens and node.type in spec.iife_wraps and (pieces := self.iife_pieces(node)) is not None:
                 stack.extend(reversed(pieces))
+            elif node.type in guards and self._guards_definition(node, guards):
+                children = node.children
+                opener = next((i for i, child in enumerate(children) if child.type in guards), 0)
+                heads.update(_key(child) for child in children[:opener])  # what stands before its block
+                stack.extend(reversed(children))
             elif node.end_byte > node.start_byte:
                 flat.append(node)
                 if data[node.end_byte - 1] in (32, 9):  # ends on indentation (see _peeled)
@@ -209,7 +217,7 @@ class _Run:
         attached: list[Node] = []
         for node in flat:
             first, last = _lines(node, data)
-            if node.type in spec.attached and not _is_trailing(node, units):
+            if (node.type in spec.attached or (heads and _key(node) in heads)) and not _is_trailing(node, units):
                 attached.append(node)
                 continue
             if not node.is_named and node.type.isalpha() and node.type not in _CLOSING_KEYWORDS:
@@ -231,19 +239,30 @@ class _Run:
                 continue
             definition, wrappers = self.find_definition(node, in_function=in_function)
             unit = Unit(first, last, [node], definition, wrappers)
-            if definition is not None and attached and _lines(attached[-1], data)[1] + 1 >= first:
-                # Comments and attributes right above a definition belong to it.
-                while attached and _lines(attached[-1], data)[1] + 1 >= unit.first:
+            if definition is not None and attached and (_lines(attached[-1], data)[1] + 1 >= first or _key(attached[-1]) in heads):
+                # Comments and attributes right above a definition belong to it, and so does the
+                # head of the guard it is the first statement of (``if sys.version_info >= ...:``).
+                while attached and (_lines(attached[-1], data)[1] + 1 >= unit.first or _key(attached[-1]) in heads):
                     comment = attached.pop()
                     unit.nodes.insert(0, comment)
                     unit.first = _lines(comment, data)[0]
             if attached:
-                units.extend(Unit(*_lines(c, data), [c]) for c in attached)
+                units.extend(Unit(*_lines(c, data), [c], head=bool(heads) and _key(c) in heads) for c in attached)
                 attached = []
             units.append(unit)
-        units.extend(Unit(*_lines(c, data), [c]) for c in attached)
+        units.extend(Unit(*_lines(c, data), [c], head=bool(heads) and _key(c) in heads) for c in attached)
         units.sort(key=lambda u: (u.first, u.nodes[0].start_byte))
         return _fuse(units)
+
+    def _guards_definition(self, node: Node, guards: frozenset[str], depth: int = 0) -> bool:
+        """Whether guard ``node`` (see ``CodeSpec.guards``) holds a definition in its blocks."""
+        for child in node.named_children:
+            if child.type in guards:
+                if depth < _MAX_OBJECT_NEST and self._guards_definition(child, guards, depth + 1):
+                    return True
+            elif self.find_definition(child)[0] is not None:
+                return True
+        return False
 
     def iife_pieces(self, statement: Node) -> list[Node] | None:
         """The pieces of a statement that calls a function where it writes it, read in its

@@ -368,6 +368,57 @@ def test_a_long_signature_gives_way_to_its_naming_line_rather_than_cut_body_line
     assert all(c.header == "def get_or_create(" for c in parts[1:])
 
 
+_GUARDED_PY = """import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+try:
+    from functools import cache
+except ImportError:  # Python < 3.9
+    def cache(func):
+        return func
+
+
+if sys.version_info >= (3, 12):
+    def batched(iterable, n):
+        return iter(iterable)
+else:
+    from itertools import batched
+
+
+class Path:
+    def __init__(self, raw):
+        self.raw = raw
+
+    if sys.version_info >= (3, 13):
+
+        def full_match(self, pattern):
+            return self.raw == pattern
+"""
+
+
+def test_python_definitions_under_if_and_try_are_definitions_their_guard_above_them() -> None:
+    # A fallback under ``except ImportError:``, a version-gated function or method: they were
+    # plain statements of a module chunk, unnamed, sometimes cut across two chunks.
+    prep = prepare("compat.py", "python", _GUARDED_PY)
+    found = {d.symbol: (d.kind, d.first, d.last) for d in list_definitions(prep)}
+    assert found["cache"] == ("function", 9, 11)  # with its ``except ImportError:``
+    assert found["batched"] == ("function", 14, 16)
+    assert found["Path.full_match"] == ("method", 25, 28)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=4000), "syntax")
+    assert_lossless(prep, chunks)
+    small = chunk_document(prep, ChunkSettings(unit="chars", budget=120), "syntax")
+    assert_slices_true(prep, small)
+    assert_lossless(prep, small)
+    by_symbol = {c.symbol: c for c in reversed(small)}  # each symbol's first chunk
+    assert by_symbol["cache"].text.startswith("except ImportError:")
+    assert by_symbol["Path.full_match"].text.lstrip().startswith("if sys.version_info >= (3, 13):")
+    # ``try:`` heads the block below it, never the end of the chunk above it.
+    assert not any(c.text.rstrip().endswith("try:") for c in small)
+
+
 def test_nested_definitions_in_a_split_function_keep_full_breadcrumbs() -> None:
     prep = _prep("py_inventory/inventory/resilience.py")
     chunks = chunk_document(prep, ChunkSettings(budget=60, merge_siblings=False), "syntax")
