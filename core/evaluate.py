@@ -37,6 +37,8 @@ so a sweep embeds each distinct chunk text once.
 
 from __future__ import annotations
 
+import re
+
 import itertools
 import json
 from collections.abc import Callable, Mapping, Sequence
@@ -228,6 +230,9 @@ class _Prepared:
         return found
 
 
+_TRAIT_IMPL = re.compile(r"<([^<>\s]+) as [^<>]+>")
+
+
 def resolve_target(spec: QuerySpec, prep: Prepared, definitions: Sequence[Definition] | None = None) -> Target:
     """The target span of ``spec`` in its document; :class:`InputError` when it is not there.
 
@@ -248,6 +253,9 @@ def resolve_target(spec: QuerySpec, prep: Prepared, definitions: Sequence[Defini
             longer = [d for d in definitions if wanted.endswith("." + d.symbol)]
             best = max((len(d.symbol) for d in longer), default=0)
             found = [d for d in longer if len(d.symbol) == best]
+        if not found:
+            # ``ByteSize.fmt`` for a trait's method, ``<ByteSize as Display>.fmt`` (Rust).
+            found = [d for d in definitions if _TRAIT_IMPL.sub(r"\1", d.symbol) in (wanted, spec.symbol)]
         if not found:
             raise InputError(f"no definition {spec.symbol!r} in {spec.path}")
         if len(found) > 1:

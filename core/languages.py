@@ -31,7 +31,10 @@ class CodeSpec:
       field whose type qualifies a method (Go receivers, Kotlin extension receivers);
       ``qualifiers``: per definition type, the field whose text qualifies its name (Ruby's
       ``def self.settings`` is ``self.settings``, as a method of ``class << self`` is);
-      ``methods_in``: containers whose members are methods though their kind is a namespace's
+      ``trait_fields``: per definition type, the field naming the trait it implements (Rust's
+      ``impl Display for Error`` is ``<Error as Display>``, as Rust's own paths write it, so its
+      ``fmt`` is not ``Debug``'s); ``methods_in``: containers whose members are methods though
+      their kind is a namespace's
       (a Ruby module is a mixin: its ``def``s are instance methods);
       ``name_separators``: tokens in a qualified name that join its parts as ``.`` does (Lua's
       ``function Account:deposit`` is ``Account.deposit``); ``method_marks``: what in a
@@ -101,6 +104,7 @@ class CodeSpec:
     )
     receiver_field: str | None = None
     qualifiers: dict[str, str] = field(default_factory=dict)
+    trait_fields: dict[str, str] = field(default_factory=dict)
     methods_in: frozenset[str] = frozenset()
     name_separators: tuple[str, ...] = ()
     method_marks: tuple[str, ...] = (".",)
@@ -336,6 +340,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             attached=_COMMENTS | {"attribute_item", "inner_attribute_item"},
             needs_body=frozenset({"mod_item"}),  # ``mod backtrace;`` only names a file
             name_fields=("name", "type"),
+            trait_fields={"impl_item": "trait"},
             kinds={
                 "impl_item": "impl",
                 "trait_item": "trait",

@@ -397,6 +397,13 @@ class _Run:
                 type_name = _clean_name(self._text(found)) if found is not None else None
                 if type_name and type_name not in self._type_parameters(definition):
                     name = f"{type_name}.{name}"  # not ``fun <T : View> T.withIf``: any T
+        trait_field = spec.trait_fields.get(definition.type)
+        if trait_field is not None:
+            name = _bare_type(name)
+            trait = definition.child_by_field_name(trait_field)
+            trait_name = _clean_name(self._text(trait)) if trait is not None else None
+            if trait_name:
+                name = f"<{name} as {trait_name.rsplit('.', 1)[-1]}>"  # ``fmt::Display``: ``Display``
         qualifier = spec.qualifiers.get(definition.type)
         if qualifier is not None:
             node = definition.child_by_field_name(qualifier)
@@ -1278,6 +1285,15 @@ def _first_of_type(node: Node, types: frozenset[str]) -> Node | None:
             return current
         stack.extend(current.named_children)
     return None
+
+
+_REFERENCE = re.compile(r"^(?:&\s*(?:'\w+\s*)?(?:mut\s+)?|dyn\s+|impl\s+)+")
+
+
+def _bare_type(name: str) -> str:
+    """An implementing type without the reference, lifetime and ``dyn`` around it (``&'a str``
+    is ``str``)."""
+    return _REFERENCE.sub("", name).strip() or name
 
 
 def _clean_name(raw: bytes | None) -> str | None:

@@ -149,6 +149,10 @@ def test_symbols_resolve_exactly_or_by_suffix() -> None:
     assert (exact.first, exact.last) == (suffix.first, suffix.last) == (2, 3)
     qualified = resolve_target(QuerySpec(1, "q", "l.py", symbol="app\\shop.Ledger.post"), prep)
     assert (qualified.first, qualified.last) == (2, 3)  # more qualified than our breadcrumb
+    # A Rust trait's method, written without its trait, is found while it is the only one.
+    rust = prepare("lib.rs", "rust", "impl fmt::Display for Size {\n    fn fmt(&self) {}\n}\nimpl Size {\n    fn new() {}\n}\n")
+    trait_method = resolve_target(QuerySpec(1, "q", "lib.rs", symbol="Size.fmt"), rust)
+    assert (trait_method.first, trait_method.last) == (2, 2)
     # Written with a language's own separators, a symbol is still the breadcrumb it names.
     for written in ("Ledger::post", "app\\shop\\Ledger::post"):
         native = resolve_target(QuerySpec(1, "q", "l.py", symbol=written), prep)

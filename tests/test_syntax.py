@@ -332,6 +332,22 @@ def test_comments_alone_above_a_definition_go_with_it_not_into_a_chunk_of_their_
     assert ("seek", 11) in {(c.symbol, c.start_line) for c in small}
 
 
+def test_rust_trait_impls_are_named_as_rust_paths_write_them() -> None:
+    # ``impl Debug for Error`` and ``impl Display for Error`` were both ``Error``, their methods
+    # both ``Error.fmt``; a reference's ``&'a`` stayed in the name.
+    source = (
+        "impl Debug for Error {\n    fn fmt(&self) {}\n}\nimpl fmt::Display for Error {\n    fn fmt(&self) {}\n}\n"
+        "impl Error {\n    fn new() {}\n}\nimpl<'de, 'a, E> IntoDeserializer<'de, E> for &'a str {\n    fn into(self) {}\n}\n"
+    )
+    found = [(d.symbol, d.kind) for d in list_definitions(prepare("lib.rs", "rust", source))]
+    assert found == [
+        ("<Error as Debug>", "impl"), ("<Error as Debug>.fmt", "method"),
+        ("<Error as Display>", "impl"), ("<Error as Display>.fmt", "method"),
+        ("Error", "impl"), ("Error.new", "method"),
+        ("<str as IntoDeserializer>", "impl"), ("<str as IntoDeserializer>.into", "method"),
+    ]
+
+
 def test_a_rust_mod_declaration_is_no_definition() -> None:
     source = "mod backtrace;\nmod chain;\nuse std::fmt;\n\npub mod inner {\n    pub fn f() {}\n}\n"
     found = {(d.symbol, d.kind) for d in list_definitions(prepare("lib.rs", "rust", source))}
