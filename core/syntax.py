@@ -578,6 +578,11 @@ class _Run:
             return "method"
         if definition.type in spec.functions and any(mark in (self._own_name(definition) or "") for mark in spec.method_marks):
             return "method"  # ``void Matrix::multiply()`` defined outside its class
+        holder = definition.parent
+        if definition.type in spec.functions and holder is not None and holder.type in spec.assignments:
+            target = holder.child_by_field_name("left")
+            if target is not None and b".prototype." in self._text(target):
+                return "method"  # ``Router.prototype.route = function``: every Router's method
         return "method" if in_container else "function"
 
     # ---- steps 2-5: one level ----------------------------------------------------------------

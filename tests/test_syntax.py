@@ -840,6 +840,10 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "    record Pair(int a, int b) {}\n    @interface Tag {}\n}\n",
          [("Operation.PLUS", "constant"), ("Operation.PLUS.apply", "method"), ("Operation.Pair", "record"),
           ("Operation.Tag", "annotation")]),
+        ("javascript", "router.js",  # a function on a prototype is every instance's method
+         "function Router() {}\nRouter.prototype.route = function (path) {\n  return path;\n};\n"
+         "exports.slugify = function (s) { return s; };\n",
+         [("Router", "function"), ("Router.prototype.route", "method"), ("exports.slugify", "function")]),
         ("typescript", "types.ts",
          "export type QueryKey = ReadonlyArray<unknown>;\n\nexport type QueryFunction<T> = (\n  key: QueryKey,\n) => T;\n",
          [("QueryKey", "type"), ("QueryFunction", "type")]),
@@ -855,7 +859,7 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
          "csharp-indexer-event-preproc-records", "scala-packages", "ruby-class-methods", "lua-positional-and-nested", "c-extern-c", "cpp-extern-c-conversion-operators",
-         "java-enum-constant-bodies-records", "typescript-type-aliases", "php-guarded-functions", "bash-guarded-function"],
+         "java-enum-constant-bodies-records", "javascript-prototype-methods", "typescript-type-aliases", "php-guarded-functions", "bash-guarded-function"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
