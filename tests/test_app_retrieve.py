@@ -168,10 +168,11 @@ def test_a_split_function_is_returned_whole_or_as_bare_parts(retrieve: AppTest) 
 
 
 def test_a_name_given_twice_is_told_apart_by_its_lines() -> None:
-    # An enum and the impl blocks for it share a name; each must mark its own lines as the answer.
+    # An enum and its inherent impl block share a name (a trait's impl is <SizeError as
+    # Display>); each must mark its own lines as the answer.
     rust = (b"pub enum SizeError {\n    Empty,\n    Bad,\n}\n\n"
-            b"impl std::fmt::Display for SizeError {\n    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {\n"
-            b"        write!(f, \"bad size\")\n    }\n}\n")
+            b"impl SizeError {\n    fn describe(&self) -> &str {\n"
+            b"        \"bad size\"\n    }\n}\n")
     at = _session_with_upload("size.rs", rust)
     at.text_input(key="q").input("how is a bad size shown").run()
     options = at.selectbox(key="answer").options
