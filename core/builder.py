@@ -73,15 +73,14 @@ class ChunkMaker:
     spans: SpanSizer = field(init=False)
     doc: Document = field(init=False)
     _measured: dict[str, int] = field(init=False, default_factory=dict)
-    _prefixes: dict[tuple[str, str], str] = field(init=False, default_factory=dict)
-    _prefixed: dict[tuple[str, str], tuple[str, int]] = field(init=False, default_factory=dict)  # and its size
-    _bytes_are_chars: bool = field(init=False, default=False)
+    _prefixes: dict[tuple[str, str], tuple[str, int]] = field(init=False, default_factory=dict)  # and their sizes
+    bytes_are_chars: bool = field(init=False, default=False)  # the unit is chars and the text ASCII
 
     def __post_init__(self) -> None:
         self.sizer = make_sizer(self.settings.unit, self.settings.model)
         self.spans = self.prep.spans(self.sizer)
         self.doc = self.prep.doc
-        self._bytes_are_chars = self.settings.unit == "chars" and self.doc.is_ascii
+        self.bytes_are_chars = self.settings.unit == "chars" and self.doc.is_ascii
 
     def breadcrumb(self, symbol: str) -> str:
         """The breadcrumb line for ``symbol`` (empty when breadcrumbs are off)."""
@@ -90,13 +89,19 @@ class ChunkMaker:
         label = f"{self.doc.path} :: {symbol}" if symbol else self.doc.path
         return comment_line(self.doc.language, label) + "\n"
 
-    def prefix(self, symbol: str, header: str) -> str:
-        """What stands above the span in ``embed_text`` (memoised: packing asks again and again)."""
+    def prefixed(self, symbol: str, header: str) -> tuple[str, int]:
+        """What stands above the span in ``embed_text``, and its size (memoised: packing asks
+        again and again)."""
         key = (symbol, header)
         found = self._prefixes.get(key)
         if found is None:
-            found = self._prefixes[key] = self.breadcrumb(symbol) + (header + "\n" if header else "")
+            text = self.breadcrumb(symbol) + (header + "\n" if header else "")
+            found = self._prefixes[key] = (text, self.measure(text))
         return found
+
+    def prefix_size(self, symbol: str, header: str) -> int:
+        """The size of what stands above a span under this breadcrumb and header."""
+        return self.prefixed(symbol, header)[1]
 
     def measure(self, text: str) -> int:
         """Size of free text, memoised (breadcrumbs and headers repeat)."""
@@ -120,7 +125,7 @@ class ChunkMaker:
     def lines_size(self, first: int, last: int) -> int:
         """Size of whole lines ``first..last``."""
         doc = self.doc
-        if self._bytes_are_chars:  # characters of ASCII text: the byte span's length
+        if self.bytes_are_chars:  # characters of ASCII text: the byte span's length
             return doc.line_ends[last - 1] - doc.line_starts[first - 1]
         return self.spans.span(doc.line_start(first), doc.line_end(last))
 
@@ -145,12 +150,9 @@ class ChunkMaker:
         :meth:`Document.lines_span`), else they are looked up."""
         doc = self.doc
         text = doc.slice(start_byte, end_byte)
-        found = self._prefixed.get((symbol, header))
-        if found is None:
-            found = self._prefixed[(symbol, header)] = (prefix := self.prefix(symbol, header), self.measure(prefix))
-        prefix, size = found
+        prefix, size = self.prefixed(symbol, header)
         embed_text = prefix + text
-        if self._bytes_are_chars:  # characters of ASCII text: the byte span's length
+        if self.bytes_are_chars:  # characters of ASCII text: the byte span's length
             size += end_byte - start_byte
         elif inside_words or "split_line" in flags:
             size += self.piece_size(start_byte, end_byte)
@@ -188,7 +190,7 @@ def room_for(maker: ChunkMaker, symbol: str, header: str) -> tuple[int, bool]:
     than the budget allows (the prefix leaves less than ``MIN_ROOM`` of it: such chunks are
     over the budget and must say ``oversized``)."""
     budget = maker.settings.budget
-    room = budget - maker.measure(maker.prefix(symbol, header))
+    room = budget - maker.prefix_size(symbol, header)
     floor = max(int(budget * MIN_ROOM), 1)
     return (room, False) if room >= floor else (floor, True)
 

@@ -37,10 +37,9 @@ so a sweep embeds each distinct chunk text once.
 
 from __future__ import annotations
 
-import re
-
 import itertools
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path

@@ -151,6 +151,8 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
 
 # Tokens that close a block: one left out makes the parser close the block at the end of the file.
 _CLOSERS = frozenset({"}", ")", "]", "end", "fi", "done", "esac"})
+# Those of blocks that hold definitions (a missing ``)`` or ``]`` closes an expression).
+_BLOCK_CLOSERS = _CLOSERS - {")", "]"}
 
 
 def _text_end(data: bytes) -> int:
@@ -405,8 +407,6 @@ def _starts_with_token(text: bytes, token: bytes) -> bool:
     return not (token.isalpha() and (after.isalnum() or after == b"_"))
 
 
-# Closers of blocks that hold definitions (a missing ``)`` or ``]`` closes an expression).
-_BLOCK_CLOSERS = frozenset({"}", "end", "fi", "done", "esac"})
 
 
 def _misread(doc: Document, early: list[Node], errors: list[Node]) -> list[tuple[int, int]]:

@@ -141,9 +141,8 @@ class _Run:
         self.damage = damage
         self.out: list[Pending] = []
         self.budget = settings.budget
-        self._prefix_sizes: dict[tuple[str, str], int] = {}
         self._signatures: dict[tuple[int, int, str], str] = {}
-        self._bytes_are_chars = maker.settings.unit == "chars" and maker.doc.is_ascii
+        self._bytes_are_chars = maker.bytes_are_chars
         self._line_starts, self._line_ends = maker.doc.line_starts, maker.doc.line_ends
 
     # ---- sizes -------------------------------------------------------------------------------
@@ -151,10 +150,8 @@ class _Run:
     def fits(self, first: int, last: int, symbol: str, header: str, reserve: int = 0) -> bool:
         """Whether lines ``first..last`` under this breadcrumb and header fit the budget
         (less ``reserve`` units kept free for a header decided later)."""
-        # The hottest call of the chunker (every packing step asks): prefix sizes memoised here.
-        prefix = self._prefix_sizes.get((symbol, header))
-        if prefix is None:
-            prefix = self._prefix_sizes[(symbol, header)] = self.maker.measure(self.maker.prefix(symbol, header))
+        # The hottest call of the chunker (every packing step asks).
+        prefix = self.maker.prefix_size(symbol, header)
         if self._bytes_are_chars:  # :meth:`ChunkMaker.lines_size`, inlined for its commonest case
             return prefix + self._line_ends[last - 1] - self._line_starts[first - 1] + reserve <= self.budget
         return prefix + self.maker.lines_size(first, last) + reserve <= self.budget
@@ -173,7 +170,7 @@ class _Run:
         floor = max(budget * MIN_ROOM, need)
 
         def leaves_room(header: str) -> bool:
-            return budget - maker.measure(maker.prefix(symbol, header)) >= floor
+            return budget - maker.prefix_size(symbol, header) >= floor
 
         if leaves_room(signature):
             return signature
@@ -215,6 +212,12 @@ class _Run:
                     flat.extend(_peeled(node, data))
         units: list[Unit] = []
         attached: list[Node] = []
+
+        def alone(node: Node) -> Unit:
+            """A unit of ``node`` alone: a comment, or a guard's head (see below), that waited
+            for a definition and found none."""
+            return Unit(*_lines(node, data), [node], head=bool(heads) and _key(node) in heads)
+
         for node in flat:
             first, last = _lines(node, data)
             if (node.type in spec.attached or (heads and _key(node) in heads)) and not _is_trailing(node, units):
@@ -247,10 +250,10 @@ class _Run:
                     unit.nodes.insert(0, comment)
                     unit.first = _lines(comment, data)[0]
             if attached:
-                units.extend(Unit(*_lines(c, data), [c], head=bool(heads) and _key(c) in heads) for c in attached)
+                units.extend(map(alone, attached))
                 attached = []
             units.append(unit)
-        units.extend(Unit(*_lines(c, data), [c], head=bool(heads) and _key(c) in heads) for c in attached)
+        units.extend(map(alone, attached))
         units.sort(key=lambda u: (u.first, u.nodes[0].start_byte))
         return _fuse(units)
 
@@ -664,6 +667,11 @@ class _Run:
             return previous.first
         return unit.first
 
+    def classy(self, container: Node) -> bool:
+        """Whether ``container``'s member functions are methods: a class's are, a namespace's
+        or module's are plain functions (``CodeSpec.methods_in`` names the exceptions)."""
+        return container.type in self.spec.methods_in or self.kind(container, False) not in NON_CLASS_KINDS
+
     def scopes(self, unit: Unit) -> bool:
         """Whether ``unit`` is a file-scoped namespace: the definitions after it are in it."""
         definition = unit.definition
@@ -717,11 +725,9 @@ class _Run:
             # A signature of several lines that leaves no room for the body's longest line (one
             # that fits the budget alone) would cut ordinary lines in two: its line naming the
             # definition stands for it when that leaves the room (never cut short for it).
-            need = self.longest_line(head_last + 1, unit.last, symbol)
-            if need and self.budget - self.maker.measure(self.maker.prefix(symbol, signature)) < need:
-                line = self.repeatable(symbol, signature, need)
-                if line and line in (x.strip() for x in signature.splitlines()):
-                    repeat = line
+            line = self.repeatable(symbol, signature, self.longest_line(head_last + 1, unit.last, symbol))
+            if line and line in (x.strip() for x in signature.splitlines()):
+                repeat = line
         # (Comments the grammar hung at its end that are about what follows are not its own.)
         members = [m for m in self.units(inside + tail + after, in_function=not is_container) if m.first <= unit.last]
         # Members that share a line with the signature belong to the head.
@@ -739,14 +745,13 @@ class _Run:
             heads = self.head_chunk(head, members, "class_header", symbol, "", parent, reserve, repeat)
             first = heads[0]
             if summary and first.start_byte is None:
-                used = self.maker.measure(self.maker.prefix(symbol, "")) + self.maker.lines_size(first.first, first.last)
+                used = self.maker.prefix_size(symbol, "") + self.maker.lines_size(first.first, first.last)
                 # The head took its leading members (never a definition, maybe a declaration):
                 # the lines built are kept when it took none of those listed.
                 left = self.listed(members)
                 first.header = self.summary(listed if len(left.defs) == len(listed.defs) else left, symbol, budget - used)
             _number(heads, "class_header")
-            classy = definition.type in self.spec.methods_in or self.kind(definition, False) not in NON_CLASS_KINDS
-            self.level([], path, repeat, first, depth=depth + 1, in_container=classy, units=members)
+            self.level([], path, repeat, first, depth=depth + 1, in_container=self.classy(definition), units=members)
             return
         kind = self.kind(definition, in_container)
         heads = self.head_chunk(head, members, kind, symbol, outer_header, parent, 0, repeat)
@@ -762,7 +767,7 @@ class _Run:
         breadcrumb (0 when none does)."""
         if last < first:
             return 0
-        room = self.budget - self.maker.measure(self.maker.prefix(symbol, ""))
+        room = self.budget - self.maker.prefix_size(symbol, "")
         if self._bytes_are_chars:  # lengths in C, over the stored line bounds
             sizes = map(sub, self._line_ends[first - 1 : last], self._line_starts[first - 1 : last])
         else:
@@ -822,9 +827,7 @@ class _Run:
             # The repeat above the later pieces must leave room for each whole line of the head
             # that fits the budget at all: it must not be what cuts a signature line in two.
             # (The first line always starts the first piece.)
-            room = self.budget - self.maker.measure(self.maker.prefix(symbol, ""))
-            sizes = (self.maker.lines_size(line, line) for line in range(head.first + 1, head.last + 1))
-            need = max((size for size in sizes if size <= room), default=0)
+            need = self.longest_line(head.first + 1, head.last, symbol)
             if need:
                 repeat = self.repeatable(symbol, repeat, need)
             return self.line_pieces(
@@ -1194,7 +1197,7 @@ def _lines(node: Node, data: bytes) -> tuple[int, int]:
     first = node.start_point.row + 1
     end = node.end_point
     end_byte = node.end_byte
-    if end.column > 0 and data[end_byte - 1 : end_byte] in (b" ", b"\t"):
+    if _ends_on_indentation(node, data):
         # An indentation-based block (Scala 3's) runs on to the indentation of the line after
         # it: its text ends with its last token. (Hidden tokens hold text in some grammars, a
         # Kotlin string's closing quote: a node ends on its last visible child only across
@@ -1214,6 +1217,12 @@ def _lines(node: Node, data: bytes) -> tuple[int, int]:
     return first, max(first, last)
 
 
+def _ends_on_indentation(node: Node, data: bytes) -> bool:
+    """Whether ``node``'s text runs on into the indentation of the line after it (an
+    indentation-based block, Scala 3's, is open until a line indented less than its body)."""
+    return node.end_point.column > 0 and data[node.end_byte - 1 : node.end_byte] in (b" ", b"\t")
+
+
 def _before_peeled(parent: Node, node: Node) -> int:
     """Index of ``parent``'s last child that is not a comment :func:`_peeled` takes off ``node``."""
     index = parent.child_count - 1
@@ -1231,8 +1240,7 @@ def _peeled(node: Node, data: bytes) -> list[Node]:
     next line less indented than its body) written no deeper than ``node`` itself: Scala 3's
     doc comment above the next ``def`` is about that one, not the last line of this one. In
     source order; they are read as the node's next siblings."""
-    end_byte = node.end_byte
-    if not (node.end_point.column > 0 and data[end_byte - 1 : end_byte] in (b" ", b"\t")):
+    if not _ends_on_indentation(node, data):
         return []
     current = node
     for _ in range(_MAX_TRAIL_DEPTH):
@@ -1392,9 +1400,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                 )
             )
             if body is not None:
-                classy = definition.type in spec.containers and (
-                    definition.type in spec.methods_in or run.kind(definition, False) not in NON_CLASS_KINDS
-                )
+                classy = definition.type in spec.containers and run.classy(definition)
                 function_body = definition.type not in spec.containers
                 members = list(body.children)
                 if body is definition:  # its own body: its head shares no unit with a member on its line

@@ -37,7 +37,7 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
     group: list[Section] = []
 
     def fits(first: int, last: int, title: str) -> bool:
-        return maker.measure(maker.prefix(title, "")) + maker.lines_size(first, last) <= settings.budget
+        return maker.prefix_size(title, "") + maker.lines_size(first, last) <= settings.budget
 
     def title_of(items: list[Section]) -> str:
         return ", ".join(dict.fromkeys(t for _, _, t in items))
