@@ -74,6 +74,9 @@ class CodeSpec:
     - ``member_declarations``: members that declare a method without defining it, listed in
       a split class's member summary like the methods defined there (C++'s ``bool push(const
       Order&);``, with the declarator type it must hold; Go's interface methods);
+    - ``free_wrappers``: wrappers that make the function they hold no member of the class it
+      is written in (C++'s ``friend Vec operator+(...) {...}``): kind ``function``, its
+      breadcrumb still the class's, where it is written and found;
     - ``guards``: statements (and their clauses and blocks) that, at module or class level,
       are opened when they hold a definition: their definitions are the level's own, their
       heads (``if sys.version_info >= (3, 12):``, ``except ImportError:``) go with the
@@ -128,6 +131,7 @@ class CodeSpec:
     properties: frozenset[str] = frozenset()
     name_holders: frozenset[str] = frozenset()
     member_declarations: dict[str, str] = field(default_factory=dict)
+    free_wrappers: frozenset[str] = frozenset()
     grammar: str = ""
 
     @property
@@ -373,7 +377,10 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             containers=frozenset(
                 {"class_specifier", "struct_specifier", "union_specifier", "enum_specifier", "namespace_definition"}
             ),
-            wrappers=frozenset({"template_declaration", "type_definition", "declaration", "field_declaration"}),
+            wrappers=frozenset(
+                {"template_declaration", "type_definition", "declaration", "field_declaration", "friend_declaration"}
+            ),
+            free_wrappers=frozenset({"friend_declaration"}),
             # ``extern "C" { ... }``: its block is opened too (a namespace's block is its body,
             # never a sibling, so it is not opened here).
             transparent=frozenset(

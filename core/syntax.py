@@ -582,6 +582,8 @@ class _Run:
         if definition.type in spec.functions and any(mark in (self._own_name(definition) or "") for mark in spec.method_marks):
             return "method"  # ``void Matrix::multiply()`` defined outside its class
         holder = definition.parent
+        if holder is not None and holder.type in spec.free_wrappers:
+            return "function"  # C++'s ``friend`` defined in its class: no member of it
         if definition.type in spec.functions and holder is not None and holder.type in spec.assignments:
             target = holder.child_by_field_name("left")
             if target is not None and b".prototype." in self._text(target):

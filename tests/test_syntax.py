@@ -835,6 +835,11 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "template <typename T>\nBox<T>::operator T*() const\n{\n    return ptr;\n}\n",
          [("sub", "function"), ("Handle.operator bool", "method"), ("Handle.operator const char*", "method"),
           ("Handle.operator()", "method"), ("Box.operator T*", "method")]),
+        ("cpp", "vec.hpp",  # a friend defined in its class is found there, and is no member of it
+         "class Vec {\npublic:\n    double dot(const Vec& o) const { return x * o.x; }\n"
+         "    friend Vec operator+(const Vec& a, const Vec& b) { return Vec(a.x + b.x); }\n"
+         "    friend class Matrix;\n    double x;\n};\n",
+         [("Vec.dot", "method"), ("Vec.operator+", "function")]),
         ("java", "Operation.java",  # methods in an enum constant's body; records and annotations
          "enum Operation {\n    PLUS {\n        int apply(int a, int b) { return a + b; }\n    },\n    NONE;\n"
          "    record Pair(int a, int b) {}\n    @interface Tag {}\n}\n",
@@ -858,7 +863,7 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
-         "csharp-indexer-event-preproc-records", "scala-packages", "ruby-class-methods", "lua-positional-and-nested", "c-extern-c", "cpp-extern-c-conversion-operators",
+         "csharp-indexer-event-preproc-records", "scala-packages", "ruby-class-methods", "lua-positional-and-nested", "c-extern-c", "cpp-extern-c-conversion-operators", "cpp-friend-function",
          "java-enum-constant-bodies-records", "javascript-prototype-methods", "typescript-type-aliases", "php-guarded-functions", "bash-guarded-function"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
