@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.chunk import Chunk, span_chunk_id
 from core.document import Document
-from core.languages import comment_line
+from core.languages import CodeSpec, comment_line, get_spec
 from core.settings import ChunkSettings
 from core.sizing import Sizer, SpanSizer, make_sizer
 
@@ -57,7 +57,9 @@ class Prepared:
         parsed = self.parsed
         if parsed is None or parsed.tree is None:
             return None
-        return find_damage(parsed.tree, parsed.muted, self.doc)
+        spec = get_spec(self.doc.language)
+        open_root = isinstance(spec, CodeSpec) and spec.opens_error_root
+        return find_damage(parsed.tree, parsed.muted, self.doc, open_root=open_root)
 
 
 @dataclass

@@ -74,6 +74,9 @@ class CodeSpec:
     - ``member_declarations``: members that declare a method without defining it, listed in
       a split class's member summary like the methods defined there (C++'s ``bool push(const
       Order&);``, with the declarator type it must hold; Go's interface methods);
+    - ``opens_error_root``: a root that is itself an ERROR is measured through its children (see
+      :func:`core.parsing.find_damage`): in C and C++ the preprocessor's ``#ifdef`` blocks make
+      such roots of sound code; in other grammars a root ERROR is garbage;
     - ``free_wrappers``: wrappers that make the function they hold no member of the class it
       is written in (C++'s ``friend Vec operator+(...) {...}``): kind ``function``, its
       breadcrumb still the class's, where it is written and found;
@@ -132,6 +135,7 @@ class CodeSpec:
     name_holders: frozenset[str] = frozenset()
     member_declarations: dict[str, str] = field(default_factory=dict)
     free_wrappers: frozenset[str] = frozenset()
+    opens_error_root: bool = False
     grammar: str = ""
 
     @property
@@ -368,6 +372,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name_fields=("name", "declarator"),
             kinds={"enum_specifier": "enum", "struct_specifier": "struct", "union_specifier": "struct"},
             needs_body=frozenset({"struct_specifier", "union_specifier", "enum_specifier"}),
+            opens_error_root=True,
         ),
         CodeSpec(
             name="cpp",
@@ -391,6 +396,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             anonymous_names={"namespace_definition": "<anonymous>"},
             needs_body=frozenset({"class_specifier", "struct_specifier", "union_specifier", "enum_specifier"}),
             member_declarations={"field_declaration": "function_declarator", "declaration": "function_declarator"},
+            opens_error_root=True,
         ),
         CodeSpec(
             name="csharp",

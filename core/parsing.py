@@ -358,9 +358,18 @@ class Damage:
         return any(a <= last and first <= b for a, b in self.ranges)
 
 
-def find_damage(tree: Tree, muted: tuple[int, ...] = (), doc: Document | None = None) -> Damage:
+def find_damage(
+    tree: Tree, muted: tuple[int, ...] = (), doc: Document | None = None, *, open_root: bool = False
+) -> Damage:
     """Collect the outermost ERROR/MISSING nodes (iteratively: deep trees must not recurse),
     and the ``muted`` lines of ``doc`` (mended to parse the rest: see :func:`parse`).
+
+    With ``open_root``, a root that is itself an ERROR is read as the chunker reads it, through
+    its children: C headers whose ``#ifdef __cplusplus`` / ``extern "C" {`` blocks leave braces
+    the grammar cannot pair make the whole file one ERROR, though the structs and functions
+    under it are whole, sound subtrees. Only its stray children (tokens such as ``{``,
+    ``#ifdef`` or ``extern``, bare leaves, MISSING nodes) and the errors inside its other
+    children are damage then. (:func:`parse` decides its repairs on the plain measure.)
 
     With ``doc``, lines are those of the document (a node past its last line break is on its
     last line), and a closer missing at the very end of the text (a ``}``, ``end`` or ``fi``
@@ -377,6 +386,18 @@ def find_damage(tree: Tree, muted: tuple[int, ...] = (), doc: Document | None = 
     early: list[Node] = []  # block closers supplied inside the text (see _misread)
     errors: list[Node] = []
     stack: list[Node] = [root] if root.has_error else []
+    if open_root and root.is_error:
+        stack = []
+        for child in root.children:
+            if _stray(child):
+                error_bytes += max(child.end_byte - child.start_byte, 1)
+                if child.type not in _SOUND_STRAYS:
+                    first, last = child.start_point.row + 1, child.end_point.row + 1
+                    if last_line is not None:
+                        first, last = min(first, last_line), min(last, last_line)
+                    ranges.append((first, last))
+            elif child.has_error:
+                stack.append(child)
     while stack:
         node = stack.pop()
         if node.is_error or node.is_missing:
@@ -397,6 +418,20 @@ def find_damage(tree: Tree, muted: tuple[int, ...] = (), doc: Document | None = 
         ranges += _misread(doc, early, errors)
     ranges.sort()
     return Damage(tuple(ranges), error_bytes, max(root.end_byte, 1))
+
+
+# A stray token whose text is sound: the ``};`` of a struct the parser's recovery left unreduced.
+_SOUND_STRAYS = frozenset({";"})
+
+
+def _stray(node: Node) -> bool:
+    """Whether a child of an ERROR root is no complete construct: a token (``{``, ``#ifdef``,
+    ``extern``), a bare leaf (an identifier, a string) or a MISSING node. A comment is sound."""
+    if node.is_missing:
+        return True
+    if "comment" in node.type:
+        return False
+    return not node.is_named or node.child_count == 0
 
 
 def _starts_with_token(text: bytes, token: bytes) -> bool:

@@ -597,6 +597,33 @@ def test_a_parse_that_does_not_end_is_given_up(monkeypatch) -> None:
     assert list_definitions(prep) == []
 
 
+def test_a_header_whose_root_is_an_error_is_chunked_through_it() -> None:
+    # ``extern "C" {`` blocks the grammar cannot pair (a glibc RPC header's pattern) make the
+    # whole file one ERROR node, though the struct and the function under it are whole: they
+    # are chunked, only the stray lines are flagged, and the file does not fall back.
+    def block(body: str) -> str:
+        return f'#ifdef __cplusplus\nextern "C" {{\n#endif\n{body}#ifdef __cplusplus\n}}\n#endif\n\n'
+
+    source = "#ifndef SVC_H\n#define SVC_H\n\n" + "".join([
+        block("extern int svc_register(int prog, int vers);\n"),
+        block("extern void svc_unregister(int prog);\n"),
+        block("extern int svcraw_create(void);\nstruct svc_req_info {\n    int prog;\n    int vers;\n};\n\n"
+              "static int svc_is_local(struct svc_req_info *r)\n{\n    return r->prog == 0;\n}\n\n"),
+        block("extern int svcudp_create(int);\nextern int svcudp_enablecache(int, long);\n"),
+        block("extern int svctcp_create(int, int, int);\n"),
+    ]) + "#endif\n"
+    prep = prepare("svc.h", "c", source)
+    assert prep.tree is not None and prep.tree.root_node.is_error
+    chunks = _syntax("svc.h", "c", source)
+    assert not any(c.fallback for c in chunks)
+    found = {c.symbol: c for c in chunks}
+    assert found["svc_req_info"].kind == "struct" and found["svc_req_info"].text.startswith("struct svc_req_info {")
+    assert found["svc_is_local"].kind == "function" and found["svc_is_local"].text.endswith("return r->prog == 0;\n}")
+    assert "damaged" not in found["svc_is_local"].flags
+    assert any("damaged" in c.flags and "svc_register" in c.text for c in chunks)
+    # Other grammars' root ERROR is garbage: see test_garbage_falls_back_to_fixed_and_says_so.
+
+
 def test_garbage_falls_back_to_fixed_and_says_so() -> None:
     text = "".join(f"def f{i}(:\n  ))) ((( [[[ \n" for i in range(40))
     prep = prepare("junk.py", "python", text)
