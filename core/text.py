@@ -11,17 +11,35 @@ from core.document import Document
 from core.languages import LANGUAGES, TextSpec
 from core.settings import ChunkSettings
 
-_MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_KEY = re.compile(r"""^\s*["']?([^"':#\s][^"':]*?)["']?\s*:(\s|$)""")
-_TOML_TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*$")
-_SQL_HEAD = re.compile(r"^\s*([A-Za-z]+(?:\s+[A-Za-z_]+){0,2})")
+# CommonMark's: an ATX heading indented at most 3 spaces (``# Using C#`` keeps its ``#``: a
+# closing run needs a space before it), a setext heading's underline, a fence's opener (its
+# closer is the same character, at least as many of it, and nothing else).
+_MD_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*$")
+_MD_UNDERLINE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}(?!.*`)|~{3,})")
+_HTML_COMMENT = re.compile(r"^ {0,3}<!--")
+_FRONT_MATTER_END = re.compile(r"^(---|\.\.\.)[ \t]*$")
+# A key: a quoted name and a colon (JSON writes ``"key":value``), or a bare name, a colon and a
+# space or the line's end (YAML's ``url: x``; ``a:b`` is a plain value there).
+_KEY = re.compile(r"""^\s*(?:(["'])(?P<quoted>[^"'\n]*?)\1\s*:|(?P<bare>[^"':#\s][^"':]*?)\s*:(?=\s|$))""")
+_YAML_DOCUMENT = re.compile(r"^(---|\.\.\.)(\s|$)")
+_TOML_TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_TOML_MULTILINE = re.compile(r'"""|\'\'\'')
+# A statement's title: its first three words, a name quoted or qualified as SQL writes it
+# (``"users"``, `` `notes` ``, ``[dbo].[t]``, ``public.users``) counting as one, qualifiers that
+# name no object left out (``CREATE OR REPLACE FUNCTION f`` is ``CREATE FUNCTION f``; the ``E`` of ``E'...'`` is none).
+_SQL_NAME = r'(?:[A-Za-z_][\w$]*(?![\w$\'])|"[^"\n]+"|`[^`\n]+`|\[[^\]\n]+\])'
+_SQL_HEAD = re.compile(rf"^\s*([A-Za-z]+(?:\s+{_SQL_NAME}(?:\.{_SQL_NAME})*){{0,2}})")
+_SQL_FILLER = re.compile(r"\s+(?:OR\s+REPLACE|IF\s+(?:NOT\s+)?EXISTS)(?=\s)", re.IGNORECASE)
 # What can open or close a stretch in which a statement cannot end: a dollar-quoted body
-# (PostgreSQL's ``AS $$ ... $$``, ``$fn$ ... $fn$``), a string, a block comment; and ``--``.
-_SQL_TOKEN = re.compile(r"\$(?:[A-Za-z_]\w*)?\$|'|\"|--|/\*|\*/")
+# (PostgreSQL's ``AS $$ ... $$``, ``$fn$ ... $fn$``), a string (PostgreSQL's ``E'...'`` reads
+# backslash escapes), a block comment; ``--`` and MySQL's ``#``; and a backslash with the
+# character it may escape.
+_SQL_TOKEN = re.compile(r"\$(?:[A-Za-z_]\w*)?\$|(?<![\w$])[Ee]'|'|\"|--|#|/\*|\*/|\\.")
 _SQL_DELIMITER = re.compile(r"^\s*delimiter\s+(\S+)\s*$", re.IGNORECASE)  # MySQL clients' ``DELIMITER //``
 
 Section = tuple[int, int, str]  # first line, last line, title
+_MAX_TITLE = 80  # characters of a line that names its section (a YAML list's item)
 
 
 def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None = None) -> list[Chunk]:
@@ -32,7 +50,9 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
     maker = ChunkMaker(prep, settings, "text", fallback=fallback)
     spec = LANGUAGES.get(doc.language)
     style = spec.style if isinstance(spec, TextSpec) else "blocks"
-    sections = _SECTIONERS[style](doc)
+    fenced = _fences(doc) if style == "markdown" else None
+    sections = _cut(doc, _markdown_starts(doc, fenced), "<document>") if fenced is not None else _SECTIONERS[style](doc)
+    kept = fenced.lines if fenced is not None else set()  # lines a blank line does not cut at
     spans: list[tuple[str, int, int, tuple[str, ...], int | None, int | None]] = []
     group: list[Section] = []
 
@@ -57,7 +77,7 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
         if fits(first, last, title):
             group.append(section)
             continue
-        spans.extend(_split_section(maker, doc, first, last, title, fits))
+        spans.extend(_split_section(maker, doc, first, last, title, fits, kept))
     emit()
     chunks = []
     for title, first, last, flags, a, b in spans:
@@ -68,19 +88,20 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
     return chunks
 
 
-def _split_section(maker: ChunkMaker, doc: Document, first: int, last: int, title: str, fits):  # type: ignore[no-untyped-def]
-    """Blank-line blocks packed under the budget; then lines; then pieces of a line."""
+def _split_section(maker: ChunkMaker, doc: Document, first: int, last: int, title: str, fits, kept: set[int]):  # type: ignore[no-untyped-def]
+    """Blank-line blocks packed under the budget (a fence's blank lines cut no block); a block
+    too big for any chunk by lines, its first lines with the blocks before it (a heading stays
+    with the text under it); then pieces of a line."""
     out: list[tuple[str, int, int, tuple[str, ...], int | None, int | None]] = []
     start: int | None = None
     end = first
-    for block_first, block_last in _blocks(doc, first, last):
+    for block_first, block_last in _blocks(doc, first, last, kept):
         if start is not None and fits(start, block_last, title):
             end = block_last
             continue
-        if start is not None:
-            out.append((title, start, end, (), None, None))
-            start = None
         if fits(block_first, block_last, title):
+            if start is not None:
+                out.append((title, start, end, (), None, None))
             start, end = block_first, block_last
             continue
         for line in range(block_first, block_last + 1):
@@ -101,11 +122,11 @@ def _split_section(maker: ChunkMaker, doc: Document, first: int, last: int, titl
     return out
 
 
-def _blocks(doc: Document, first: int, last: int) -> list[tuple[int, int]]:
+def _blocks(doc: Document, first: int, last: int, kept: set[int]) -> list[tuple[int, int]]:
     blocks: list[tuple[int, int]] = []
     start: int | None = None
     for line in range(first, last + 1):
-        if doc.is_blank(line):
+        if doc.is_blank(line) and line not in kept:
             if start is not None:
                 blocks.append((start, line - 1))
                 start = None
@@ -130,44 +151,169 @@ def _cut(doc: Document, starts: list[tuple[int, str]], default: str) -> list[Sec
 
 
 def _markdown(doc: Document) -> list[Section]:
+    return _cut(doc, _markdown_starts(doc, _fences(doc)), "<document>")
+
+
+def _markdown_starts(doc: Document, fence: _Fenced) -> list[tuple[int, str]]:
+    """Where Markdown's sections start: at each heading (ATX or setext; not in a fence or the
+    front matter), titled by its trail of headings. A heading with nothing under it before a
+    deeper one (``# Tool`` then ``## Install``) starts no section of its own: the deeper one's
+    starts at it, and its trail names both."""
     starts: list[tuple[int, str]] = []
     trail: list[tuple[int, str]] = []
-    fenced = False
-    for line in range(1, doc.line_count + 1):
-        text = doc.line_text(line)
-        if _FENCE.match(text):
-            fenced = not fenced
+    last_heading: tuple[int, int] | None = None  # the last heading's level and last line, while nothing follows it
+    front = fence.front_matter
+    if front:
+        starts.append((1, "<front matter>"))
+    n = doc.line_count
+    line = front + 1
+    while line <= n:
+        if line in fence.lines:
+            last_heading = None
+            line += 1
             continue
-        match = None if fenced else _MD_HEADING.match(text)
-        if match:
-            level = len(match.group(1))
-            trail = [(lvl, t) for lvl, t in trail if lvl < level] + [(level, match.group(2))]
-            starts.append((line, " > ".join(t for _, t in trail)))
-    return _cut(doc, starts, "<document>")
+        text = doc.line_text(line)
+        level, title, end = 0, "", line
+        match = _MD_HEADING.match(text)
+        if match and (match.group(2) or "").strip():
+            level, title = len(match.group(1)), match.group(2).strip()
+        elif (
+            text.strip()
+            and line < n
+            and line + 1 not in fence.lines
+            and (under := _MD_UNDERLINE.match(doc.line_text(line + 1)))
+            and not text.lstrip().startswith(("-", "*", "+", ">", "|"))
+            and (line == front + 1 or doc.is_blank(line - 1) or (last_heading is not None and last_heading[1] == line - 1))
+        ):
+            level, title, end = (1 if under.group(1)[0] == "=" else 2), text.strip(), line + 1
+        if level:
+            trail = [(lvl, t) for lvl, t in trail if lvl < level] + [(level, title)]
+            name = " > ".join(t for _, t in trail)
+            if last_heading is not None and level > last_heading[0] and starts:
+                starts[-1] = (starts[-1][0], name)  # the empty parent's section is this one's
+            else:
+                starts.append((line, name))
+            last_heading = (level, end)
+            line = end + 1
+            continue
+        if text.strip():
+            last_heading = None
+        line += 1
+    return starts
+
+
+class _Fenced:
+    """The lines of a Markdown document inside fences and HTML comments (their first and last
+    lines included), and the last line of its YAML front matter (0 without one)."""
+
+    def __init__(self, lines: set[int], front_matter: int) -> None:
+        self.lines = lines
+        self.front_matter = front_matter
+
+
+def _fences(doc: Document) -> _Fenced:
+    n = doc.line_count
+    front = 0
+    if n > 1 and doc.line_text(1).rstrip() == "---":
+        front = next((line for line in range(2, n + 1) if _FRONT_MATTER_END.match(doc.line_text(line))), 0)
+    lines: set[int] = set()
+    opener: str | None = None  # the open fence's run (```` ``` ````, ``~~~~``)
+    comment = False  # inside an HTML comment block (``<!--`` to ``-->``: a heading there is hidden)
+    for line in range(front + 1, n + 1):
+        text = doc.line_text(line)
+        if comment:
+            lines.add(line)
+            comment = "-->" not in text
+            continue
+        if opener is None:
+            match = _FENCE.match(text)
+            if match:
+                opener = match.group(1)
+                lines.add(line)
+            elif _HTML_COMMENT.match(text) and "-->" not in text:
+                comment = True
+                lines.add(line)
+            continue
+        lines.add(line)
+        stripped = text.strip()
+        if len(text) - len(text.lstrip(" ")) <= 3 and stripped and set(stripped) == {opener[0]} and len(stripped) >= len(opener):
+            opener = None
+    return _Fenced(lines, front)
 
 
 def _keys(doc: Document) -> list[Section]:
+    """YAML and JSON: a section per top-level key (the least indented keys), per element of a
+    JSON file that is one array, per item of a YAML file that is one list. A key's section
+    starts at the comment lines right above it and at a YAML document's ``---`` before it
+    (the first key's comments stay a section of their own: a file's own header)."""
     lines = [(line, doc.line_text(line)) for line in range(1, doc.line_count + 1)]
+    opening = next((text.strip() for _, text in lines if text.strip()), "")
+    if doc.language == "json" and opening.startswith("[") and not opening.strip("[ \t"):
+        return _cut(doc, _elements(lines), "<document>")
     indents = [len(t) - len(t.lstrip()) for _, t in lines if _KEY.match(t)]
     if not indents:
         return _cut(doc, [], "<document>")
     top = min(indents)
-    starts = []
+    starts: list[tuple[int, str]] = []
+    above: int | None = None  # the first of the comment and document-marker lines right above
     for line, text in lines:
+        stripped = text.strip()
+        if not stripped:
+            above = None
+            continue
+        if stripped.startswith("#") or _YAML_DOCUMENT.match(text):
+            above = above or line
+            continue
         match = _KEY.match(text)
         if match and len(text) - len(text.lstrip()) == top:
-            starts.append((line, match.group(1).strip()))
+            quoted = match.group("quoted")
+            name = quoted if quoted is not None else match.group("bare").strip()
+            if quoted is None and name.startswith("- "):  # a list's item: named by what it holds
+                name = stripped[2:].strip()[:_MAX_TITLE]
+            starts.append((above if above is not None and starts else line, name))
+        above = None
     if starts and not any(ch.isalnum() for _, text in lines[: starts[0][0] - 1] for ch in text):
         starts[0] = (1, starts[0][1])  # JSON's opening ``{``, YAML's ``---``: no chunk of their own
     return _cut(doc, starts, "<document>")
 
 
+def _elements(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """A JSON array's elements (``[0]``, ``[1]``, ...): the lines as indented as the first one
+    inside it that open an element (not ``}``, ``]``)."""
+    inside = [(line, text) for line, text in lines if text.strip()][1:]
+    if not inside:
+        return []
+    indent = len(inside[0][1]) - len(inside[0][1].lstrip())
+    starts: list[tuple[int, str]] = []
+    for line, text in inside:
+        if len(text) - len(text.lstrip()) == indent and not text.lstrip().startswith(("}", "]")):
+            starts.append((line, f"[{len(starts)}]"))
+    if starts:
+        starts[0] = (1, starts[0][1])  # the opening ``[`` goes with the first element
+    return starts
+
+
 def _toml(doc: Document) -> list[Section]:
-    starts = []
+    """A section per table (``[tool.black]  # comment``, ``[[servers]]``), starting at the
+    comment lines right above it (but the first's: a file's own header); a ``[x]`` line inside
+    a multi-line string is no table."""
+    starts: list[tuple[int, str]] = []
+    above: int | None = None
+    string: str | None = None  # the open multi-line string's quotes
     for line in range(1, doc.line_count + 1):
-        match = _TOML_TABLE.match(doc.line_text(line))
+        text = doc.line_text(line)
+        if string is not None:
+            if text.count(string) % 2:
+                string = None
+            continue
+        stripped = text.strip()
+        match = _TOML_TABLE.match(text)
         if match:
-            starts.append((line, match.group(1)))
+            starts.append((above if above is not None and starts else line, match.group(1)))
+        above = (above or line) if stripped.startswith("#") else None
+        quotes = _TOML_MULTILINE.findall(text) if not stripped.startswith("#") else []
+        if len(quotes) % 2:
+            string = quotes[-1]
     return _cut(doc, starts, "<top>")
 
 
@@ -175,15 +321,23 @@ def _sql(doc: Document) -> list[Section]:
     starts = []
     expecting = True
     comments: int | None = None  # the first of the comment lines right above the next statement
-    state = _SqlState()
+    # Backquoted names are MySQL's: its strings read backslash escapes (a dump's ``'It\'s'``)
+    # and ``#`` starts a comment anywhere on a line.
+    state = _SqlState(mysql=b"`" in doc.data)
     for line in range(1, doc.line_count + 1):
         text = doc.line_text(line)
         stripped = text.strip()
         if not stripped:
             comments = None
             continue
-        if expecting and stripped.startswith("--"):
-            comments = comments or line
+        if expecting and stripped.startswith(("--", "#")):
+            comments = comments or line  # (``#`` opens no SQL statement: a comment in any dialect)
+            continue
+        if expecting and stripped.startswith("\\") and not state.inside:
+            # A psql command (``\echo Use "CREATE EXTENSION ..." to load this file. \quit``,
+            # ``\connect``, ``\set``) is a line of its own: it ends with its line, not a ``;``.
+            starts.append((comments or line, stripped.split()[0]))
+            comments = None
             continue
         was_comment = state.comment
         ends = state.ends_statement(text)
@@ -191,12 +345,22 @@ def _sql(doc: Document) -> list[Section]:
             comments = comments or line  # a block comment above the next statement
             continue
         if expecting:
-            head = _SQL_HEAD.match(stripped)
-            starts.append((comments or line, " ".join(head.group(1).split()) if head else "<statement>"))
+            starts.append((comments or line, _sql_title(stripped)))
             expecting, comments = False, None
         if ends:
             expecting = True
     return _cut(doc, starts, "<preamble>")
+
+
+def _sql_title(stripped: str) -> str:
+    """The title of the statement starting on a line (see ``_SQL_HEAD``)."""
+    head = _SQL_HEAD.match(_SQL_FILLER.sub("", stripped[:300]))
+    if head is None:
+        return "<statement>"
+    return " ".join(head.group(1).split()).translate(_SQL_QUOTES)
+
+
+_SQL_QUOTES = str.maketrans("", "", '"`[]')
 
 
 class _SqlState:
@@ -204,23 +368,37 @@ class _SqlState:
     string or a block comment (no statement ends there: a function's body holds ``;`` on
     every line), and the statement delimiter in force."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, mysql: bool = False) -> None:
+        self.mysql = mysql
         self.dollar: str | None = None
         self.quote: str | None = None
+        self.escapes = False  # whether the open string reads backslash escapes
         self.comment = False
         self.delimiter = ";"
+
+    @property
+    def inside(self) -> bool:
+        """Whether the reading stands inside a body, a string or a block comment."""
+        return bool(self.dollar or self.quote or self.comment)
 
     def ends_statement(self, text: str) -> bool:
         """Read one line; whether a statement ends on it (its code ends with the delimiter,
         outside any string, body or comment)."""
-        if not (self.dollar or self.quote or self.comment):
+        if not self.inside:
             match = _SQL_DELIMITER.match(text)
             if match:
                 self.delimiter = match.group(1)
                 return True
         code_end = len(text)
+        line_start = len(text) - len(text.lstrip())
         for token in _SQL_TOKEN.finditer(text):
             mark = token.group()
+            if mark[0] == "\\":
+                if self.quote is not None and self.escapes:
+                    continue  # an escaped character: ``\'`` does not close the string
+                mark = mark[1:]  # a plain backslash: the character after it is read as it is
+                if mark not in ("'", '"'):
+                    continue
             if self.comment:
                 self.comment = mark != "*/"
             elif self.dollar is not None:
@@ -229,16 +407,18 @@ class _SqlState:
             elif self.quote is not None:
                 if mark == self.quote:  # a doubled quote closes and opens again
                     self.quote = None
-            elif mark == "--":
+            elif mark == "--" or (mark == "#" and (self.mysql or token.start() == line_start)):
                 code_end = token.start()
                 break
             elif mark == "/*":
                 self.comment = True
             elif mark in ("'", '"'):
-                self.quote = mark
-            elif mark != "*/":
+                self.quote, self.escapes = mark, self.mysql
+            elif mark in ("E'", "e'"):
+                self.quote, self.escapes = "'", True
+            elif mark.startswith("$"):
                 self.dollar = mark
-        if self.dollar or self.quote or self.comment:
+        if self.inside:
             return False
         return text[:code_end].rstrip().endswith(self.delimiter)
 

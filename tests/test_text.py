@@ -94,3 +94,90 @@ def test_a_json_files_opening_brace_is_no_chunk_of_its_own() -> None:
     assert [(c.symbol, c.text) for c in chunks] == [("a", '{\n "a": 1,'), ("b", ' "b": 2\n}')]
     commented = chunk_document(prepare("c.yaml", "yaml", "# settings\nserver:\n  port: 1\n"), ChunkSettings(budget=1500), "syntax")
     assert [c.symbol for c in commented] == ["<document>", "server"]  # words above the first key stay a chunk
+
+
+def _sections(path: str, language: str, text: str, budget: int = 800) -> list[tuple[str, int, int]]:
+    prep = prepare(path, language, text)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=budget), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    return [(c.symbol, c.start_line, c.end_line) for c in chunks]
+
+
+def test_sql_psql_commands_and_hash_comments_end_where_they_end() -> None:
+    # PostgreSQL's extension scripts open with a psql command that has no ``;``: the first
+    # function was read into it, as ``<statement>``.
+    psql = ('\\echo Use "CREATE EXTENSION demo" to load this file. \\quit\n\n'
+            "CREATE FUNCTION demo_add(a int) RETURNS int\nAS 'MODULE_PATHNAME'\nLANGUAGE C STRICT;\n")
+    assert _sections("d.sql", "sql", psql) == [("\\echo", 1, 1), ("CREATE FUNCTION demo_add", 3, 5)]
+    # A ``#`` comment's apostrophe opened a string: the whole file was one statement.
+    hashed = "# Don't run this on production\nSELECT 1;\n\nSELECT 2;\n"
+    assert _sections("h.sql", "sql", hashed) == [("SELECT", 1, 2), ("SELECT", 4, 4)]
+
+
+def test_sql_backslash_escapes_in_mysql_and_e_strings_but_not_in_standard_strings() -> None:
+    # mysqldump's ``'It\'s'``: the escaped quote closed the string, and every later statement
+    # was read into the INSERT.
+    dump = ("CREATE TABLE `notes` (\n  `body` text\n);\n\nINSERT INTO `notes` VALUES (1,'It\\'s done');\n\n"
+            "CREATE TABLE `tags` (\n  `id` int\n);\n")
+    assert _sections("dump.sql", "sql", dump) == [
+        ("CREATE TABLE notes", 1, 3), ("INSERT INTO notes", 5, 5), ("CREATE TABLE tags", 7, 9)]
+    postgres = "SELECT E'it\\'s';\n\nSELECT 'C:\\';\n\nSELECT 3;\n"  # a standard string's backslash is itself
+    assert _sections("p.sql", "sql", postgres) == [("SELECT", 1, 1), ("SELECT", 3, 3), ("SELECT", 5, 5)]
+
+
+def test_sql_titles_keep_quoted_and_qualified_names_and_drop_or_replace() -> None:
+    text = ('CREATE OR REPLACE FUNCTION add_one(x int) RETURNS int AS $$ SELECT x + 1 $$ LANGUAGE sql;\n\n'
+            'CREATE TABLE IF NOT EXISTS public.users (id int);\n\nCREATE VIEW "Active Users" AS SELECT 1;\n')
+    assert [s for s, _, _ in _sections("t.sql", "sql", text)] == [
+        "CREATE FUNCTION add_one", "CREATE TABLE public.users", "CREATE VIEW Active Users"]
+
+
+def test_markdown_fences_close_only_on_their_own_run_and_html_comments_hide_headings() -> None:
+    text = ("# Guide\n\n```text\n~~~\n# shell comment\n```\n\n````md\n```py\n# also code\n````\n\n"
+            "<!--\n# commented out\n-->\n\n## Real\n\nBody.\n")
+    assert [s for s, _, _ in _sections("g.md", "markdown", text)] == ["Guide", "Guide > Real"]
+
+
+def test_markdown_setext_headings_front_matter_and_atx_edge_cases() -> None:
+    text = ("---\ntitle: Page\n# a YAML comment\n---\n\nIntro.\n\nSetext Title\n============\n\nBody.\n\n"
+            "Sub Part\n--------\n\nMore.\n\n# Using C#\n\ntext\n\n  ## Indented\n\nx\n")
+    assert list(dict.fromkeys(s for s, _, _ in _sections("s.md", "markdown", text))) == [
+        "<front matter>", "Setext Title", "Setext Title > Sub Part", "Using C#", "Using C# > Indented"]
+
+
+def test_markdown_an_empty_parent_heading_goes_with_its_first_child() -> None:
+    text = "# Tool\n\n## Install\n\n### From PyPI\n\nRun pip.\n\n### From source\n\nClone it.\n"
+    assert _sections("t.md", "markdown", text, budget=200) == [
+        ("Tool > Install > From PyPI", 1, 7), ("Tool > Install > From source", 9, 11)]
+
+
+def test_markdown_a_fence_with_blank_lines_stays_whole_and_a_heading_keeps_its_text() -> None:
+    fence = "# Setup\n\nRun this:\n\n```python\nimport os\n\nprint(os.getcwd())\n\nprint('done')\n```\n"
+    assert _sections("f.md", "markdown", fence, budget=100) == [("Setup", 1, 3), ("Setup", 5, 11)]
+    listing = "# Options\n\n" + "".join(f"- `--flag{i}`: what the flag number {i} does, in a line\n" for i in range(6))
+    first = _sections("o.md", "markdown", listing, budget=200)[0]
+    assert first[1:] == (1, 5)  # the heading with the first lines of the list, not alone
+
+
+def test_yaml_comments_and_document_markers_go_with_the_key_below() -> None:
+    text = ("# Server settings\nserver:\n  port: 8080\n\n# DEPRECATED: use storage\ndatabase:\n  url: x\n"
+            "---\nstorage:\n  url: y\n")
+    assert _sections("c.yaml", "yaml", text, budget=200) == [
+        ("<document>", 1, 1), ("server", 2, 3), ("database", 5, 7), ("storage", 8, 10)]
+    play = "- name: Install packages\n  apt: nginx\n\n- name: Start nginx\n  service: nginx\n"
+    assert [s for s, _, _ in _sections("p.yaml", "yaml", play, budget=200)] == ["name: Install packages", "name: Start nginx"]
+
+
+def test_toml_tables_with_comments_and_multiline_strings() -> None:
+    text = ('[project]\nname = "demo"\n\n[tool.black]  # formatter\nline-length = 100\n\n'
+            '[tool.tox]\nlegacy = """\n[tox]\nenvlist = py311\n"""\n\n# type checking\n[tool.mypy]\nstrict = true\n')
+    assert _sections("p.toml", "toml", text, budget=200) == [
+        ("project", 1, 2), ("tool.black", 4, 5), ("tool.tox", 7, 11), ("tool.mypy", 13, 15)]
+
+
+def test_json_keys_without_a_space_and_top_level_arrays() -> None:
+    compact = '{\n"name":"demo",\n"version":"1.0",\n"urn:x":true\n}\n'
+    assert [s for s, _, _ in _sections("c.json", "json", compact, budget=200)] == ["name", "version", "urn:x"]
+    records = "[\n" + ",\n".join(f'  {{\n    "id": {i},\n    "name": "user{i}"\n  }}' for i in range(3)) + "\n]\n"
+    assert _sections("r.json", "json", records, budget=200) == [("[0]", 1, 5), ("[1]", 6, 9), ("[2]", 10, 14)]
