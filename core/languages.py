@@ -15,6 +15,10 @@ from core.errors import SettingsError
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment", "multiline_comment"})
 
 
+# Headers' ``extern "C"`` wrappers as macros: glibc's and the BSDs', GLib's, gnulib's.
+_C_DECLS_MACROS = ("__BEGIN_DECLS", "__END_DECLS", "G_BEGIN_DECLS", "G_END_DECLS", "BEGIN_C_DECLS", "END_C_DECLS")
+
+
 @dataclass(frozen=True)
 class CodeSpec:
     """How the syntax chunker reads one tree-sitter grammar.
@@ -77,6 +81,10 @@ class CodeSpec:
     - ``opens_error_root``: a root that is itself an ERROR is measured through its children (see
       :func:`core.parsing.find_damage`): in C and C++ the preprocessor's ``#ifdef`` blocks make
       such roots of sound code; in other grammars a root ERROR is garbage;
+    - ``comment_macros``: macros the grammar cannot read, which stand for nothing a chunk needs
+      (glibc's ``__BEGIN_DECLS``: ``extern "C" {`` in C++, nothing in C): the parser reads
+      each as a ``/* */`` comment of its length (no offset moves; as a comment its line is
+      still in a chunk, with the definition below it); the chunks keep their text;
     - ``free_wrappers``: wrappers that make the function they hold no member of the class it
       is written in (C++'s ``friend Vec operator+(...) {...}``): kind ``function``, its
       breadcrumb still the class's, where it is written and found;
@@ -136,6 +144,7 @@ class CodeSpec:
     member_declarations: dict[str, str] = field(default_factory=dict)
     free_wrappers: frozenset[str] = frozenset()
     opens_error_root: bool = False
+    comment_macros: tuple[str, ...] = ()
     grammar: str = ""
 
     @property
@@ -373,6 +382,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             kinds={"enum_specifier": "enum", "struct_specifier": "struct", "union_specifier": "struct"},
             needs_body=frozenset({"struct_specifier", "union_specifier", "enum_specifier"}),
             opens_error_root=True,
+            comment_macros=_C_DECLS_MACROS,
         ),
         CodeSpec(
             name="cpp",
@@ -397,6 +407,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             needs_body=frozenset({"class_specifier", "struct_specifier", "union_specifier", "enum_specifier"}),
             member_declarations={"field_declaration": "function_declarator", "declaration": "function_declarator"},
             opens_error_root=True,
+            comment_macros=_C_DECLS_MACROS,
         ),
         CodeSpec(
             name="csharp",

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from core.document import Document
@@ -98,6 +99,10 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
     if not isinstance(spec, CodeSpec):
         return None
     parser = _parser(spec.parser_name)
+    if spec.comment_macros:
+        read = _commented(doc.data, spec.comment_macros)
+        if read is not doc.data:  # the same lines and offsets: only the parser reads it
+            doc = replace(doc, data=read)
     deadline = time.monotonic() + (PARSE_SECONDS if seconds is None else seconds)
     tree = _parse_until(parser, doc.data, deadline)
     if tree is None:
@@ -242,6 +247,19 @@ def _slip_lines(doc: Document, block: Node, comment: bytes) -> list[int]:
 def _indent(doc: Document, line: int) -> int:
     """Width of non-blank ``line``'s leading spaces and tabs (a tab counts one)."""
     return doc.text_start(line) - doc.line_start(line)
+
+
+def _commented(data: bytes, macros: tuple[str, ...]) -> bytes:
+    """``data`` with each of ``macros`` (whole words, 4 characters or more) written as a block
+    comment of its length (see ``CodeSpec.comment_macros``); ``data`` itself when it holds none."""
+    if not any(macro.encode("ascii") in data for macro in macros):
+        return data
+    return _macro_pattern(macros).sub(lambda m: b"/*" + b" " * (len(m.group()) - 4) + b"*/", data)
+
+
+@lru_cache(maxsize=8)
+def _macro_pattern(macros: tuple[str, ...]) -> re.Pattern[bytes]:
+    return re.compile(rb"\b(?:" + b"|".join(re.escape(m.encode("ascii")) for m in macros) + rb")\b")
 
 
 def _parse_until(parser: Parser, data: bytes, deadline: float) -> Tree | None:

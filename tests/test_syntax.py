@@ -624,6 +624,20 @@ def test_a_header_whose_root_is_an_error_is_chunked_through_it() -> None:
     # Other grammars' root ERROR is garbage: see test_garbage_falls_back_to_fixed_and_says_so.
 
 
+def test_a_header_wrapped_in_begin_decls_macros_is_chunked_with_their_lines_kept() -> None:
+    # glibc's ``__BEGIN_DECLS`` (``extern "C" {`` in C++, nothing in C) is an identifier to the
+    # grammar: the header fell back to windows. The parser reads it as a comment; its line
+    # stays in a chunk, with its own text.
+    source = ("#ifndef X_H\n#define X_H\n__BEGIN_DECLS\n\ntypedef struct\n{\n  int flags;\n} attr_t;\n\n"
+              "extern int other (int a);\n\nstatic int helper(int a)\n{\n  return a * 2;\n}\n\n__END_DECLS\n#endif\n")
+    chunks = _syntax("spawn.h", "c", source)
+    assert not any(c.fallback for c in chunks)
+    found = {c.symbol: c for c in chunks}
+    assert found["attr_t"].kind == "struct" and found["helper"].kind == "function"
+    assert any(c.text.startswith("#ifndef X_H") and "__BEGIN_DECLS" in c.text for c in chunks)
+    assert chunks[-1].text == "__END_DECLS\n#endif"
+
+
 def test_garbage_falls_back_to_fixed_and_says_so() -> None:
     text = "".join(f"def f{i}(:\n  ))) ((( [[[ \n" for i in range(40))
     prep = prepare("junk.py", "python", text)
