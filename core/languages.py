@@ -165,7 +165,7 @@ class TextSpec:
     name: str
     extensions: tuple[str, ...]
     comment: tuple[str, str]
-    style: str  # markdown | keys | toml | sql | blocks
+    style: str  # markdown | rst | keys | toml | sql | blocks
 
 
 @dataclass(frozen=True)
@@ -621,7 +621,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name_separators=(":",),  # ``function Account:deposit`` is ``Account.deposit``
             method_marks=(":",),  # ... a method, while ``function M.new()`` is a module's function
         ),
-        TextSpec("markdown", (".md", ".markdown", ".rst"), ("<!--", " -->"), "markdown"),
+        TextSpec("markdown", (".md", ".markdown"), ("<!--", " -->"), "markdown"),
+        TextSpec("rst", (".rst",), ("..", ""), "rst"),
         TextSpec("yaml", (".yaml", ".yml"), ("#", ""), "keys"),
         TextSpec("toml", (".toml", ".ini", ".cfg"), ("#", ""), "toml"),
         TextSpec("json", (".json", ".jsonl"), ("//", ""), "keys"),

@@ -35,6 +35,7 @@ _PYGMENTS_NAMES = {
     "bash": "bash",
     "lua": "lua",
     "markdown": "markdown",
+    "rst": "rst",
     "yaml": "yaml",
     "toml": "toml",
     "json": "json",

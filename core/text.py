@@ -18,6 +18,8 @@ _MD_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*$"
 _MD_UNDERLINE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}(?!.*`)|~{3,})")
 _HTML_COMMENT = re.compile(r"^ {0,3}<!--")
+# reST's section adornment: one punctuation character repeated (``=====``, ``-----``, ``~~~~``).
+_RST_ADORNMENT = re.compile(r"""^([=\-`:'"~^_*+#<>.!$%&(),/;?@\[\]\\{|}])\1{2,}$""")
 _FRONT_MATTER_END = re.compile(r"^(---|\.\.\.)[ \t]*$")
 # A key: a quoted name and a colon (JSON writes ``"key":value``), or a bare name, a colon and a
 # space or the line's end (YAML's ``url: x``; ``a:b`` is a plain value there).
@@ -154,51 +156,98 @@ def _markdown(doc: Document) -> list[Section]:
     return _cut(doc, _markdown_starts(doc, _fences(doc)), "<document>")
 
 
+# A heading: its first line, its last line (a setext or reST title's underline), level, title.
+Heading = tuple[int, int, int, str]
+
+
 def _markdown_starts(doc: Document, fence: _Fenced) -> list[tuple[int, str]]:
-    """Where Markdown's sections start: at each heading (ATX or setext; not in a fence or the
-    front matter), titled by its trail of headings. A heading with nothing under it before a
-    deeper one (``# Tool`` then ``## Install``) starts no section of its own: the deeper one's
-    starts at it, and its trail names both."""
-    starts: list[tuple[int, str]] = []
-    trail: list[tuple[int, str]] = []
-    last_heading: tuple[int, int] | None = None  # the last heading's level and last line, while nothing follows it
+    """Where Markdown's sections start: at each heading (ATX or setext; not in a fence, an HTML
+    comment or the front matter), titled by its trail of headings (:func:`_heading_starts`)."""
+    headings: list[Heading] = []
     front = fence.front_matter
-    if front:
-        starts.append((1, "<front matter>"))
     n = doc.line_count
     line = front + 1
     while line <= n:
         if line in fence.lines:
-            last_heading = None
             line += 1
             continue
         text = doc.line_text(line)
-        level, title, end = 0, "", line
         match = _MD_HEADING.match(text)
         if match and (match.group(2) or "").strip():
-            level, title = len(match.group(1)), match.group(2).strip()
+            headings.append((line, line, len(match.group(1)), match.group(2).strip()))
         elif (
             text.strip()
             and line < n
             and line + 1 not in fence.lines
             and (under := _MD_UNDERLINE.match(doc.line_text(line + 1)))
             and not text.lstrip().startswith(("-", "*", "+", ">", "|"))
-            and (line == front + 1 or doc.is_blank(line - 1) or (last_heading is not None and last_heading[1] == line - 1))
+            and (line == front + 1 or doc.is_blank(line - 1) or (headings and headings[-1][1] == line - 1))
         ):
-            level, title, end = (1 if under.group(1)[0] == "=" else 2), text.strip(), line + 1
-        if level:
-            trail = [(lvl, t) for lvl, t in trail if lvl < level] + [(level, title)]
-            name = " > ".join(t for _, t in trail)
-            if last_heading is not None and level > last_heading[0] and starts:
-                starts[-1] = (starts[-1][0], name)  # the empty parent's section is this one's
-            else:
-                starts.append((line, name))
-            last_heading = (level, end)
-            line = end + 1
-            continue
-        if text.strip():
-            last_heading = None
+            headings.append((line, line + 1, 1 if under.group(1)[0] == "=" else 2, text.strip()))
+            line += 1
         line += 1
+    starts = _heading_starts(doc, headings)
+    return [(1, "<front matter>"), *starts] if front else starts
+
+
+def _rst(doc: Document) -> list[Section]:
+    """reStructuredText: a title is a line underlined (and maybe overlined) with one punctuation
+    character at least as long as it; levels come in the order the document first uses each
+    style, as docutils reads them."""
+    headings: list[Heading] = []
+    styles: list[tuple[str, bool]] = []
+    n = doc.line_count
+    line = 1
+    while line < n:
+        text = doc.line_text(line).rstrip()
+        over = _RST_ADORNMENT.match(text)
+        first, title_line = line, line
+        if over and line + 2 <= n:  # an overline: the title, then the same line under it
+            title_line = line + 1
+        title = doc.line_text(title_line).rstrip()
+        under_line = title_line + 1
+        under = doc.line_text(under_line).rstrip() if under_line <= n else ""
+        is_title = (
+            title.strip()
+            and not title[:1].isspace()
+            and not _RST_ADORNMENT.match(title)
+            and _RST_ADORNMENT.match(under) is not None
+            and len(under) >= len(title.strip())
+            and (title_line == line or text == under)
+        )
+        if not is_title:
+            line += 1
+            continue
+        style = (under[0], title_line != line)
+        if style not in styles:
+            styles.append(style)
+        headings.append((first, under_line, styles.index(style) + 1, title.strip()))
+        line = under_line + 1
+    return _cut(doc, _heading_starts(doc, headings), "<document>")
+
+
+def _heading_starts(doc: Document, headings: list[Heading]) -> list[tuple[int, str]]:
+    """Section starts at ``headings``, each titled by its trail of headings (``Guide >
+    Install``). A heading with nothing under it before a deeper one (``# Tool`` then ``##
+    Install``) starts no section of its own: the deeper one's starts at it, and its trail
+    names both."""
+    starts: list[tuple[int, str]] = []
+    trail: list[tuple[int, str]] = []
+    previous: Heading | None = None
+    for heading in headings:
+        first, _, level, title = heading
+        trail = [(lvl, t) for lvl, t in trail if lvl < level] + [(level, title)]
+        name = " > ".join(t for _, t in trail)
+        if (
+            previous is not None
+            and level > previous[2]
+            and starts
+            and all(doc.is_blank(line) for line in range(previous[1] + 1, first))
+        ):
+            starts[-1] = (starts[-1][0], name)  # the empty parent's section is this one's
+        else:
+            starts.append((first, name))
+        previous = heading
     return starts
 
 
@@ -427,4 +476,4 @@ def _whole(doc: Document) -> list[Section]:
     return _cut(doc, [], "<document>")
 
 
-_SECTIONERS = {"markdown": _markdown, "keys": _keys, "toml": _toml, "sql": _sql, "blocks": _whole}
+_SECTIONERS = {"markdown": _markdown, "rst": _rst, "keys": _keys, "toml": _toml, "sql": _sql, "blocks": _whole}

@@ -181,3 +181,15 @@ def test_json_keys_without_a_space_and_top_level_arrays() -> None:
     assert [s for s, _, _ in _sections("c.json", "json", compact, budget=200)] == ["name", "version", "urn:x"]
     records = "[\n" + ",\n".join(f'  {{\n    "id": {i},\n    "name": "user{i}"\n  }}' for i in range(3)) + "\n]\n"
     assert _sections("r.json", "json", records, budget=200) == [("[0]", 1, 5), ("[1]", 6, 9), ("[2]", 10, 14)]
+
+
+def test_rst_titles_are_sections_with_levels_in_the_order_the_document_uses_them() -> None:
+    text = ("=======\nProject\n=======\n\nIntro.\n\nInstall\n-------\n\nRun pip.\n\nFrom source\n~~~~~~~~~~~\n\n"
+            "Clone it.\n\nUsage\n-----\n\n.. code-block:: python\n\n   x = 1\n   ----\n\nDone.\n")
+    prep = prepare("guide.rst", detect_language("guide.rst"), text)
+    assert prep.doc.language == "rst"
+    assert _sections("guide.rst", "rst", text, budget=200) == [
+        ("Project", 1, 5), ("Project > Install", 7, 10), ("Project > Install > From source", 12, 15),
+        ("Project > Usage", 17, 25)]
+    chunk = chunk_document(prep, ChunkSettings(budget=200), "syntax")[0]
+    assert chunk.embed_text.startswith(".. guide.rst :: Project\n")
