@@ -42,6 +42,7 @@ _SQL_DELIMITER = re.compile(r"^\s*delimiter\s+(\S+)\s*$", re.IGNORECASE)  # MySQ
 
 Section = tuple[int, int, str]  # first line, last line, title
 _MAX_TITLE = 80  # characters of a line that names its section (a YAML list's item)
+_MERGED_TITLES = 3  # titles a chunk of merged sections names before "... n more"
 
 
 def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None = None) -> list[Chunk]:
@@ -62,7 +63,7 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
         return maker.prefix_size(title, "") + maker.lines_size(first, last) <= settings.budget
 
     def title_of(items: list[Section]) -> str:
-        return ", ".join(dict.fromkeys(t for _, _, t in items))
+        return _merged_title(list(dict.fromkeys(t for _, _, t in items)))
 
     def emit() -> None:
         if group:
@@ -88,6 +89,24 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
             a, b = doc.lines_span(first, last)
         chunks.append(maker.make("section", title, a, b, flags=flags))
     return chunks
+
+
+def _merged_title(titles: list[str]) -> str:
+    """The title of merged sections: the trail of headings they share (``Tool`` for ``Tool``,
+    ``Tool > Install`` and its subsections), else the first few titles and how many more (the
+    title is paid for in every chunk's budget; the keys themselves are in its text)."""
+    if len(titles) == 1:
+        return titles[0]
+    trails = [title.split(" > ") for title in titles]
+    shared: list[str] = []
+    for parts in zip(*trails):
+        if len(set(parts)) > 1:
+            break
+        shared.append(parts[0])
+    if shared:
+        return " > ".join(shared)
+    more = len(titles) - _MERGED_TITLES
+    return ", ".join(titles[:_MERGED_TITLES]) + (f", ... {more} more" if more > 0 else "")
 
 
 def _split_section(maker: ChunkMaker, doc: Document, first: int, last: int, title: str, fits, kept: set[int]):  # type: ignore[no-untyped-def]

@@ -193,3 +193,12 @@ def test_rst_titles_are_sections_with_levels_in_the_order_the_document_uses_them
         ("Project > Usage", 17, 25)]
     chunk = chunk_document(prep, ChunkSettings(budget=200), "syntax")[0]
     assert chunk.embed_text.startswith(".. guide.rst :: Project\n")
+
+
+def test_merged_sections_are_titled_by_the_trail_they_share_or_a_few_of_their_names() -> None:
+    text = "# Tool\n\n## Install\n\nRun pip.\n\n## Use\n\nCall it.\n"
+    chunks = chunk_document(prepare("t.md", "markdown", text), ChunkSettings(budget=400, merge_siblings=True), "syntax")
+    assert [c.symbol for c in chunks] == ["Tool"]  # was "Tool, Tool > Install, Tool > Use"
+    flat = "{\n" + ",\n".join(f'"k{i}": {i}' for i in range(10)) + "\n}\n"
+    chunks = chunk_document(prepare("f.json", "json", flat), ChunkSettings(budget=400, merge_siblings=True), "syntax")
+    assert [c.symbol for c in chunks] == ["k0, k1, k2, ... 7 more"]
