@@ -29,7 +29,8 @@ _TOML_TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 _TOML_MULTILINE = re.compile(r'"""|\'\'\'')
 # A statement's title: its first three words, a name quoted or qualified as SQL writes it
 # (``"users"``, `` `notes` ``, ``[dbo].[t]``, ``public.users``) counting as one, qualifiers that
-# name no object left out (``CREATE OR REPLACE FUNCTION f`` is ``CREATE FUNCTION f``; the ``E`` of ``E'...'`` is none).
+# name no object left out (``CREATE OR REPLACE FUNCTION f`` is ``CREATE FUNCTION f``); the
+# ``E`` of ``E'...'`` is no word.
 _SQL_NAME = r'(?:[A-Za-z_][\w$]*(?![\w$\'])|"[^"\n]+"|`[^`\n]+`|\[[^\]\n]+\])'
 _SQL_HEAD = re.compile(rf"^\s*([A-Za-z]+(?:\s+{_SQL_NAME}(?:\.{_SQL_NAME})*){{0,2}})")
 _SQL_FILLER = re.compile(r"\s+(?:OR\s+REPLACE|IF\s+(?:NOT\s+)?EXISTS)(?=\s)", re.IGNORECASE)
@@ -53,9 +54,12 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
     maker = ChunkMaker(prep, settings, "text", fallback=fallback)
     spec = LANGUAGES.get(doc.language)
     style = spec.style if isinstance(spec, TextSpec) else "blocks"
-    fenced = _fences(doc) if style == "markdown" else None
-    sections = _cut(doc, _markdown_starts(doc, fenced), "<document>") if fenced is not None else _SECTIONERS[style](doc)
-    kept = fenced.lines if fenced is not None else set()  # lines a blank line does not cut at
+    kept: set[int] = set()  # blank lines that cut no block (a fence's)
+    if style == "markdown":
+        fenced = _fences(doc)
+        sections, kept = _cut(doc, _markdown_starts(doc, fenced), "<document>"), fenced.lines
+    else:
+        sections = _SECTIONERS[style](doc)
     spans: list[tuple[str, int, int, tuple[str, ...], int | None, int | None]] = []
     group: list[Section] = []
 
@@ -169,10 +173,6 @@ def _cut(doc: Document, starts: list[tuple[int, str]], default: str) -> list[Sec
         if any(not doc.is_blank(line) for line in range(first, last + 1)):
             sections.append((first, last, title))
     return sections
-
-
-def _markdown(doc: Document) -> list[Section]:
-    return _cut(doc, _markdown_starts(doc, _fences(doc)), "<document>")
 
 
 # A heading: its first line, its last line (a setext or reST title's underline), level, title.
@@ -329,8 +329,8 @@ def _keys(doc: Document) -> list[Section]:
         if not stripped:
             above = None
             continue
-        if stripped.startswith("#") or _YAML_DOCUMENT.match(text):
-            above = above or line
+        if (stripped.startswith("#") and len(text) - len(text.lstrip()) <= top) or _YAML_DOCUMENT.match(text):
+            above = above or line  # (a comment indented deeper is in the value above, a block scalar's)
             continue
         match = _KEY.match(text)
         if match and len(text) - len(text.lstrip()) == top:
@@ -467,6 +467,8 @@ class _SqlState:
                 mark = mark[1:]  # a plain backslash: the character after it is read as it is
                 if mark not in ("'", '"'):
                     continue
+            elif mark in ("E'", "e'") and self.inside:
+                mark = "'"  # only a string's opening quote can be an E-string's (``'e'`` closes)
             if self.comment:
                 self.comment = mark != "*/"
             elif self.dollar is not None:
@@ -495,4 +497,4 @@ def _whole(doc: Document) -> list[Section]:
     return _cut(doc, [], "<document>")
 
 
-_SECTIONERS = {"markdown": _markdown, "rst": _rst, "keys": _keys, "toml": _toml, "sql": _sql, "blocks": _whole}
+_SECTIONERS = {"rst": _rst, "keys": _keys, "toml": _toml, "sql": _sql, "blocks": _whole}

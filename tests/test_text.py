@@ -202,3 +202,10 @@ def test_merged_sections_are_titled_by_the_trail_they_share_or_a_few_of_their_na
     flat = "{\n" + ",\n".join(f'"k{i}": {i}' for i in range(10)) + "\n}\n"
     chunks = chunk_document(prepare("f.json", "json", flat), ChunkSettings(budget=400, merge_siblings=True), "syntax")
     assert [c.symbol for c in chunks] == ["k0, k1, k2, ... 7 more"]
+
+
+def test_sql_a_string_of_the_letter_e_closes_and_a_yaml_block_scalars_comment_stays_in_it() -> None:
+    text = "SELECT * FROM t WHERE kind = 'e';\n\nSELECT 2;\n"
+    assert _sections("e.sql", "sql", text) == [("SELECT", 1, 1), ("SELECT", 3, 3)]
+    yaml = "script: |\n  pip install .\n  # then the tests\nbuild:\n  run: make\n"
+    assert _sections("ci.yaml", "yaml", yaml) == [("script", 1, 3), ("build", 4, 5)]
