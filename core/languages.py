@@ -92,7 +92,9 @@ class CodeSpec:
       are opened when they hold a definition: their definitions are the level's own, their
       heads (``if sys.version_info >= (3, 12):``, ``except ImportError:``) go with the
       definition below them as a decorator does (Python's ``if TYPE_CHECKING`` branches and
-      ``try``/``except ImportError`` fallbacks);
+      ``try``/``except ImportError`` fallbacks); ``guard_bodies``: their blocks, which a head
+      stands before (a block itself has none: its first statements are no head, even before a
+      nested ``if``);
     - ``accessors`` and ``properties``: a property declaration with an accessor is a
       definition (kind ``property``); an accessor on the lines after it, which a grammar may
       leave beside the declaration rather than in it (Kotlin's ``var x = 0`` then ``set(v)
@@ -138,6 +140,7 @@ class CodeSpec:
     keyword_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
     iife_wraps: frozenset[str] = frozenset()
     guards: frozenset[str] = frozenset()
+    guard_bodies: frozenset[str] = frozenset()
     accessors: frozenset[str] = frozenset()
     properties: frozenset[str] = frozenset()
     name_holders: frozenset[str] = frozenset()
@@ -196,6 +199,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             guards=frozenset(
                 {"if_statement", "elif_clause", "else_clause", "try_statement", "except_clause", "finally_clause", "block"}
             ),
+            guard_bodies=frozenset({"block"}),
         ),
         CodeSpec(
             name="javascript",

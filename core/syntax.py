@@ -203,7 +203,7 @@ class _Run:
                 stack.extend(reversed(pieces))
             elif node.type in guards and self._guards_definition(node, guards):
                 children = node.children
-                opener = next((i for i, child in enumerate(children) if child.type in guards), 0)
+                opener = next((i for i, child in enumerate(children) if child.type in spec.guard_bodies), 0)
                 heads.update(_key(child) for child in children[:opener])  # what stands before its block
                 stack.extend(reversed(children))
             elif node.end_byte > node.start_byte:

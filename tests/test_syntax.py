@@ -435,6 +435,20 @@ def test_python_definitions_under_if_and_try_are_definitions_their_guard_above_t
     assert not any(c.text.rstrip().endswith("try:") for c in small)
 
 
+def test_python_definitions_in_a_guarded_block_before_a_nested_if_are_definitions() -> None:
+    # multiprocessing/context.py: a nested ``if`` after the classes of a guarded block made
+    # every statement before it a "head" of the block: six classes were plain module lines.
+    source = ("import sys\n\nif sys.platform != 'win32':\n\n    class ForkProcess:\n        method = 'fork'\n\n"
+              "    class SpawnProcess:\n        method = 'spawn'\n\n    if sys.platform == 'darwin':\n"
+              "        default = 'spawn'\n    else:\n        default = 'fork'\n")
+    prep = prepare("context.py", "python", source)
+    found = {d.symbol: (d.kind, d.first, d.last) for d in list_definitions(prep)}
+    assert found["ForkProcess"] == ("class", 3, 6)  # under its ``if`` head
+    assert found["SpawnProcess"] == ("class", 8, 9)
+    chunks = _syntax("context.py", "python", source, unit="chars", budget=4000)
+    assert [c.symbol for c in chunks if c.kind == "class"] == ["ForkProcess", "SpawnProcess"]
+
+
 def test_nested_definitions_in_a_split_function_keep_full_breadcrumbs() -> None:
     prep = _prep("py_inventory/inventory/resilience.py")
     chunks = chunk_document(prep, ChunkSettings(budget=60, merge_siblings=False), "syntax")
