@@ -362,9 +362,9 @@ def _elements(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 
 def _toml(doc: Document) -> list[Section]:
-    """A section per table (``[tool.black]  # comment``, ``[[servers]]``), starting at the
-    comment lines right above it (but the first's: a file's own header); a ``[x]`` line inside
-    a multi-line string is no table."""
+    """TOML and INI: a section per table (``[tool.black]  # comment``, ``[[servers]]``, an INI
+    file's ``[section]``), starting at the comment lines right above it (but the first's: a
+    file's own header); a ``[x]`` line inside a multi-line string is no table."""
     starts: list[tuple[int, str]] = []
     above: int | None = None
     string: str | None = None  # the open multi-line string's quotes
@@ -378,8 +378,9 @@ def _toml(doc: Document) -> list[Section]:
         match = _TOML_TABLE.match(text)
         if match:
             starts.append((above if above is not None and starts else line, match.group(1)))
-        above = (above or line) if stripped.startswith("#") else None
-        quotes = _TOML_MULTILINE.findall(text) if not stripped.startswith("#") else []
+        comment = stripped.startswith(("#", ";"))  # (``;`` is an INI file's)
+        above = (above or line) if comment else None
+        quotes = _TOML_MULTILINE.findall(text) if not comment else []
         if len(quotes) % 2:
             string = quotes[-1]
     return _cut(doc, starts, "<top>")

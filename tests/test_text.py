@@ -209,3 +209,8 @@ def test_sql_a_string_of_the_letter_e_closes_and_a_yaml_block_scalars_comment_st
     assert _sections("e.sql", "sql", text) == [("SELECT", 1, 1), ("SELECT", 3, 3)]
     yaml = "script: |\n  pip install .\n  # then the tests\nbuild:\n  run: make\n"
     assert _sections("ci.yaml", "yaml", yaml) == [("script", 1, 3), ("build", 4, 5)]
+
+
+def test_ini_sections_take_the_semicolon_comments_above_them() -> None:
+    text = "[server]\nport = 80\n\n; where the logs go\n[logging]\nlevel = info\n"
+    assert _sections("app.ini", "toml", text) == [("server", 1, 2), ("logging", 4, 6)]
