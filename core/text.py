@@ -163,8 +163,12 @@ def _blocks(doc: Document, first: int, last: int, kept: set[int]) -> list[tuple[
 
 
 def _cut(doc: Document, starts: list[tuple[int, str]], default: str) -> list[Section]:
-    """Sections from (first line, title) starts; text before the first start is a preamble."""
+    """Sections from (first line, title) starts; text before the first start is a preamble,
+    unless it holds no letter or digit (a thematic break, a rule of asterisks): that goes with
+    the first section."""
     n = doc.line_count
+    if starts and starts[0][0] != 1 and not any(c.isalnum() for line in range(1, starts[0][0]) for c in doc.line_text(line)):
+        starts = [(1, starts[0][1]), *starts[1:]]
     if not starts or starts[0][0] != 1:
         starts = [(1, default), *starts]
     sections = []
@@ -282,7 +286,9 @@ class _Fenced:
 def _fences(doc: Document) -> _Fenced:
     n = doc.line_count
     front = 0
-    if n > 1 and doc.line_text(1).rstrip() == "---":
+    if n > 2 and doc.line_text(1).rstrip() == "---" and _KEY.match(doc.line_text(2)):
+        # (YAML keys right under the first line: a document opening on a thematic break is no
+        # front matter, and its headings are not hidden up to the next one.)
         front = next((line for line in range(2, n + 1) if _FRONT_MATTER_END.match(doc.line_text(line))), 0)
     lines: set[int] = set()
     opener: str | None = None  # the open fence's run (```` ``` ````, ``~~~~``)

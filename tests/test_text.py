@@ -146,6 +146,11 @@ def test_markdown_setext_headings_front_matter_and_atx_edge_cases() -> None:
         "<front matter>", "Setext Title", "Setext Title > Sub Part", "Using C#", "Using C# > Indented"]
 
 
+def test_markdown_a_document_opening_on_a_thematic_break_has_no_front_matter() -> None:
+    text = "---\n\n# Title\n\nText.\n\n---\n\n## More\n\nx\n"
+    assert [s for s, _, _ in _sections("b.md", "markdown", text)] == ["Title", "Title > More"]
+
+
 def test_markdown_an_empty_parent_heading_goes_with_its_first_child() -> None:
     text = "# Tool\n\n## Install\n\n### From PyPI\n\nRun pip.\n\n### From source\n\nClone it.\n"
     assert _sections("t.md", "markdown", text, budget=200) == [
