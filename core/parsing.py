@@ -250,16 +250,20 @@ def _indent(doc: Document, line: int) -> int:
 
 
 def _commented(data: bytes, macros: tuple[str, ...]) -> bytes:
-    """``data`` with each of ``macros`` (whole words, 4 characters or more) written as a block
-    comment of its length (see ``CodeSpec.comment_macros``); ``data`` itself when it holds none."""
+    """``data`` with each of ``macros`` that stands alone on its line written as a block comment
+    of its length (see ``CodeSpec.comment_macros``); ``data`` itself when it holds none. (The
+    macro's own ``#ifndef``/``#define`` lines and comments that name it are left as they are.)"""
     if not any(macro.encode("ascii") in data for macro in macros):
         return data
-    return _macro_pattern(macros).sub(lambda m: b"/*" + b" " * (len(m.group()) - 4) + b"*/", data)
+    return _macro_pattern(macros).sub(lambda m: m[1] + b"/*" + b" " * (len(m[2]) - 4) + b"*/" + m[3], data)
 
 
 @lru_cache(maxsize=8)
 def _macro_pattern(macros: tuple[str, ...]) -> re.Pattern[bytes]:
-    return re.compile(rb"\b(?:" + b"|".join(re.escape(m.encode("ascii")) for m in macros) + rb")\b")
+    if any(len(macro) < 4 for macro in macros):  # ``/*  */`` must fit in its place
+        raise ValueError(f"comment_macros must be 4 characters or more: {macros}")
+    names = b"|".join(re.escape(m.encode("ascii")) for m in macros)
+    return re.compile(rb"^([ \t]*)(" + names + rb")([ \t]*;?[ \t]*\r?)$", re.MULTILINE)
 
 
 def _parse_until(parser: Parser, data: bytes, deadline: float) -> Tree | None:

@@ -14,7 +14,7 @@ from core.settings import ChunkSettings
 # CommonMark's: an ATX heading indented at most 3 spaces (``# Using C#`` keeps its ``#``: a
 # closing run needs a space before it), a setext heading's underline, a fence's opener (its
 # closer is the same character, at least as many of it, and nothing else).
-_MD_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*$")
+_MD_HEADING = re.compile(r"^ {0,3}(#{1,6})(?=[ \t]|$)")  # the title: see _atx_title
 _MD_UNDERLINE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}(?!.*`)|~{3,})")
 _HTML_COMMENT = re.compile(r"^ {0,3}<!--")
@@ -23,25 +23,43 @@ _RST_ADORNMENT = re.compile(r"""^([=\-`:'"~^_*+#<>.!$%&(),/;?@\[\]\\{|}])\1{2,}$
 _FRONT_MATTER_END = re.compile(r"^(---|\.\.\.)[ \t]*$")
 # A key: a quoted name and a colon (JSON writes ``"key":value``), or a bare name, a colon and a
 # space or the line's end (YAML's ``url: x``; ``a:b`` is a plain value there).
-_KEY = re.compile(r"""^\s*(?:(["'])(?P<quoted>[^"'\n]*?)\1\s*:|(?P<bare>[^"':#\s][^"':]*?)\s*:(?=\s|$))""")
+_KEY = re.compile(
+    r"""^\s*(?:"(?P<dq>(?:[^"\\\n]|\\.)*)"\s*:|'(?P<sq>(?:[^'\n]|'')*)'\s*:|(?P<bare>[^"':#\s][^"':]*?)\s*:(?=\s|$))"""
+)
+_KEY_SPAN = 256  # characters of a line looked at for a key (a long run of spaces made the match quadratic)
 _YAML_DOCUMENT = re.compile(r"^(---|\.\.\.)(\s|$)")
-_TOML_TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-_TOML_MULTILINE = re.compile(r'"""|\'\'\'')
+# A TOML table's header: dotted keys, bare or quoted (``[1, 2]`` on a line of its own is an
+# array's element); an INI file's section may be named anything (``[tool:pytest]``).
+_TOML_KEY = r"""(?:[A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*')"""
+_TOML_TABLE = re.compile(rf"^\s*\[\[?\s*({_TOML_KEY}(?:\s*\.\s*{_TOML_KEY})*)\s*\]\]?\s*(#.*)?$")
+_INI_SECTION = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]\s*([#;].*)?$")
 # A statement's title: its first three words, a name quoted or qualified as SQL writes it
 # (``"users"``, `` `notes` ``, ``[dbo].[t]``, ``public.users``) counting as one, qualifiers that
 # name no object left out (``CREATE OR REPLACE FUNCTION f`` is ``CREATE FUNCTION f``); the
 # ``E`` of ``E'...'`` is no word.
 _SQL_NAME = r'(?:[A-Za-z_][\w$]*(?![\w$\'])|"[^"\n]+"|`[^`\n]+`|\[[^\]\n]+\])'
 _SQL_HEAD = re.compile(rf"^\s*([A-Za-z]+(?:\s+{_SQL_NAME}(?:\.{_SQL_NAME})*){{0,2}})")
-_SQL_FILLER = re.compile(r"\s+(?:OR\s+REPLACE|IF\s+(?:NOT\s+)?EXISTS)(?=\s)", re.IGNORECASE)
+_SQL_FILLER = re.compile(r"\s+(?:OR\s+REPLACE|IF\s+(?:NOT\s+)?EXISTS)(?=\s|$)", re.IGNORECASE)
 # What can open or close a stretch in which a statement cannot end: a dollar-quoted body
 # (PostgreSQL's ``AS $$ ... $$``, ``$fn$ ... $fn$``), a string (PostgreSQL's ``E'...'`` reads
 # backslash escapes), a block comment; ``--`` and MySQL's ``#``; and a backslash with the
 # character it may escape.
-_SQL_TOKEN = re.compile(r"\$(?:[A-Za-z_]\w*)?\$|(?<![\w$])[Ee]'|'|\"|--|#|/\*|\*/|\\.")
+_SQL_TOKEN = re.compile(r"\$(?:[A-Za-z_]\w*)?\$|(?<![\w$])[Ee]'|'|\"|--|#|/\*|\*/|\\['\"\\]")
+# What marks a MySQL script (its strings read backslash escapes, ``#`` starts a comment):
+# mysqldump's versioned comments and table options, or names in backquotes.
+_MYSQL_MARK = re.compile(rb"/\*!\d|\bENGINE\s*=|`[^`\n]+`")
+_MYSQL_NAMES = 3  # backquoted names that make a script MySQL's (one in a comment does not)
+_COPY_FROM_STDIN = re.compile(r"^\s*COPY\b.*\bFROM\s+stdin\b", re.IGNORECASE)  # pg_dump's data follows, to ``\.``
 _SQL_DELIMITER = re.compile(r"^\s*delimiter\s+(\S+)\s*$", re.IGNORECASE)  # MySQL clients' ``DELIMITER //``
 
 Section = tuple[int, int, str]  # first line, last line, title
+
+
+def _line(doc: Document, line: int) -> str:
+    """Line ``line``'s text, a byte order mark before the first left out (``\ufeff# Title`` is
+    a heading)."""
+    text = doc.line_text(line)
+    return text.lstrip("\ufeff") if line == 1 else text
 _MAX_TITLE = 80  # characters of a line that names its section (a YAML list's item)
 _MERGED_TITLES = 3  # titles a chunk of merged sections names before "... n more"
 
@@ -136,6 +154,8 @@ def _split_section(maker: ChunkMaker, doc: Document, first: int, last: int, titl
             if start is not None:
                 out.append((title, start, end, (), None, None))
                 start = None
+            if doc.is_blank(line):
+                continue  # a blank line (a fence's) starts no chunk
             if fits(line, line, title):
                 start, end = line, line
                 continue
@@ -167,7 +187,7 @@ def _cut(doc: Document, starts: list[tuple[int, str]], default: str) -> list[Sec
     unless it holds no letter or digit (a thematic break, a rule of asterisks): that goes with
     the first section."""
     n = doc.line_count
-    if starts and starts[0][0] != 1 and not any(c.isalnum() for line in range(1, starts[0][0]) for c in doc.line_text(line)):
+    if starts and starts[0][0] != 1 and not any(c.isalnum() for line in range(1, starts[0][0]) for c in _line(doc, line)):
         starts = [(1, starts[0][1]), *starts[1:]]
     if not starts or starts[0][0] != 1:
         starts = [(1, default), *starts]
@@ -194,15 +214,16 @@ def _markdown_starts(doc: Document, fence: _Fenced) -> list[tuple[int, str]]:
         if line in fence.lines:
             line += 1
             continue
-        text = doc.line_text(line)
+        text = _line(doc, line)
         match = _MD_HEADING.match(text)
-        if match and (match.group(2) or "").strip():
-            headings.append((line, line, len(match.group(1)), match.group(2).strip()))
+        title = _atx_title(text[match.end() :]) if match else ""
+        if title:
+            headings.append((line, line, len(match.group(1)), title))
         elif (
             text.strip()
             and line < n
             and line + 1 not in fence.lines
-            and (under := _MD_UNDERLINE.match(doc.line_text(line + 1)))
+            and (under := _MD_UNDERLINE.match(_line(doc, line + 1)))
             and not text.lstrip().startswith(("-", "*", "+", ">", "|"))
             and (line == front + 1 or doc.is_blank(line - 1) or (headings and headings[-1][1] == line - 1))
         ):
@@ -222,17 +243,17 @@ def _rst(doc: Document) -> list[Section]:
     n = doc.line_count
     line = 1
     while line < n:
-        text = doc.line_text(line).rstrip()
+        text = _line(doc, line).rstrip()
         over = _RST_ADORNMENT.match(text)
         first, title_line = line, line
         if over and line + 2 <= n:  # an overline: the title, then the same line under it
             title_line = line + 1
-        title = doc.line_text(title_line).rstrip()
+        title = _line(doc, title_line).rstrip()
         under_line = title_line + 1
-        under = doc.line_text(under_line).rstrip() if under_line <= n else ""
+        under = _line(doc, under_line).rstrip() if under_line <= n else ""
         is_title = (
             title.strip()
-            and not title[:1].isspace()
+            and (not title[:1].isspace() or title_line != line)  # (an overlined title may be inset)
             and not _RST_ADORNMENT.match(title)
             and _RST_ADORNMENT.match(under) is not None
             and len(under) >= len(title.strip())
@@ -274,6 +295,19 @@ def _heading_starts(doc: Document, headings: list[Heading]) -> list[tuple[int, s
     return starts
 
 
+def _atx_title(rest: str) -> str:
+    """An ATX heading's title from the text after its ``#`` run: without a closing run of ``#``
+    that a space or tab stands before (``# Using C#`` keeps its own). Linear: a regex doing
+    this backtracked over long runs of spaces."""
+    rest = rest.strip(" \t")
+    closing = rest.rstrip("#")
+    if not closing:
+        return ""  # ``# #``: the closing run alone
+    if len(closing) < len(rest) and closing[-1] in " \t":
+        rest = closing.rstrip(" \t")
+    return rest
+
+
 class _Fenced:
     """The lines of a Markdown document inside fences and HTML comments (their first and last
     lines included), and the last line of its YAML front matter (0 without one)."""
@@ -286,15 +320,15 @@ class _Fenced:
 def _fences(doc: Document) -> _Fenced:
     n = doc.line_count
     front = 0
-    if n > 2 and doc.line_text(1).rstrip() == "---" and _KEY.match(doc.line_text(2)):
+    if n > 2 and _line(doc, 1).rstrip() == "---" and _KEY.match(_line(doc, 2)[:_KEY_SPAN]):
         # (YAML keys right under the first line: a document opening on a thematic break is no
         # front matter, and its headings are not hidden up to the next one.)
-        front = next((line for line in range(2, n + 1) if _FRONT_MATTER_END.match(doc.line_text(line))), 0)
+        front = next((line for line in range(2, n + 1) if _FRONT_MATTER_END.match(_line(doc, line))), 0)
     lines: set[int] = set()
     opener: str | None = None  # the open fence's run (```` ``` ````, ``~~~~``)
     comment = False  # inside an HTML comment block (``<!--`` to ``-->``: a heading there is hidden)
     for line in range(front + 1, n + 1):
-        text = doc.line_text(line)
+        text = _line(doc, line)
         if comment:
             lines.add(line)
             comment = "-->" not in text
@@ -320,11 +354,11 @@ def _keys(doc: Document) -> list[Section]:
     JSON file that is one array, per item of a YAML file that is one list. A key's section
     starts at the comment lines right above it and at a YAML document's ``---`` before it
     (the first key's comments stay a section of their own: a file's own header)."""
-    lines = [(line, doc.line_text(line)) for line in range(1, doc.line_count + 1)]
+    lines = [(line, _line(doc, line)) for line in range(1, doc.line_count + 1)]
     opening = next((text.strip() for _, text in lines if text.strip()), "")
     if doc.language == "json" and opening.startswith("[") and not opening.strip("[ \t"):
         return _cut(doc, _elements(lines), "<document>")
-    indents = [len(t) - len(t.lstrip()) for _, t in lines if _KEY.match(t)]
+    indents = [len(t) - len(t.lstrip()) for _, t in lines if _KEY.match(t[:_KEY_SPAN])]
     if not indents:
         return _cut(doc, [], "<document>")
     top = min(indents)
@@ -338,9 +372,9 @@ def _keys(doc: Document) -> list[Section]:
         if (stripped.startswith("#") and len(text) - len(text.lstrip()) <= top) or _YAML_DOCUMENT.match(text):
             above = above or line  # (a comment indented deeper is in the value above, a block scalar's)
             continue
-        match = _KEY.match(text)
+        match = _KEY.match(text[:_KEY_SPAN])
         if match and len(text) - len(text.lstrip()) == top:
-            quoted = match.group("quoted")
+            quoted = match.group("dq") if match.group("dq") is not None else match.group("sq")
             name = quoted if quoted is not None else match.group("bare").strip()
             if quoted is None and name.startswith("- "):  # a list's item: named by what it holds
                 name = stripped[2:].strip()[:_MAX_TITLE]
@@ -358,9 +392,12 @@ def _elements(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     if not inside:
         return []
     indent = len(inside[0][1]) - len(inside[0][1].lstrip())
+    opener = inside[0][1].lstrip()[:1]  # elements that are objects or arrays open with their bracket
+    opens = (opener,) if opener in ("{", "[") else None
     starts: list[tuple[int, str]] = []
     for line, text in inside:
-        if len(text) - len(text.lstrip()) == indent and not text.lstrip().startswith(("}", "]")):
+        body = text.lstrip()
+        if len(text) - len(body) == indent and not body.startswith(("}", "]")) and (opens is None or body.startswith(opens)):
             starts.append((line, f"[{len(starts)}]"))
     if starts:
         starts[0] = (1, starts[0][1])  # the opening ``[`` goes with the first element
@@ -370,38 +407,71 @@ def _elements(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
 def _toml(doc: Document) -> list[Section]:
     """TOML and INI: a section per table (``[tool.black]  # comment``, ``[[servers]]``, an INI
     file's ``[section]``), starting at the comment lines right above it (but the first's: a
-    file's own header); a ``[x]`` line inside a multi-line string is no table."""
+    file's own header); in TOML a ``[x]`` line inside a multi-line string is no table."""
+    toml = doc.path.lower().endswith(".toml")  # (``.ini`` and ``.cfg`` values hold quotes freely)
+    header = _TOML_TABLE if toml else _INI_SECTION
     starts: list[tuple[int, str]] = []
     above: int | None = None
     string: str | None = None  # the open multi-line string's quotes
     for line in range(1, doc.line_count + 1):
-        text = doc.line_text(line)
-        if string is not None:
-            if text.count(string) % 2:
-                string = None
-            continue
-        stripped = text.strip()
-        match = _TOML_TABLE.match(text)
-        if match:
-            starts.append((above if above is not None and starts else line, match.group(1)))
-        comment = stripped.startswith(("#", ";"))  # (``;`` is an INI file's)
-        above = (above or line) if comment else None
-        quotes = _TOML_MULTILINE.findall(text) if not comment else []
-        if len(quotes) % 2:
-            string = quotes[-1]
+        text = _line(doc, line)
+        if string is None:
+            stripped = text.strip()
+            match = header.match(text)
+            if match:
+                starts.append((above if above is not None and starts else line, match.group(1)))
+            comment = stripped.startswith(("#", ";"))  # (``;`` is an INI file's)
+            above = (above or line) if comment else None
+            if comment or not toml:
+                continue
+        string = _toml_string(text, string)
     return _cut(doc, starts, "<top>")
+
+
+def _toml_string(text: str, string: str | None) -> str | None:
+    """The multi-line string (its quotes) still open after TOML line ``text``, given the one
+    open before it: single-line strings and a trailing comment are read past."""
+    if string is None and '"' not in text and "'" not in text:
+        return None
+    i, n = 0, len(text)
+    while i < n:
+        if string is not None:
+            close = text.find(string, i)
+            if close < 0:
+                return string
+            i, string = close + 3, None
+            continue
+        char = text[i]
+        if char == "#":
+            return None
+        if text.startswith(('"""', "\'\'\'"), i):
+            string, i = text[i : i + 3], i + 3
+        elif char == '"':  # a basic string: ``\"`` inside it closes nothing
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+            i += 1
+        elif char == "'":  # a literal string: no escapes
+            close = text.find("'", i + 1)
+            i = n if close < 0 else close + 1
+        else:
+            i += 1
+    return string
 
 
 def _sql(doc: Document) -> list[Section]:
     starts = []
     expecting = True
     comments: int | None = None  # the first of the comment lines right above the next statement
-    # Backquoted names are MySQL's: its strings read backslash escapes (a dump's ``'It\'s'``)
-    # and ``#`` starts a comment anywhere on a line.
-    state = _SqlState(mysql=b"`" in doc.data)
+    state = _SqlState(mysql=_is_mysql(doc.data))
+    copying = False  # inside the data rows of pg_dump's ``COPY ... FROM stdin;``, up to ``\.``
+    copy = False  # whether the statement being read is such a COPY
     for line in range(1, doc.line_count + 1):
-        text = doc.line_text(line)
+        text = _line(doc, line)
         stripped = text.strip()
+        if copying:
+            copying = stripped != "\\."  # rows of data: tabs, quotes and backslashes as they are
+            continue
         if not stripped:
             comments = None
             continue
@@ -422,9 +492,23 @@ def _sql(doc: Document) -> list[Section]:
         if expecting:
             starts.append((comments or line, _sql_title(stripped)))
             expecting, comments = False, None
+            copy = bool(_COPY_FROM_STDIN.match(text))
         if ends:
             expecting = True
+            copying = copy  # (its rows belong to the COPY's section: no statement starts there)
     return _cut(doc, starts, "<preamble>")
+
+
+def _is_mysql(data: bytes) -> bool:
+    """Whether a SQL script is MySQL's (see ``_MYSQL_MARK``)."""
+    names = 0
+    for mark in _MYSQL_MARK.finditer(data):
+        if not mark.group().startswith(b"`"):
+            return True
+        names += 1
+        if names >= _MYSQL_NAMES:
+            return True
+    return False
 
 
 def _sql_title(stripped: str) -> str:
@@ -450,6 +534,7 @@ class _SqlState:
         self.escapes = False  # whether the open string reads backslash escapes
         self.comment = False
         self.delimiter = ";"
+        self.dollars = not mysql  # PostgreSQL's dollar quotes (a MySQL ``END$$`` is a delimiter)
 
     @property
     def inside(self) -> bool:
@@ -462,7 +547,7 @@ class _SqlState:
         if not self.inside:
             match = _SQL_DELIMITER.match(text)
             if match:
-                self.delimiter = match.group(1)
+                self.delimiter, self.dollars = match.group(1), False  # a MySQL client's script
                 return True
         code_end = len(text)
         line_start = len(text) - len(text.lstrip())
@@ -493,7 +578,7 @@ class _SqlState:
                 self.quote, self.escapes = mark, self.mysql
             elif mark in ("E'", "e'"):
                 self.quote, self.escapes = "'", True
-            elif mark.startswith("$"):
+            elif mark.startswith("$") and self.dollars:
                 self.dollar = mark
         if self.inside:
             return False

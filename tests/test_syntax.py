@@ -652,6 +652,20 @@ def test_a_header_wrapped_in_begin_decls_macros_is_chunked_with_their_lines_kept
     assert chunks[-1].text == "__END_DECLS\n#endif"
 
 
+def test_begin_decls_macros_are_read_as_comments_only_where_they_stand_alone() -> None:
+    # A header that defines the macro (its own #ifndef / #define lines) or names it in a
+    # comment must read as it did: rewriting those made a sound header fall back to windows.
+    defines = "#ifndef G_BEGIN_DECLS\n#define G_BEGIN_DECLS\n#endif\n\nint f(void)\n{\n    return 0;\n}\n"
+    prep = prepare("gmacros.h", "c", defines)
+    assert prep.damage is not None and prep.damage.ratio == 0
+    assert [c.symbol for c in _syntax("gmacros.h", "c", defines) if c.kind == "function"] == ["f"]
+    named = "#include <sys/cdefs.h> /* for __BEGIN_DECLS */\n\n__BEGIN_DECLS\n\nint g(int a);\n\n__END_DECLS\n"
+    prep = prepare("vfs.h", "c", named)
+    assert prep.damage is not None and not prep.damage.ranges
+    with pytest.raises(ValueError, match="4 characters or more"):
+        core.parsing._macro_pattern(("DO",))  # ``/*  */`` would not fit in its place
+
+
 def test_garbage_falls_back_to_fixed_and_says_so() -> None:
     text = "".join(f"def f{i}(:\n  ))) ((( [[[ \n" for i in range(40))
     prep = prepare("junk.py", "python", text)

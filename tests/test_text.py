@@ -219,3 +219,52 @@ def test_sql_a_string_of_the_letter_e_closes_and_a_yaml_block_scalars_comment_st
 def test_ini_sections_take_the_semicolon_comments_above_them() -> None:
     text = "[server]\nport = 80\n\n; where the logs go\n[logging]\nlevel = info\n"
     assert _sections("app.ini", "toml", text) == [("server", 1, 2), ("logging", 4, 6)]
+
+
+def test_toml_and_ini_read_quotes_inside_values_and_comments_as_text() -> None:
+    # flake8-quotes' documented settings held a lone ''' that opened a "multi-line string" to
+    # the end of the file: [isort] and [mypy] were lost.
+    cfg = ("[metadata]\nname = x\n\n[flake8]\ninline-quotes = \"\nmultiline-quotes = '''\n"
+           "docstring-quotes = \"\"\"\n\n[isort]\nprofile = black\n\n[mypy]\nstrict = true\n")
+    assert [s for s, _, _ in _sections("setup.cfg", "toml", cfg)] == ["metadata", "flake8", "isort", "mypy"]
+    toml = "[a]\nx = \"'''\"\ny = 1  # not \"\"\"\n\n[b]\nvalues = [\n  [1, 2],\n]\n\n[c]\nz = 2\n"
+    assert [s for s, _, _ in _sections("p.toml", "toml", toml)] == ["a", "b", "c"]
+
+
+def test_markdown_a_fence_blank_line_is_never_a_chunk_of_its_own() -> None:
+    texts = ["# Setup\n\n```sh\n./configure --prefix=/usr/local --enable-shared\n\n"
+             "docker run --rm -v $PWD:/src -w /src builder:latest make test-all\n```\n",
+             "# A\n\n```\ncode line here\n" + " " * 100 + "\nmore code\n```\n"]
+    for text in texts:
+        prep = prepare("s.md", "markdown", text)
+        chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=60), "syntax")
+        assert all(c.text.strip() for c in chunks), [c.text for c in chunks]
+
+
+def test_sql_one_backquote_in_a_comment_does_not_make_a_postgres_file_mysql() -> None:
+    text = ("-- lookup on `users`\nSELECT data #> '{a,b}' FROM t;\nSELECT 2;\n"
+            "SELECT * FROM t WHERE name LIKE 'a\\_%' ESCAPE '\\';\nCREATE TABLE y (id int);\n")
+    assert [s for s, _, _ in _sections("pg.sql", "sql", text)] == ["SELECT data", "SELECT", "SELECT", "CREATE TABLE y"]
+    comment = "/* path C:\\*/\nSELECT 1;\nSELECT 2;\n"  # a backslash before */ escapes nothing there
+    assert _sections("c.sql", "sql", comment) == [("SELECT", 1, 2), ("SELECT", 3, 3)]
+
+
+def test_sql_mysql_delimiter_dollars_pg_dump_copy_rows_and_drop_if_exists() -> None:
+    mysql = "DELIMITER $$\nCREATE PROCEDURE p()\nBEGIN\n  SELECT 1;\nEND$$\nDELIMITER ;\nSELECT 2;\n"
+    assert [s for s, _, _ in _sections("m.sql", "sql", mysql)] == ["DELIMITER", "CREATE PROCEDURE p", "DELIMITER", "SELECT"]
+    dump = "COPY public.notes (id, body) FROM stdin;\n1\tit's fine; really\n2\tC:\\dir\n\\.\n\nDROP TABLE IF EXISTS\n  users;\n"
+    assert _sections("d.sql", "sql", dump) == [("COPY public.notes", 1, 4), ("DROP TABLE", 6, 7)]
+
+
+def test_json_keys_holding_quotes_and_unindented_arrays() -> None:
+    text = '{\n  "Cancel": "Abbrechen",\n  "Don\'t save": "Nicht speichern",\n  "Say \\"hi\\"": "Sag hallo"\n}\n'
+    assert [s for s, _, _ in _sections("de.json", "json", text)] == ["Cancel", "Don't save", 'Say \\"hi\\"']
+    flat = '[\n{\n"id": 1,\n"name": "a"\n},\n{\n"id": 2\n}\n]\n'  # json.dumps(indent=0)
+    assert _sections("r.json", "json", flat) == [("[0]", 1, 5), ("[1]", 6, 9)]
+
+
+def test_rst_inset_title_and_markdown_headings_after_a_byte_order_mark() -> None:
+    rst = "==========\n Foo Bar\n==========\n\nintro\n\nSection\n-------\n\ntext\n"
+    assert [s for s, _, _ in _sections("f.rst", "rst", rst)] == ["Foo Bar", "Foo Bar > Section"]
+    md = "\ufeff# Title\n\nText.\n\n## Part ##\n\nMore.\n\n# Using C#\n\nx\n"
+    assert [s for s, _, _ in _sections("b.md", "markdown", md)] == ["Title", "Title > Part", "Using C#"]
