@@ -76,6 +76,17 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
     if style == "markdown":
         fenced = _fences(doc)
         sections, kept = _cut(doc, _markdown_starts(doc, fenced), "<document>"), fenced.lines
+    elif doc.language == "yaml" and (documents := _yaml_documents(doc)):
+        # A stream of documents (a manifest's objects): each is one section when it fits, as a
+        # definition is; else its keys are, under its title (``Deployment web > spec``).
+        sections = []
+        for begin, end, name in documents:
+            if maker.prefix_size(name, "") + maker.lines_size(begin, end) <= settings.budget:
+                sections.append((begin, end, name))
+                continue
+            lines = [(line, _line(doc, line)) for line in range(begin, end + 1)]
+            parts = _cut(doc, _key_starts(lines), name, begin, end)
+            sections += [(a, b, title if title == name else f"{name} > {title}") for a, b, title in parts]
     else:
         sections = _SECTIONERS[style](doc)
     spans: list[tuple[str, int, int, tuple[str, ...], int | None, int | None]] = []
@@ -182,15 +193,15 @@ def _blocks(doc: Document, first: int, last: int, kept: set[int]) -> list[tuple[
     return blocks or [(first, last)]
 
 
-def _cut(doc: Document, starts: list[tuple[int, str]], default: str) -> list[Section]:
-    """Sections from (first line, title) starts; text before the first start is a preamble,
-    unless it holds no letter or digit (a thematic break, a rule of asterisks): that goes with
-    the first section."""
-    n = doc.line_count
-    if starts and starts[0][0] != 1 and not any(c.isalnum() for line in range(1, starts[0][0]) for c in _line(doc, line)):
-        starts = [(1, starts[0][1]), *starts[1:]]
-    if not starts or starts[0][0] != 1:
-        starts = [(1, default), *starts]
+def _cut(doc: Document, starts: list[tuple[int, str]], default: str, begin: int = 1, end: int | None = None) -> list[Section]:
+    """Sections of lines ``begin..end`` (the whole document by default) from (first line,
+    title) starts; text before the first start is a preamble, unless it holds no letter or digit
+    (a thematic break, a rule of asterisks): that goes with the first section."""
+    n = doc.line_count if end is None else end
+    if starts and starts[0][0] != begin and not any(c.isalnum() for line in range(begin, starts[0][0]) for c in _line(doc, line)):
+        starts = [(begin, starts[0][1]), *starts[1:]]
+    if not starts or starts[0][0] != begin:
+        starts = [(begin, default), *starts]
     sections = []
     for index, (first, title) in enumerate(starts):
         last = starts[index + 1][0] - 1 if index + 1 < len(starts) else n
@@ -358,9 +369,15 @@ def _keys(doc: Document) -> list[Section]:
     opening = next((text.strip() for _, text in lines if text.strip()), "")
     if doc.language == "json" and opening.startswith("[") and not opening.strip("[ \t"):
         return _cut(doc, _elements(lines), "<document>")
+    return _cut(doc, _key_starts(lines), "<document>")
+
+
+def _key_starts(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Where the sections of ``lines`` (numbered) start: at each of their least indented keys
+    (see :func:`_keys`)."""
     indents = [len(t) - len(t.lstrip()) for _, t in lines if _KEY.match(t[:_KEY_SPAN])]
     if not indents:
-        return _cut(doc, [], "<document>")
+        return []
     top = min(indents)
     starts: list[tuple[int, str]] = []
     above: int | None = None  # the first of the comment and document-marker lines right above
@@ -380,9 +397,54 @@ def _keys(doc: Document) -> list[Section]:
                 name = stripped[2:].strip()[:_MAX_TITLE]
             starts.append((above if above is not None and starts else line, name))
         above = None
-    if starts and not any(ch.isalnum() for _, text in lines[: starts[0][0] - 1] for ch in text):
-        starts[0] = (1, starts[0][1])  # JSON's opening ``{``, YAML's ``---``: no chunk of their own
-    return _cut(doc, starts, "<document>")
+    return starts  # (a preamble of JSON's ``{`` or YAML's ``---`` goes with the first: see _cut)
+
+
+def _yaml_documents(doc: Document) -> list[Section]:
+    """The documents of a YAML stream (``---`` between them, a Kubernetes manifest's objects),
+    each titled by its ``kind`` and ``metadata.name`` when it has them (``Deployment web``), else
+    by its keys; empty when the file holds fewer than two."""
+    bounds = []
+    for line in range(1, doc.line_count + 1):
+        if _YAML_DOCUMENT.match(_line(doc, line)):
+            while line > 1 and _line(doc, line - 1).startswith("#"):
+                line -= 1  # the comment lines right above the marker are about the document below
+            bounds.append(line)
+    if not bounds:
+        return []
+    edges = [1, *(b for b in bounds if b > 1), doc.line_count + 1]
+    documents: list[Section] = []
+    for first, after in zip(edges, edges[1:]):
+        lines = [(line, _line(doc, line)) for line in range(first, after)]
+        if not any(_KEY.match(text[:_KEY_SPAN]) or text.lstrip().startswith("- ") for _, text in lines):
+            continue  # a marker or comments alone: no document
+        keys = [title for _, title in _key_starts(lines)]
+        documents.append((first, after - 1, _yaml_title(lines) or _merged_title(list(dict.fromkeys(keys))) or "<document>"))
+    if len(documents) < 2:
+        return []
+    documents[0] = (1, *documents[0][1:])  # what precedes the first (a ``---``, a comment) is its
+    for index in range(1, len(documents)):  # ... and any document without keys joins the one before
+        documents[index - 1] = (documents[index - 1][0], documents[index][0] - 1, documents[index - 1][2])
+    documents[-1] = (documents[-1][0], doc.line_count, documents[-1][2])
+    return documents
+
+
+def _yaml_title(lines: list[tuple[int, str]]) -> str:
+    """``Kind name`` of a Kubernetes-style document: its top-level ``kind`` and the ``name``
+    under its top-level ``metadata``."""
+    kind = name = ""
+    in_metadata = False
+    for _, text in lines:
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        top = not text[:1].isspace()
+        if top:
+            in_metadata = text.startswith("metadata:")
+            if text.startswith("kind:"):
+                kind = text[5:].split("#", 1)[0].strip().strip("\"'")
+        elif in_metadata and not name and text.lstrip().startswith("name:"):
+            name = text.lstrip()[5:].split("#", 1)[0].strip().strip("\"'")
+    return " ".join(part for part in (kind, name) if part)[:_MAX_TITLE]
 
 
 def _elements(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:

@@ -168,8 +168,10 @@ def test_markdown_a_fence_with_blank_lines_stays_whole_and_a_heading_keeps_its_t
 def test_yaml_comments_and_document_markers_go_with_the_key_below() -> None:
     text = ("# Server settings\nserver:\n  port: 8080\n\n# DEPRECATED: use storage\ndatabase:\n  url: x\n"
             "---\nstorage:\n  url: y\n")
-    assert _sections("c.yaml", "yaml", text, budget=200) == [
-        ("<document>", 1, 1), ("server", 2, 3), ("database", 5, 7), ("storage", 8, 10)]
+    assert _sections("c.yaml", "yaml", text, budget=200) == [("server, database", 1, 7), ("storage", 8, 10)]
+    assert _sections("c.yaml", "yaml", text, budget=100) == [  # a document too big for a chunk: its keys
+        ("server, database", 1, 1), ("server, database > server", 2, 3), ("server, database > database", 5, 7),
+        ("storage", 8, 10)]
     play = "- name: Install packages\n  apt: nginx\n\n- name: Start nginx\n  service: nginx\n"
     assert [s for s, _, _ in _sections("p.yaml", "yaml", play, budget=200)] == ["name: Install packages", "name: Start nginx"]
 
@@ -268,3 +270,14 @@ def test_rst_inset_title_and_markdown_headings_after_a_byte_order_mark() -> None
     assert [s for s, _, _ in _sections("f.rst", "rst", rst)] == ["Foo Bar", "Foo Bar > Section"]
     md = "\ufeff# Title\n\nText.\n\n## Part ##\n\nMore.\n\n# Using C#\n\nx\n"
     assert [s for s, _, _ in _sections("b.md", "markdown", md)] == ["Title", "Title > Part", "Using C#"]
+
+
+def test_yaml_a_stream_of_kubernetes_objects_is_a_section_per_object() -> None:
+    # Each key its own section cut a Deployment into "apiVersion", "kind", "metadata" and
+    # "spec": its replicas in one chunk, its name in another.
+    manifest = ("apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n    - port: 80\n---\n"
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app: web\n"
+                "spec:\n  replicas: 3\n")
+    assert _sections("k8s.yaml", "yaml", manifest, budget=400) == [("Service web", 1, 7), ("Deployment web", 8, 16)]
+    assert [s for s, _, _ in _sections("k8s.yaml", "yaml", manifest, budget=100)][-2:] == [
+        "Deployment web > metadata", "Deployment web > spec"]
