@@ -168,7 +168,7 @@ class TextSpec:
     name: str
     extensions: tuple[str, ...]
     comment: tuple[str, str]
-    style: str  # markdown | rst | keys | toml | sql | blocks
+    style: str  # markdown | rst | keys | toml | sql | make | docker | blocks
 
 
 @dataclass(frozen=True)
@@ -631,6 +631,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
         TextSpec("toml", (".toml", ".ini", ".cfg"), ("#", ""), "toml"),
         TextSpec("json", (".json", ".jsonl"), ("//", ""), "keys"),
         TextSpec("sql", (".sql",), ("--", ""), "sql"),
+        TextSpec("makefile", (".mk",), ("#", ""), "make"),
+        TextSpec("dockerfile", (".dockerfile",), ("#", ""), "docker"),
         TextSpec("text", (".txt", ".text", ".log", ""), ("#", ""), "blocks"),
         TableSpec("csv", (".csv",)),
         TableSpec("tsv", (".tsv", ".tab")),
@@ -639,7 +641,14 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
 }
 
 _BY_EXTENSION = {ext: spec for spec in LANGUAGES.values() for ext in spec.extensions if ext}
-_BY_FILENAME = {"readme": "markdown", "license": "text", "makefile": "text", "dockerfile": "text"}
+_BY_FILENAME = {
+    "readme": "markdown",
+    "license": "text",
+    "makefile": "makefile",
+    "gnumakefile": "makefile",
+    "dockerfile": "dockerfile",
+    "containerfile": "dockerfile",
+}
 
 CODE_LANGUAGES = tuple(name for name, spec in LANGUAGES.items() if isinstance(spec, CodeSpec))
 TEXT_LANGUAGES = tuple(name for name, spec in LANGUAGES.items() if isinstance(spec, TextSpec))

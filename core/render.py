@@ -36,6 +36,8 @@ _PYGMENTS_NAMES = {
     "lua": "lua",
     "markdown": "markdown",
     "rst": "rst",
+    "makefile": "make",
+    "dockerfile": "docker",
     "yaml": "yaml",
     "toml": "toml",
     "json": "json",

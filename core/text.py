@@ -26,6 +26,9 @@ _FRONT_MATTER_END = re.compile(r"^(---|\.\.\.)[ \t]*$")
 _KEY = re.compile(
     r"""^\s*(?:"(?P<dq>(?:[^"\\\n]|\\.)*)"\s*:|'(?P<sq>(?:[^'\n]|'')*)'\s*:|(?P<bare>[^"':#\s][^"':]*?)\s*:(?=\s|$))"""
 )
+# A Makefile rule's line: its targets, then ``:`` or ``::`` (not ``:=``, an assignment).
+_MAKE_RULE = re.compile(r"^([^\s#=:][^=:]*?)\s*::?(?!=)")
+_DOCKER_FROM = re.compile(r"^\s*FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?", re.IGNORECASE)
 _KEY_SPAN = 256  # characters of a line looked at for a key (a long run of spaces made the match quadratic)
 _YAML_DOCUMENT = re.compile(r"^(---|\.\.\.)(\s|$)")
 # A TOML table's header: dotted keys, bare or quoted (``[1, 2]`` on a line of its own is an
@@ -647,8 +650,48 @@ class _SqlState:
         return text[:code_end].rstrip().endswith(self.delimiter)
 
 
+def _make(doc: Document) -> list[Section]:
+    """A Makefile: a section per rule (``build: deps``), with the comment lines and special
+    targets (``.PHONY: build``) right above it; variables and includes before the first rule
+    are its preamble."""
+    starts: list[tuple[int, str]] = []
+    above: int | None = None
+    for line in range(1, doc.line_count + 1):
+        text = _line(doc, line)
+        match = _MAKE_RULE.match(text)
+        if match is None or text.startswith("\t"):
+            above = (above or line) if text.startswith("#") else None
+            continue
+        targets = match.group(1).split()
+        if all(target.startswith(".") and target.isupper() for target in targets[:1]):
+            above = above or line  # ``.PHONY: build`` goes with the rule below it
+            continue
+        starts.append((above or line, _merged_title(targets)))
+        above = None
+    return _cut(doc, starts, "<top>")
+
+
+def _docker(doc: Document) -> list[Section]:
+    """A Dockerfile: a section per build stage (``FROM python:3.12 AS build`` is ``build``), with
+    the comment lines right above it."""
+    starts: list[tuple[int, str]] = []
+    above: int | None = None
+    for line in range(1, doc.line_count + 1):
+        text = _line(doc, line)
+        match = _DOCKER_FROM.match(text)
+        if match is None:
+            above = (above or line) if text.lstrip().startswith("#") else None
+            continue
+        image, stage = match.group(1), match.group(2)
+        starts.append((above or line, f"{stage} ({image})" if stage else image))
+        above = None
+    return _cut(doc, starts, "<top>")
+
+
 def _whole(doc: Document) -> list[Section]:
     return _cut(doc, [], "<document>")
 
 
-_SECTIONERS = {"rst": _rst, "keys": _keys, "toml": _toml, "sql": _sql, "blocks": _whole}
+_SECTIONERS = {
+    "rst": _rst, "keys": _keys, "toml": _toml, "sql": _sql, "make": _make, "docker": _docker, "blocks": _whole,
+}

@@ -281,3 +281,15 @@ def test_yaml_a_stream_of_kubernetes_objects_is_a_section_per_object() -> None:
     assert _sections("k8s.yaml", "yaml", manifest, budget=400) == [("Service web", 1, 7), ("Deployment web", 8, 16)]
     assert [s for s, _, _ in _sections("k8s.yaml", "yaml", manifest, budget=100)][-2:] == [
         "Deployment web > metadata", "Deployment web > spec"]
+
+
+def test_makefile_rules_and_dockerfile_stages_are_sections() -> None:
+    assert detect_language("Makefile") == "makefile" and detect_language("rules.mk") == "makefile"
+    assert detect_language("Dockerfile") == "dockerfile" and detect_language("Containerfile") == "dockerfile"
+    make = ("CC := gcc\n\n# The binary\n.PHONY: app\napp: main.o util.o\n\t$(CC) -o $@ $^\n\n"
+            "%.o: %.c\n\t$(CC) -c $<\n\nclean:\n\trm -f *.o app\n")
+    assert _sections("Makefile", "makefile", make) == [("<top>", 1, 1), ("app", 3, 6), ("%.o", 8, 9), ("clean", 11, 12)]
+    docker = ("ARG PY=3.12\n\n# Build the wheels\nFROM python:${PY}-slim AS build\nRUN pip wheel -w /w .\n\n"
+              "FROM --platform=linux/amd64 python:${PY}-slim\nCOPY --from=build /w /w\n")
+    assert _sections("Dockerfile", "dockerfile", docker) == [
+        ("<top>", 1, 1), ("build (python:${PY}-slim)", 3, 5), ("python:${PY}-slim", 7, 8)]
