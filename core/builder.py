@@ -218,7 +218,8 @@ def split_long_line(maker: ChunkMaker, first_byte: int, end_byte: int, avail: in
     """Cut one over-long line into raw windows of at most ``avail`` units.
 
     Returns ``(start, end, flags)`` spans; every piece is flagged ``split_line``, and a piece
-    that holds a single character still over the budget is also flagged ``oversized``.
+    that holds a single character still over the budget is also flagged ``oversized``. Pieces
+    of whitespace alone are left out (the gaps between chunks are whitespace).
     """
     doc = maker.doc
     start_char = doc.char_of_byte(first_byte)
@@ -232,7 +233,9 @@ def split_long_line(maker: ChunkMaker, first_byte: int, end_byte: int, avail: in
         flags: tuple[str, ...] = ("split_line",)
         if cut < pos + 1:
             cut, flags = pos + 1, ("split_line", "oversized")
-        pieces.append((a, doc.byte_of_char(cut), flags))
+        b = doc.byte_of_char(cut)
+        if doc.data[a:b].strip():  # (a run of spaces or a stray ``\r`` is no chunk's text)
+            pieces.append((a, b, flags))
         pos = cut
     return pieces
 

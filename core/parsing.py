@@ -263,7 +263,8 @@ def _macro_pattern(macros: tuple[str, ...]) -> re.Pattern[bytes]:
     if any(len(macro) < 4 for macro in macros):  # ``/*  */`` must fit in its place
         raise ValueError(f"comment_macros must be 4 characters or more: {macros}")
     names = b"|".join(re.escape(m.encode("ascii")) for m in macros)
-    return re.compile(rb"^([ \t]*)(" + names + rb")([ \t]*;?[ \t]*\r?)$", re.MULTILINE)
+    # (A comment may follow it: ``G_BEGIN_DECLS /* for C++ */``.)
+    return re.compile(rb"^([ \t]*)(" + names + rb")([ \t]*;?[ \t]*(?:/\*.*?\*/[ \t]*|//.*?)?\r?)$", re.MULTILINE)
 
 
 def _parse_until(parser: Parser, data: bytes, deadline: float) -> Tree | None:

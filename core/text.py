@@ -27,8 +27,23 @@ _KEY = re.compile(
     r"""^\s*(?:"(?P<dq>(?:[^"\\\n]|\\.)*)"\s*:|'(?P<sq>(?:[^'\n]|'')*)'\s*:|(?P<bare>[^"':#\s][^"':]*?)\s*:(?=\s|$))"""
 )
 # A Makefile rule's line: its targets, then ``:`` or ``::`` (not ``:=``, an assignment).
-_MAKE_RULE = re.compile(r"^([^\s#=:][^=:]*?)\s*::?(?!=)")
+# (Spaces before it are allowed: a rule inside ``ifeq``; ``CC ::= gcc`` is an assignment.)
+_MAKE_RULE = re.compile(r"^ *([^\s#=:][^=:]*?)\s*::?(?![:=])")
+# Lines no rule starts on: directives, and a function called alone (``$(error ...: ...)``).
+_MAKE_NOT_RULE = re.compile(
+    r"^\s*(?:(?:-|s)?include|vpath|export|unexport|override|private|define|endef|ifn?eq|ifn?def|else|endif)\b"
+    r"|^\s*\$[({][a-z-]+\s"
+)
+_MAKE_DEFINE = re.compile(r"^\s*(?:(?:export|override)\s+)*define\b")
+_MAKE_ENDEF = re.compile(r"^\s*endef\b")
+# GNU make's special targets that only mark the rules below them (``.DEFAULT:`` is a rule).
+_MAKE_MARKS = frozenset({
+    ".PHONY", ".SUFFIXES", ".PRECIOUS", ".INTERMEDIATE", ".NOTINTERMEDIATE", ".SECONDARY", ".SECONDEXPANSION",
+    ".DELETE_ON_ERROR", ".IGNORE", ".LOW_RESOLUTION_TIME", ".SILENT", ".EXPORT_ALL_VARIABLES", ".NOTPARALLEL",
+    ".ONESHELL", ".POSIX",
+})
 _DOCKER_FROM = re.compile(r"^\s*FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?", re.IGNORECASE)
+_DOCKER_HEREDOC = re.compile(r"<<-?\s*[\"']?(\w+)[\"']?")
 _KEY_SPAN = 256  # characters of a line looked at for a key (a long run of spaces made the match quadratic)
 _YAML_DOCUMENT = re.compile(r"^(---|\.\.\.)(\s|$)")
 # A TOML table's header: dotted keys, bare or quoted (``[1, 2]`` on a line of its own is an
@@ -50,7 +65,7 @@ _SQL_FILLER = re.compile(r"\s+(?:OR\s+REPLACE|IF\s+(?:NOT\s+)?EXISTS)(?=\s|$)", 
 _SQL_TOKEN = re.compile(r"\$(?:[A-Za-z_]\w*)?\$|(?<![\w$])[Ee]'|'|\"|--|#|/\*|\*/|\\['\"\\]")
 # What marks a MySQL script (its strings read backslash escapes, ``#`` starts a comment):
 # mysqldump's versioned comments and table options, or names in backquotes.
-_MYSQL_MARK = re.compile(rb"/\*!\d|\bENGINE\s*=|`[^`\n]+`")
+_MYSQL_MARK = re.compile(rb"/\*!\d|\b(?i:ENGINE)\s*=|`[^`\n]+`")
 _MYSQL_NAMES = 3  # backquoted names that make a script MySQL's (one in a comment does not)
 _COPY_FROM_STDIN = re.compile(r"^\s*COPY\b.*\bFROM\s+stdin\b", re.IGNORECASE)  # pg_dump's data follows, to ``\.``
 _SQL_DELIMITER = re.compile(r"^\s*delimiter\s+(\S+)\s*$", re.IGNORECASE)  # MySQL clients' ``DELIMITER //``
@@ -94,27 +109,28 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
         sections = _SECTIONERS[style](doc)
     spans: list[tuple[str, int, int, tuple[str, ...], int | None, int | None]] = []
     group: list[Section] = []
+    titles = _Titles()  # the group's, kept as it grows (a group of thousands must not be re-read)
 
     def fits(first: int, last: int, title: str) -> bool:
         return maker.prefix_size(title, "") + maker.lines_size(first, last) <= settings.budget
 
-    def title_of(items: list[Section]) -> str:
-        return _merged_title(list(dict.fromkeys(t for _, _, t in items)))
-
     def emit() -> None:
+        nonlocal titles
         if group:
-            spans.append((title_of(group), group[0][0], group[-1][1], (), None, None))
+            spans.append((titles.title(), group[0][0], group[-1][1], (), None, None))
             group.clear()
+            titles = _Titles()
 
     for section in sections:
         first, last, title = section
-        candidate = [*group, section]
-        if group and settings.merge_siblings and fits(group[0][0], last, title_of(candidate)):
+        if group and settings.merge_siblings and fits(group[0][0], last, titles.title(title)):
             group.append(section)
+            titles.add(title)
             continue
         emit()
         if fits(first, last, title):
             group.append(section)
+            titles.add(title)
             continue
         spans.extend(_split_section(maker, doc, first, last, title, fits, kept))
     emit()
@@ -127,22 +143,56 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
     return chunks
 
 
-def _merged_title(titles: list[str]) -> str:
-    """The title of merged sections: the trail of headings they share (``Tool`` for ``Tool``,
-    ``Tool > Install`` and its subsections), else the first few titles and how many more (the
-    title is paid for in every chunk's budget; the keys themselves are in its text)."""
-    if len(titles) == 1:
-        return titles[0]
-    trails = [title.split(" > ") for title in titles]
-    shared: list[str] = []
-    for parts in zip(*trails):
-        if len(set(parts)) > 1:
+class _Titles:
+    """The titles of a group of merged sections, as :func:`_merged_title` names them, kept as
+    the group grows: the heading trail they share and their first few distinct titles."""
+
+    def __init__(self) -> None:
+        self.first: list[str] = []  # the first distinct titles, up to one more than are shown
+        self.seen: set[str] = set()
+        self.shared: list[str] | None = None  # the trail every title so far starts with
+
+    def title(self, extra: str | None = None) -> str:
+        """The group's title, with ``extra`` added if given (the group is left as it is)."""
+        seen, shared, first = len(self.seen), self.shared, self.first
+        if extra is not None and extra not in self.seen:
+            seen += 1
+            shared = _common_trail(shared, extra)
+            first = [*first, extra]
+        if seen == 1:
+            return first[0]
+        if shared:
+            return " > ".join(shared)
+        more = seen - _MERGED_TITLES
+        return ", ".join(first[:_MERGED_TITLES]) + (f", ... {more} more" if more > 0 else "")
+
+    def add(self, title: str) -> None:
+        if title in self.seen:
+            return
+        self.seen.add(title)
+        self.shared = _common_trail(self.shared, title)
+        if len(self.first) <= _MERGED_TITLES:
+            self.first.append(title)
+
+
+def _common_trail(shared: list[str] | None, title: str) -> list[str]:
+    parts = title.split(" > ")
+    if shared is None:
+        return parts
+    common: list[str] = []
+    for a, b in zip(shared, parts):
+        if a != b:
             break
-        shared.append(parts[0])
-    if shared:
-        return " > ".join(shared)
-    more = len(titles) - _MERGED_TITLES
-    return ", ".join(titles[:_MERGED_TITLES]) + (f", ... {more} more" if more > 0 else "")
+        common.append(a)
+    return common
+
+
+def _merged_title(titles: list[str]) -> str:
+    """The title of sections merged into one chunk (see :class:`_Titles`); "" for none."""
+    group = _Titles()
+    for title in titles:
+        group.add(title)
+    return group.title() if titles else ""
 
 
 def _split_section(maker: ChunkMaker, doc: Document, first: int, last: int, title: str, fits, kept: set[int]):  # type: ignore[no-untyped-def]
@@ -437,16 +487,19 @@ def _yaml_title(lines: list[tuple[int, str]]) -> str:
     under its top-level ``metadata``."""
     kind = name = ""
     in_metadata = False
+    child: int | None = None  # the indentation of metadata's own keys (a label's ``name`` is deeper)
     for _, text in lines:
         if not text.strip() or text.lstrip().startswith("#"):
             continue
-        top = not text[:1].isspace()
-        if top:
-            in_metadata = text.startswith("metadata:")
+        indent = len(text) - len(text.lstrip())
+        if not indent:
+            in_metadata, child = text.startswith("metadata:"), None
             if text.startswith("kind:"):
                 kind = text[5:].split("#", 1)[0].strip().strip("\"'")
-        elif in_metadata and not name and text.lstrip().startswith("name:"):
-            name = text.lstrip()[5:].split("#", 1)[0].strip().strip("\"'")
+        elif in_metadata:
+            child = indent if child is None else child
+            if indent == child and not name and text.lstrip().startswith("name:"):
+                name = text.lstrip()[5:].split("#", 1)[0].strip().strip("\"'")
     return " ".join(part for part in (kind, name) if part)[:_MAX_TITLE]
 
 
@@ -493,6 +546,14 @@ def _toml(doc: Document) -> list[Section]:
     return _cut(doc, starts, "<top>")
 
 
+def _escaped(text: str, at: int) -> bool:
+    """Whether the character at ``at`` follows an odd run of backslashes."""
+    run = 0
+    while at - run - 1 >= 0 and text[at - run - 1] == "\\":
+        run += 1
+    return run % 2 == 1
+
+
 def _toml_string(text: str, string: str | None) -> str | None:
     """The multi-line string (its quotes) still open after TOML line ``text``, given the one
     open before it: single-line strings and a trailing comment are read past."""
@@ -502,6 +563,8 @@ def _toml_string(text: str, string: str | None) -> str | None:
     while i < n:
         if string is not None:
             close = text.find(string, i)
+            while close > 0 and string == '"""' and _escaped(text, close):
+                close = text.find(string, close + 1)  # ``\"""`` in a basic string closes nothing
             if close < 0:
                 return string
             i, string = close + 3, None
@@ -550,7 +613,7 @@ def _sql(doc: Document) -> list[Section]:
             comments = None
             continue
         was_comment = state.comment
-        ends = state.ends_statement(text)
+        ends = state.ends_statement(text, at_start=expecting)
         if expecting and (was_comment or stripped.startswith("/*")) and (state.comment or stripped.endswith("*/")):
             comments = comments or line  # a block comment above the next statement
             continue
@@ -570,6 +633,9 @@ def _is_mysql(data: bytes) -> bool:
     for mark in _MYSQL_MARK.finditer(data):
         if not mark.group().startswith(b"`"):
             return True
+        line = data[data.rfind(b"\n", 0, mark.start()) + 1 : mark.start()].lstrip()
+        if line.startswith((b"--", b"#", b"/*", b"*")):
+            continue  # a name quoted in a comment (``-- reads `users` ``) says nothing of the dialect
         names += 1
         if names >= _MYSQL_NAMES:
             return True
@@ -606,10 +672,11 @@ class _SqlState:
         """Whether the reading stands inside a body, a string or a block comment."""
         return bool(self.dollar or self.quote or self.comment)
 
-    def ends_statement(self, text: str) -> bool:
+    def ends_statement(self, text: str, *, at_start: bool = True) -> bool:
         """Read one line; whether a statement ends on it (its code ends with the delimiter,
-        outside any string, body or comment)."""
-        if not self.inside:
+        outside any string, body or comment). ``at_start``: whether a statement may start on it
+        (only there is ``DELIMITER //`` the client's command, not a ``COPY`` option)."""
+        if at_start and not self.inside:
             match = _SQL_DELIMITER.match(text)
             if match:
                 self.delimiter, self.dollars = match.group(1), False  # a MySQL client's script
@@ -653,37 +720,58 @@ class _SqlState:
 def _make(doc: Document) -> list[Section]:
     """A Makefile: a section per rule (``build: deps``), with the comment lines and special
     targets (``.PHONY: build``) right above it; variables and includes before the first rule
-    are its preamble."""
+    are its preamble. Recipe lines, directives and ``define`` blocks start nothing."""
     starts: list[tuple[int, str]] = []
     above: int | None = None
+    defining = False
+    last_rule = 0  # the line of the last rule line read
     for line in range(1, doc.line_count + 1):
         text = _line(doc, line)
-        match = _MAKE_RULE.match(text)
-        if match is None or text.startswith("\t"):
+        if defining:
+            defining = not _MAKE_ENDEF.match(text)
+            continue
+        if _MAKE_DEFINE.match(text):
+            defining, above = True, None
+            continue
+        match = None if text.startswith("\t") or _MAKE_NOT_RULE.match(text) else _MAKE_RULE.match(text)
+        if match is None:
             above = (above or line) if text.startswith("#") else None
             continue
         targets = match.group(1).split()
-        if all(target.startswith(".") and target.isupper() for target in targets[:1]):
+        if targets[0] in _MAKE_MARKS:
             above = above or line  # ``.PHONY: build`` goes with the rule below it
             continue
-        starts.append((above or line, _merged_title(targets)))
-        above = None
+        title = _merged_title(targets)[:_MAX_TITLE]
+        if starts and starts[-1][1] == title and last_rule == line - 1:
+            last_rule = line  # ``app: CFLAGS += -g`` lines then ``app: deps``: one rule's
+            continue
+        starts.append((above or line, title))
+        above, last_rule = None, line
     return _cut(doc, starts, "<top>")
 
 
 def _docker(doc: Document) -> list[Section]:
     """A Dockerfile: a section per build stage (``FROM python:3.12 AS build`` is ``build``), with
-    the comment lines right above it."""
+    the comment lines right above it. A ``FROM`` in a continued line or a heredoc (a script's
+    ``from flask import Flask``) starts nothing."""
     starts: list[tuple[int, str]] = []
     above: int | None = None
+    continued = False  # the line before ended with ``\``
+    heredoc: str | None = None  # the open heredoc's end word
     for line in range(1, doc.line_count + 1):
         text = _line(doc, line)
-        match = _DOCKER_FROM.match(text)
+        if heredoc is not None:
+            heredoc = None if text.strip() == heredoc else heredoc
+            continue
+        inside, continued = continued, text.rstrip().endswith("\\")
+        match = None if inside else _DOCKER_FROM.match(text)
+        if (opened := _DOCKER_HEREDOC.search(text)) is not None:
+            heredoc = opened.group(1)
         if match is None:
-            above = (above or line) if text.lstrip().startswith("#") else None
+            above = (above or line) if not inside and text.lstrip().startswith("#") else None
             continue
         image, stage = match.group(1), match.group(2)
-        starts.append((above or line, f"{stage} ({image})" if stage else image))
+        starts.append((above or line, (f"{stage} ({image})" if stage else image)[:_MAX_TITLE]))
         above = None
     return _cut(doc, starts, "<top>")
 

@@ -25,10 +25,12 @@ def open_app(page: str | None = None, *, timeout: float = 120) -> AppTest:
 
 
 def assert_slices_true(prep: Prepared, chunks: list[Chunk]) -> None:
-    """Every chunk's text is the source's own bytes for its span, and its lines match."""
+    """Every chunk's text is the source's own bytes for its span, and its lines match; no
+    chunk's text is whitespace alone."""
     doc = prep.doc
     for chunk in chunks:
         assert chunk.text == doc.data[chunk.start_byte : chunk.end_byte].decode("utf-8"), chunk.id
+        assert chunk.text.strip(), (chunk.kind, chunk.start_line, chunk.flags)
         assert chunk.start_line == doc.line_of_byte(chunk.start_byte)
         assert chunk.end_line == doc.line_of_byte(max(chunk.start_byte, chunk.end_byte - 1))
         assert chunk.embed_text.endswith(chunk.text)

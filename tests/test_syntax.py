@@ -662,6 +662,9 @@ def test_begin_decls_macros_are_read_as_comments_only_where_they_stand_alone() -
     named = "#include <sys/cdefs.h> /* for __BEGIN_DECLS */\n\n__BEGIN_DECLS\n\nint g(int a);\n\n__END_DECLS\n"
     prep = prepare("vfs.h", "c", named)
     assert prep.damage is not None and not prep.damage.ranges
+    commented = "G_BEGIN_DECLS /* for C++ */\n\nint g(int a);\n\nG_END_DECLS\n"  # a comment after it
+    prep = prepare("g.h", "c", commented)
+    assert prep.damage is not None and not prep.damage.ranges
     with pytest.raises(ValueError, match="4 characters or more"):
         core.parsing._macro_pattern(("DO",))  # ``/*  */`` would not fit in its place
 

@@ -293,3 +293,47 @@ def test_makefile_rules_and_dockerfile_stages_are_sections() -> None:
               "FROM --platform=linux/amd64 python:${PY}-slim\nCOPY --from=build /w /w\n")
     assert _sections("Dockerfile", "dockerfile", docker) == [
         ("<top>", 1, 1), ("build (python:${PY}-slim)", 3, 5), ("python:${PY}-slim", 7, 8)]
+
+
+def test_makefile_directives_defines_assignments_and_special_targets() -> None:
+    # Each was a section of its own, or swallowed a rule, in real Makefiles (git's, Sphinx's, pgxs.mk).
+    make = ("ifndef CC\n$(error CC is not set: set it)\nendif\nX ::= 1\n\ndefine HELP\nUsage: make [target]\nendef\n\n"
+            "../VERSION: FORCE\n\t./gen-version > $@\n\n.DEFAULT:\n\t@echo no rule for $@\n\n-include $(OBJS:.o=.d)\n"
+            "vpath %.h a:b\n\n$(BUILD)/%.o: %.c\n\tcc -c $<\n\nifeq ($(OS),Windows_NT)\n  clean:\n\tdel *.o\nendif\n")
+    assert [s for s, _, _ in _sections("Makefile", "makefile", make)] == [
+        "<top>", "../VERSION", ".DEFAULT", "$(BUILD)/%.o", "clean"]
+    specific = "app: CFLAGS += -g\napp: LDLIBS = -lm\napp: main.o\n\tcc -o $@ $^\n\ntest: app\n\t./app\n"
+    assert _sections("Makefile", "makefile", specific) == [("app", 1, 4), ("test", 6, 7)]  # target-specific variables
+
+
+def test_dockerfile_from_in_a_continued_line_or_heredoc_starts_no_stage() -> None:
+    docker = ("FROM python:3.12 AS base\nRUN pip install flask \\\n    && python -c 'x' \\\nFROM flask import Flask\n"
+              "RUN <<EOF\nfrom flask import Flask\nEOF\n\nFROM registry.example.com/team/base@sha256:" + "0" * 64 + "\n")
+    found = _sections("Dockerfile", "dockerfile", docker, budget=2000)
+    assert [(a, b) for _, a, b in found] == [(1, 7), (9, 9)] and found[0][0] == "base (python:3.12)"
+    assert len(found[1][0]) == 80  # a digest-pinned image's title is cut: it is paid in every chunk
+
+
+def test_yaml_object_title_is_metadatas_own_name_not_a_labels() -> None:
+    manifest = ("apiVersion: v1\nkind: Service\nmetadata:\n  labels:\n    name: frontend\n  name: frontend-svc\n"
+                "spec: {}\n---\nkind: ConfigMap\nmetadata:\n  name: settings\n")
+    assert [s for s, _, _ in _sections("k.yaml", "yaml", manifest)] == ["Service frontend-svc", "ConfigMap settings"]
+
+
+def test_toml_an_escaped_quote_run_does_not_close_a_multiline_string() -> None:
+    text = 'a = """x \\""" y"""\n\n[t]\nb = 1\n\n[u]\nc = 2\n'
+    assert [s for s, _, _ in _sections("c.toml", "toml", text)] == ["<top>", "t", "u"]
+
+
+def test_sql_a_copy_delimiter_option_and_names_quoted_in_comments() -> None:
+    copy = "COPY t FROM '/x.csv'\n    DELIMITER ','\n    CSV HEADER;\n\nCREATE TABLE a (id int);\n"
+    assert _sections("s.sql", "sql", copy) == [("COPY t FROM", 1, 3), ("CREATE TABLE a", 5, 5)]
+    quoted = "-- reads `users`, `orders` and `items`\nSELECT 'C:\\';\n\nCREATE TABLE a (i int);\n"
+    assert [s for s, _, _ in _sections("q.sql", "sql", quoted)] == ["SELECT", "CREATE TABLE a"]
+
+
+def test_a_cut_line_gives_no_piece_of_whitespace_alone() -> None:
+    for path, language, text in [("a.txt", "text", "a" * 36 + " \t \n"), ("Makefile", "makefile", "all:\r\r\n"),
+                                 ("b.md", "markdown", "x" * 30 + " " * 60 + "y" * 30 + "\n")]:
+        chunks = chunk_document(prepare(path, language, text), ChunkSettings(unit="chars", budget=20), "syntax")
+        assert chunks and all(c.text.strip() for c in chunks), [c.text for c in chunks]
