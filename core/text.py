@@ -96,7 +96,9 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
         sections, kept = _cut(doc, _markdown_starts(doc, fenced), "<document>"), fenced.lines
     elif doc.language == "yaml" and (documents := _yaml_documents(doc)):
         # A stream of documents (a manifest's objects): each is one section when it fits, as a
-        # definition is; else its keys are, under its title (``Deployment web > spec``).
+        # definition is; else its leading keys that fit together head it, as a class's header
+        # does (``apiVersion``, ``kind`` and ``metadata`` said nothing alone, a line each), and
+        # its other keys follow under its title (``Deployment web > spec``).
         sections = []
         for begin, end, name in documents:
             if maker.prefix_size(name, "") + maker.lines_size(begin, end) <= settings.budget:
@@ -104,7 +106,11 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
                 continue
             lines = [(line, _line(doc, line)) for line in range(begin, end + 1)]
             parts = _cut(doc, _key_starts(lines), name, begin, end)
-            sections += [(a, b, title if title == name else f"{name} > {title}") for a, b, title in parts]
+            taken = 1
+            while taken < len(parts) and maker.prefix_size(name, "") + maker.lines_size(begin, parts[taken][1]) <= settings.budget:
+                taken += 1
+            sections.append((begin, parts[taken - 1][1], name))
+            sections += [(a, b, f"{name} > {title}") for a, b, title in parts[taken:]]
     else:
         sections = _SECTIONERS[style](doc)
     spans: list[tuple[str, int, int, tuple[str, ...], int | None, int | None]] = []

@@ -169,9 +169,8 @@ def test_yaml_comments_and_document_markers_go_with_the_key_below() -> None:
     text = ("# Server settings\nserver:\n  port: 8080\n\n# DEPRECATED: use storage\ndatabase:\n  url: x\n"
             "---\nstorage:\n  url: y\n")
     assert _sections("c.yaml", "yaml", text, budget=200) == [("server, database", 1, 7), ("storage", 8, 10)]
-    assert _sections("c.yaml", "yaml", text, budget=100) == [  # a document too big for a chunk: its keys
-        ("server, database", 1, 1), ("server, database > server", 2, 3), ("server, database > database", 5, 7),
-        ("storage", 8, 10)]
+    assert _sections("c.yaml", "yaml", text, budget=100) == [  # a document too big for a chunk: its keys,
+        ("server, database", 1, 3), ("server, database > database", 5, 7), ("storage", 8, 10)]  # the first heading it
     play = "- name: Install packages\n  apt: nginx\n\n- name: Start nginx\n  service: nginx\n"
     assert [s for s, _, _ in _sections("p.yaml", "yaml", play, budget=200)] == ["name: Install packages", "name: Start nginx"]
 
@@ -279,8 +278,9 @@ def test_yaml_a_stream_of_kubernetes_objects_is_a_section_per_object() -> None:
                 "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app: web\n"
                 "spec:\n  replicas: 3\n")
     assert _sections("k8s.yaml", "yaml", manifest, budget=400) == [("Service web", 1, 7), ("Deployment web", 8, 16)]
-    assert [s for s, _, _ in _sections("k8s.yaml", "yaml", manifest, budget=100)][-2:] == [
-        "Deployment web > metadata", "Deployment web > spec"]
+    assert _sections("k8s.yaml", "yaml", manifest, budget=100) == [  # too big: its leading keys head it
+        ("Service web", 1, 4), ("Service web > spec", 5, 7),
+        ("Deployment web", 8, 10), ("Deployment web > metadata", 11, 14), ("Deployment web > spec", 15, 16)]
 
 
 def test_makefile_rules_and_dockerfile_stages_are_sections() -> None:
