@@ -648,7 +648,9 @@ _BY_FILENAME = {
     "gnumakefile": "makefile",
     "dockerfile": "dockerfile",
     "containerfile": "dockerfile",
+    "pipfile": "toml",
 }
+_BY_NAME_PREFIX = (("dockerfile.", "dockerfile"), ("containerfile.", "dockerfile"), ("makefile.", "makefile"))
 
 CODE_LANGUAGES = tuple(name for name, spec in LANGUAGES.items() if isinstance(spec, CodeSpec))
 TEXT_LANGUAGES = tuple(name for name, spec in LANGUAGES.items() if isinstance(spec, TextSpec))
@@ -685,9 +687,11 @@ def detect_language(path: str) -> str | None:
     spec = _BY_EXTENSION.get(pure.suffix.lower())
     if spec is not None:
         return spec.name
+    name = pure.name.lower()
     if not pure.suffix:
-        return _BY_FILENAME.get(pure.name.lower())
-    return None
+        return _BY_FILENAME.get(name)
+    # ``Dockerfile.prod``, ``Makefile.am``: a well-known name with a suffix of its own.
+    return next((language for prefix, language in _BY_NAME_PREFIX if name.startswith(prefix)), None)
 
 
 def get_spec(language: str) -> CodeSpec | TextSpec | TableSpec:

@@ -532,7 +532,7 @@ def _toml(doc: Document) -> list[Section]:
     """TOML and INI: a section per table (``[tool.black]  # comment``, ``[[servers]]``, an INI
     file's ``[section]``), starting at the comment lines right above it (but the first's: a
     file's own header); in TOML a ``[x]`` line inside a multi-line string is no table."""
-    toml = doc.path.lower().endswith(".toml")  # (``.ini`` and ``.cfg`` values hold quotes freely)
+    toml = doc.path.lower().endswith((".toml", "pipfile"))  # (``.ini`` and ``.cfg`` values hold quotes freely)
     header = _TOML_TABLE if toml else _INI_SECTION
     starts: list[tuple[int, str]] = []
     above: int | None = None

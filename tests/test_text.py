@@ -286,6 +286,8 @@ def test_yaml_a_stream_of_kubernetes_objects_is_a_section_per_object() -> None:
 def test_makefile_rules_and_dockerfile_stages_are_sections() -> None:
     assert detect_language("Makefile") == "makefile" and detect_language("rules.mk") == "makefile"
     assert detect_language("Dockerfile") == "dockerfile" and detect_language("Containerfile") == "dockerfile"
+    assert detect_language("deploy/Dockerfile.prod") == "dockerfile" and detect_language("Makefile.am") == "makefile"
+    assert detect_language("Pipfile") == "toml" and detect_language("notes.prod") is None
     make = ("CC := gcc\n\n# The binary\n.PHONY: app\napp: main.o util.o\n\t$(CC) -o $@ $^\n\n"
             "%.o: %.c\n\t$(CC) -c $<\n\nclean:\n\trm -f *.o app\n")
     assert _sections("Makefile", "makefile", make) == [("<top>", 1, 1), ("app", 3, 6), ("%.o", 8, 9), ("clean", 11, 12)]
