@@ -106,8 +106,9 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
                 continue
             lines = [(line, _line(doc, line)) for line in range(begin, end + 1)]
             parts = _cut(doc, _key_starts(lines), name, begin, end)
+            room = settings.budget - maker.prefix_size(name, "")
             taken = 1
-            while taken < len(parts) and maker.prefix_size(name, "") + maker.lines_size(begin, parts[taken][1]) <= settings.budget:
+            while taken < len(parts) and maker.lines_size(begin, parts[taken][1]) <= room:
                 taken += 1
             sections.append((begin, parts[taken - 1][1], name))
             sections += [(a, b, f"{name} > {title}") for a, b, title in parts[taken:]]
@@ -201,7 +202,9 @@ def _merged_title(titles: list[str]) -> str:
     return group.title() if titles else ""
 
 
-def _split_section(maker: ChunkMaker, doc: Document, first: int, last: int, title: str, fits, kept: set[int]):  # type: ignore[no-untyped-def]
+def _split_section(  # type: ignore[no-untyped-def]
+    maker: ChunkMaker, doc: Document, first: int, last: int, title: str, fits, kept: set[int]
+):
     """Blank-line blocks packed under the budget (a fence's blank lines cut no block); a block
     too big for any chunk by lines, its first lines with the blocks before it (a heading stays
     with the text under it); then pieces of a line."""
@@ -252,12 +255,15 @@ def _blocks(doc: Document, first: int, last: int, kept: set[int]) -> list[tuple[
     return blocks or [(first, last)]
 
 
-def _cut(doc: Document, starts: list[tuple[int, str]], default: str, begin: int = 1, end: int | None = None) -> list[Section]:
+def _cut(
+    doc: Document, starts: list[tuple[int, str]], default: str, begin: int = 1, end: int | None = None
+) -> list[Section]:
     """Sections of lines ``begin..end`` (the whole document by default) from (first line,
     title) starts; text before the first start is a preamble, unless it holds no letter or digit
     (a thematic break, a rule of asterisks): that goes with the first section."""
     n = doc.line_count if end is None else end
-    if starts and starts[0][0] != begin and not any(c.isalnum() for line in range(begin, starts[0][0]) for c in _line(doc, line)):
+    preamble = range(begin, starts[0][0]) if starts else range(0)
+    if preamble and not any(c.isalnum() for line in preamble for c in _line(doc, line)):
         starts = [(begin, starts[0][1]), *starts[1:]]
     if not starts or starts[0][0] != begin:
         starts = [(begin, default), *starts]
@@ -414,7 +420,8 @@ def _fences(doc: Document) -> _Fenced:
             continue
         lines.add(line)
         stripped = text.strip()
-        if len(text) - len(text.lstrip(" ")) <= 3 and stripped and set(stripped) == {opener[0]} and len(stripped) >= len(opener):
+        closes = stripped and set(stripped) == {opener[0]} and len(stripped) >= len(opener)
+        if closes and len(text) - len(text.lstrip(" ")) <= 3:
             opener = None
     return _Fenced(lines, front)
 
@@ -477,8 +484,8 @@ def _yaml_documents(doc: Document) -> list[Section]:
         lines = [(line, _line(doc, line)) for line in range(first, after)]
         if not any(_KEY.match(text[:_KEY_SPAN]) or text.lstrip().startswith("- ") for _, text in lines):
             continue  # a marker or comments alone: no document
-        keys = [title for _, title in _key_starts(lines)]
-        documents.append((first, after - 1, _yaml_title(lines) or _merged_title(list(dict.fromkeys(keys))) or "<document>"))
+        keys = list(dict.fromkeys(title for _, title in _key_starts(lines)))
+        documents.append((first, after - 1, _yaml_title(lines) or _merged_title(keys) or "<document>"))
     if len(documents) < 2:
         return []
     documents[0] = (1, *documents[0][1:])  # what precedes the first (a ``---``, a comment) is its
@@ -521,7 +528,8 @@ def _elements(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     starts: list[tuple[int, str]] = []
     for line, text in inside:
         body = text.lstrip()
-        if len(text) - len(body) == indent and not body.startswith(("}", "]")) and (opens is None or body.startswith(opens)):
+        opening = not body.startswith(("}", "]")) and (opens is None or body.startswith(opens))
+        if opening and len(text) - len(body) == indent:
             starts.append((line, f"[{len(starts)}]"))
     if starts:
         starts[0] = (1, starts[0][1])  # the opening ``[`` goes with the first element
