@@ -4,6 +4,7 @@ mid-line (except a single line longer than the budget, which is cut and flagged)
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from core.builder import ChunkMaker, Prepared, flag_over, room_for, split_long_line
 from core.chunk import Chunk
@@ -71,6 +72,12 @@ _COPY_FROM_STDIN = re.compile(r"^\s*COPY\b.*\bFROM\s+stdin\b", re.IGNORECASE)  #
 _SQL_DELIMITER = re.compile(r"^\s*delimiter\s+(\S+)\s*$", re.IGNORECASE)  # MySQL clients' ``DELIMITER //``
 
 Section = tuple[int, int, str]  # first line, last line, title
+
+
+def _reader(doc: Document):  # type: ignore[no-untyped-def]
+    """``doc.line_text``, or :func:`_line` for a document that opens with a byte order mark
+    (a sectioner reads every line: the plain method is the cheaper)."""
+    return partial(_line, doc) if doc.text.startswith("\ufeff") else doc.line_text
 
 
 def _line(doc: Document, line: int) -> str:
@@ -261,9 +268,10 @@ def _cut(
     """Sections of lines ``begin..end`` (the whole document by default) from (first line,
     title) starts; text before the first start is a preamble, unless it holds no letter or digit
     (a thematic break, a rule of asterisks): that goes with the first section."""
+    text_of = _reader(doc)
     n = doc.line_count if end is None else end
     preamble = range(begin, starts[0][0]) if starts else range(0)
-    if preamble and not any(c.isalnum() for line in preamble for c in _line(doc, line)):
+    if preamble and not any(c.isalnum() for line in preamble for c in text_of(line)):
         starts = [(begin, starts[0][1]), *starts[1:]]
     if not starts or starts[0][0] != begin:
         starts = [(begin, default), *starts]
@@ -282,6 +290,7 @@ Heading = tuple[int, int, int, str]
 def _markdown_starts(doc: Document, fence: _Fenced) -> list[tuple[int, str]]:
     """Where Markdown's sections start: at each heading (ATX or setext; not in a fence, an HTML
     comment or the front matter), titled by its trail of headings (:func:`_heading_starts`)."""
+    text_of = _reader(doc)
     headings: list[Heading] = []
     front = fence.front_matter
     n = doc.line_count
@@ -290,7 +299,7 @@ def _markdown_starts(doc: Document, fence: _Fenced) -> list[tuple[int, str]]:
         if line in fence.lines:
             line += 1
             continue
-        text = _line(doc, line)
+        text = text_of(line)
         match = _MD_HEADING.match(text)
         title = _atx_title(text[match.end() :]) if match else ""
         if title:
@@ -299,7 +308,7 @@ def _markdown_starts(doc: Document, fence: _Fenced) -> list[tuple[int, str]]:
             text.strip()
             and line < n
             and line + 1 not in fence.lines
-            and (under := _MD_UNDERLINE.match(_line(doc, line + 1)))
+            and (under := _MD_UNDERLINE.match(text_of(line + 1)))
             and not text.lstrip().startswith(("-", "*", "+", ">", "|"))
             and (line == front + 1 or doc.is_blank(line - 1) or (headings and headings[-1][1] == line - 1))
         ):
@@ -314,19 +323,20 @@ def _rst(doc: Document) -> list[Section]:
     """reStructuredText: a title is a line underlined (and maybe overlined) with one punctuation
     character at least as long as it; levels come in the order the document first uses each
     style, as docutils reads them."""
+    text_of = _reader(doc)
     headings: list[Heading] = []
     styles: list[tuple[str, bool]] = []
     n = doc.line_count
     line = 1
     while line < n:
-        text = _line(doc, line).rstrip()
+        text = text_of(line).rstrip()
         over = _RST_ADORNMENT.match(text)
         first, title_line = line, line
         if over and line + 2 <= n:  # an overline: the title, then the same line under it
             title_line = line + 1
-        title = _line(doc, title_line).rstrip()
+        title = text_of(title_line).rstrip()
         under_line = title_line + 1
-        under = _line(doc, under_line).rstrip() if under_line <= n else ""
+        under = text_of(under_line).rstrip() if under_line <= n else ""
         is_title = (
             title.strip()
             and (not title[:1].isspace() or title_line != line)  # (an overlined title may be inset)
@@ -394,17 +404,18 @@ class _Fenced:
 
 
 def _fences(doc: Document) -> _Fenced:
+    text_of = _reader(doc)
     n = doc.line_count
     front = 0
-    if n > 2 and _line(doc, 1).rstrip() == "---" and _KEY.match(_line(doc, 2)[:_KEY_SPAN]):
+    if n > 2 and text_of(1).rstrip() == "---" and _KEY.match(text_of(2)[:_KEY_SPAN]):
         # (YAML keys right under the first line: a document opening on a thematic break is no
         # front matter, and its headings are not hidden up to the next one.)
-        front = next((line for line in range(2, n + 1) if _FRONT_MATTER_END.match(_line(doc, line))), 0)
+        front = next((line for line in range(2, n + 1) if _FRONT_MATTER_END.match(text_of(line))), 0)
     lines: set[int] = set()
     opener: str | None = None  # the open fence's run (```` ``` ````, ``~~~~``)
     comment = False  # inside an HTML comment block (``<!--`` to ``-->``: a heading there is hidden)
     for line in range(front + 1, n + 1):
-        text = _line(doc, line)
+        text = text_of(line)
         if comment:
             lines.add(line)
             comment = "-->" not in text
@@ -431,7 +442,8 @@ def _keys(doc: Document) -> list[Section]:
     JSON file that is one array, per item of a YAML file that is one list. A key's section
     starts at the comment lines right above it and at a YAML document's ``---`` before it
     (the first key's comments stay a section of their own: a file's own header)."""
-    lines = [(line, _line(doc, line)) for line in range(1, doc.line_count + 1)]
+    text_of = _reader(doc)
+    lines = [(line, text_of(line)) for line in range(1, doc.line_count + 1)]
     opening = next((text.strip() for _, text in lines if text.strip()), "")
     if doc.language == "json" and opening.startswith("[") and not opening.strip("[ \t"):
         return _cut(doc, _elements(lines), "<document>")
@@ -441,27 +453,33 @@ def _keys(doc: Document) -> list[Section]:
 def _key_starts(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """Where the sections of ``lines`` (numbered) start: at each of their least indented keys
     (see :func:`_keys`)."""
-    indents = [len(t) - len(t.lstrip()) for _, t in lines if _KEY.match(t[:_KEY_SPAN])]
-    if not indents:
+    keys = []  # (line, text, indent, key match) of the lines that hold a key
+    for line, text in lines:
+        match = _KEY.match(text if len(text) <= _KEY_SPAN else text[:_KEY_SPAN])
+        if match is not None:
+            keys.append((line, text, len(text) - len(text.lstrip()), match))
+    if not keys:
         return []
-    top = min(indents)
+    top = min(indent for _, _, indent, _ in keys)
+    at_top = {line: match for line, _, indent, match in keys if indent == top}
     starts: list[tuple[int, str]] = []
     above: int | None = None  # the first of the comment and document-marker lines right above
     for line, text in lines:
-        stripped = text.strip()
-        if not stripped:
-            above = None
+        match = at_top.get(line)
+        if match is None:
+            stripped = text.strip()
+            if not stripped:
+                above = None
+            elif (stripped.startswith("#") and len(text) - len(text.lstrip()) <= top) or _YAML_DOCUMENT.match(text):
+                above = above or line  # (a comment indented deeper is in the value above, a block scalar's)
+            else:
+                above = None
             continue
-        if (stripped.startswith("#") and len(text) - len(text.lstrip()) <= top) or _YAML_DOCUMENT.match(text):
-            above = above or line  # (a comment indented deeper is in the value above, a block scalar's)
-            continue
-        match = _KEY.match(text[:_KEY_SPAN])
-        if match and len(text) - len(text.lstrip()) == top:
-            quoted = match.group("dq") if match.group("dq") is not None else match.group("sq")
-            name = quoted if quoted is not None else match.group("bare").strip()
-            if quoted is None and name.startswith("- "):  # a list's item: named by what it holds
-                name = stripped[2:].strip()[:_MAX_TITLE]
-            starts.append((above if above is not None and starts else line, name))
+        quoted = match.group("dq") if match.group("dq") is not None else match.group("sq")
+        name = quoted if quoted is not None else match.group("bare").strip()
+        if quoted is None and name.startswith("- "):  # a list's item: named by what it holds
+            name = text.strip()[2:].strip()[:_MAX_TITLE]
+        starts.append((above if above is not None and starts else line, name))
         above = None
     return starts  # (a preamble of JSON's ``{`` or YAML's ``---`` goes with the first: see _cut)
 
@@ -470,10 +488,13 @@ def _yaml_documents(doc: Document) -> list[Section]:
     """The documents of a YAML stream (``---`` between them, a Kubernetes manifest's objects),
     each titled by its ``kind`` and ``metadata.name`` when it has them (``Deployment web``), else
     by its keys; empty when the file holds fewer than two."""
+    if b"---" not in doc.data and b"..." not in doc.data:
+        return []  # no marker: one document (the common case, told without reading every line)
+    text_of = _reader(doc)
     bounds = []
     for line in range(1, doc.line_count + 1):
-        if _YAML_DOCUMENT.match(_line(doc, line)):
-            while line > 1 and _line(doc, line - 1).startswith("#"):
+        if _YAML_DOCUMENT.match(text_of(line)):
+            while line > 1 and text_of(line - 1).startswith("#"):
                 line -= 1  # the comment lines right above the marker are about the document below
             bounds.append(line)
     if not bounds:
@@ -481,7 +502,7 @@ def _yaml_documents(doc: Document) -> list[Section]:
     edges = [1, *(b for b in bounds if b > 1), doc.line_count + 1]
     documents: list[Section] = []
     for first, after in zip(edges, edges[1:]):
-        lines = [(line, _line(doc, line)) for line in range(first, after)]
+        lines = [(line, text_of(line)) for line in range(first, after)]
         if not any(_KEY.match(text[:_KEY_SPAN]) or text.lstrip().startswith("- ") for _, text in lines):
             continue  # a marker or comments alone: no document
         keys = list(dict.fromkeys(title for _, title in _key_starts(lines)))
@@ -540,13 +561,14 @@ def _toml(doc: Document) -> list[Section]:
     """TOML and INI: a section per table (``[tool.black]  # comment``, ``[[servers]]``, an INI
     file's ``[section]``), starting at the comment lines right above it (but the first's: a
     file's own header); in TOML a ``[x]`` line inside a multi-line string is no table."""
+    text_of = _reader(doc)
     toml = doc.path.lower().endswith((".toml", "pipfile"))  # (``.ini`` and ``.cfg`` values hold quotes freely)
     header = _TOML_TABLE if toml else _INI_SECTION
     starts: list[tuple[int, str]] = []
     above: int | None = None
     string: str | None = None  # the open multi-line string's quotes
     for line in range(1, doc.line_count + 1):
-        text = _line(doc, line)
+        text = text_of(line)
         if string is None:
             stripped = text.strip()
             match = header.match(text)
@@ -571,8 +593,8 @@ def _escaped(text: str, at: int) -> bool:
 def _toml_string(text: str, string: str | None) -> str | None:
     """The multi-line string (its quotes) still open after TOML line ``text``, given the one
     open before it: single-line strings and a trailing comment are read past."""
-    if string is None and '"' not in text and "'" not in text:
-        return None
+    if string is None and '"""' not in text and "'''" not in text:
+        return None  # (single-line strings close on their line)
     i, n = 0, len(text)
     while i < n:
         if string is not None:
@@ -602,6 +624,7 @@ def _toml_string(text: str, string: str | None) -> str | None:
 
 
 def _sql(doc: Document) -> list[Section]:
+    text_of = _reader(doc)
     starts = []
     expecting = True
     comments: int | None = None  # the first of the comment lines right above the next statement
@@ -609,7 +632,7 @@ def _sql(doc: Document) -> list[Section]:
     copying = False  # inside the data rows of pg_dump's ``COPY ... FROM stdin;``, up to ``\.``
     copy = False  # whether the statement being read is such a COPY
     for line in range(1, doc.line_count + 1):
-        text = _line(doc, line)
+        text = text_of(line)
         stripped = text.strip()
         if copying:
             copying = stripped != "\\."  # rows of data: tabs, quotes and backslashes as they are
@@ -735,12 +758,13 @@ def _make(doc: Document) -> list[Section]:
     """A Makefile: a section per rule (``build: deps``), with the comment lines and special
     targets (``.PHONY: build``) right above it; variables and includes before the first rule
     are its preamble. Recipe lines, directives and ``define`` blocks start nothing."""
+    text_of = _reader(doc)
     starts: list[tuple[int, str]] = []
     above: int | None = None
     defining = False
     last_rule = 0  # the line of the last rule line read
     for line in range(1, doc.line_count + 1):
-        text = _line(doc, line)
+        text = text_of(line)
         if defining:
             defining = not _MAKE_ENDEF.match(text)
             continue
@@ -768,12 +792,13 @@ def _docker(doc: Document) -> list[Section]:
     """A Dockerfile: a section per build stage (``FROM python:3.12 AS build`` is ``build``), with
     the comment lines right above it. A ``FROM`` in a continued line or a heredoc (a script's
     ``from flask import Flask``) starts nothing."""
+    text_of = _reader(doc)
     starts: list[tuple[int, str]] = []
     above: int | None = None
     continued = False  # the line before ended with ``\``
     heredoc: str | None = None  # the open heredoc's end word
     for line in range(1, doc.line_count + 1):
-        text = _line(doc, line)
+        text = text_of(line)
         if heredoc is not None:
             heredoc = None if text.strip() == heredoc else heredoc
             continue
