@@ -72,6 +72,8 @@ _COPY_FROM_STDIN = re.compile(r"^\s*COPY\b.*\bFROM\s+stdin\b", re.IGNORECASE)  #
 _SQL_DELIMITER = re.compile(r"^\s*delimiter\s+(\S+)\s*$", re.IGNORECASE)  # MySQL clients' ``DELIMITER //``
 
 Section = tuple[int, int, str]  # first line, last line, title
+_MAX_TITLE = 80  # characters of a line that names its section (a YAML list's item)
+_MERGED_TITLES = 3  # titles a chunk of merged sections names before "... n more"
 
 
 def _reader(doc: Document):  # type: ignore[no-untyped-def]
@@ -85,8 +87,6 @@ def _line(doc: Document, line: int) -> str:
     a heading)."""
     text = doc.line_text(line)
     return text.lstrip("\ufeff") if line == 1 else text
-_MAX_TITLE = 80  # characters of a line that names its section (a YAML list's item)
-_MERGED_TITLES = 3  # titles a chunk of merged sections names before "... n more"
 
 
 def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None = None) -> list[Chunk]:
@@ -97,36 +97,21 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
     maker = ChunkMaker(prep, settings, "text", fallback=fallback)
     spec = LANGUAGES.get(doc.language)
     style = spec.style if isinstance(spec, TextSpec) else "blocks"
+
+    def fits(first: int, last: int, title: str) -> bool:
+        return maker.prefix_size(title, "") + maker.lines_size(first, last) <= settings.budget
+
     kept: set[int] = set()  # blank lines that cut no block (a fence's)
     if style == "markdown":
         fenced = _fences(doc)
         sections, kept = _cut(doc, _markdown_starts(doc, fenced), "<document>"), fenced.lines
     elif doc.language == "yaml" and (documents := _yaml_documents(doc)):
-        # A stream of documents (a manifest's objects): each is one section when it fits, as a
-        # definition is; else its leading keys that fit together head it, as a class's header
-        # does (``apiVersion``, ``kind`` and ``metadata`` said nothing alone, a line each), and
-        # its other keys follow under its title (``Deployment web > spec``).
-        sections = []
-        for begin, end, name in documents:
-            if maker.prefix_size(name, "") + maker.lines_size(begin, end) <= settings.budget:
-                sections.append((begin, end, name))
-                continue
-            lines = [(line, _line(doc, line)) for line in range(begin, end + 1)]
-            parts = _cut(doc, _key_starts(lines), name, begin, end)
-            room = settings.budget - maker.prefix_size(name, "")
-            taken = 1
-            while taken < len(parts) and maker.lines_size(begin, parts[taken][1]) <= room:
-                taken += 1
-            sections.append((begin, parts[taken - 1][1], name))
-            sections += [(a, b, f"{name} > {title}") for a, b, title in parts[taken:]]
+        sections = _stream_sections(doc, documents, fits)
     else:
         sections = _SECTIONERS[style](doc)
     spans: list[tuple[str, int, int, tuple[str, ...], int | None, int | None]] = []
     group: list[Section] = []
     titles = _Titles()  # the group's, kept as it grows (a group of thousands must not be re-read)
-
-    def fits(first: int, last: int, title: str) -> bool:
-        return maker.prefix_size(title, "") + maker.lines_size(first, last) <= settings.budget
 
     def emit() -> None:
         nonlocal titles
@@ -484,7 +469,32 @@ def _key_starts(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return starts  # (a preamble of JSON's ``{`` or YAML's ``---`` goes with the first: see _cut)
 
 
-def _yaml_documents(doc: Document) -> list[Section]:
+# A document of a YAML stream: its first and last line, its title, where its keys start.
+StreamDocument = tuple[int, int, str, list[tuple[int, str]]]
+
+
+def _stream_sections(  # type: ignore[no-untyped-def]
+    doc: Document, documents: list[StreamDocument], fits
+) -> list[Section]:
+    """A stream of documents (a manifest's objects): each is one section when it ``fits``, as a
+    definition is; else its leading keys that fit together head it, as a class's header does
+    (``apiVersion``, ``kind`` and ``metadata`` said nothing alone, a line each), and its other
+    keys follow under its title (``Deployment web > spec``)."""
+    sections: list[Section] = []
+    for begin, end, name, starts in documents:
+        if fits(begin, end, name):
+            sections.append((begin, end, name))
+            continue
+        parts = _cut(doc, starts, name, begin, end)
+        taken = 1
+        while taken < len(parts) and fits(begin, parts[taken][1], name):
+            taken += 1
+        sections.append((begin, parts[taken - 1][1], name))
+        sections += [(a, b, f"{name} > {title}") for a, b, title in parts[taken:]]
+    return sections
+
+
+def _yaml_documents(doc: Document) -> list[StreamDocument]:
     """The documents of a YAML stream (``---`` between them, a Kubernetes manifest's objects),
     each titled by its ``kind`` and ``metadata.name`` when it has them (``Deployment web``), else
     by its keys; empty when the file holds fewer than two."""
@@ -500,20 +510,20 @@ def _yaml_documents(doc: Document) -> list[Section]:
     if not bounds:
         return []
     edges = [1, *(b for b in bounds if b > 1), doc.line_count + 1]
-    documents: list[Section] = []
+    documents: list[StreamDocument] = []
     for first, after in zip(edges, edges[1:]):
         lines = [(line, text_of(line)) for line in range(first, after)]
-        if not any(_KEY.match(text[:_KEY_SPAN]) or text.lstrip().startswith("- ") for _, text in lines):
+        starts = _key_starts(lines)
+        if not starts and not any(text.lstrip().startswith("- ") for _, text in lines):
             continue  # a marker or comments alone: no document
-        keys = list(dict.fromkeys(title for _, title in _key_starts(lines)))
-        documents.append((first, after - 1, _yaml_title(lines) or _merged_title(keys) or "<document>"))
+        keys = list(dict.fromkeys(title for _, title in starts))
+        documents.append((first, after - 1, _yaml_title(lines) or _merged_title(keys) or "<document>", starts))
     if len(documents) < 2:
         return []
-    documents[0] = (1, *documents[0][1:])  # what precedes the first (a ``---``, a comment) is its
-    for index in range(1, len(documents)):  # ... and any document without keys joins the one before
-        documents[index - 1] = (documents[index - 1][0], documents[index][0] - 1, documents[index - 1][2])
-    documents[-1] = (documents[-1][0], doc.line_count, documents[-1][2])
-    return documents
+    # What precedes the first (a ``---``, a comment) is its, and a document without keys or
+    # items joins the one before (no key of its starts there).
+    bounds = [1, *(first for first, _, _, _ in documents[1:]), doc.line_count + 1]
+    return [(bounds[i], bounds[i + 1] - 1, name, starts) for i, (_, _, name, starts) in enumerate(documents)]
 
 
 def _yaml_title(lines: list[tuple[int, str]]) -> str:
