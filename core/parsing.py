@@ -465,8 +465,6 @@ def _starts_with_token(text: bytes, token: bytes) -> bool:
     return not (token.isalpha() and (after.isalnum() or after == b"_"))
 
 
-
-
 def _misread(doc: Document, early: list[Node], errors: list[Node]) -> list[tuple[int, int]]:
     """The lines read at the wrong nesting between a block closer the parser supplied inside
     the text and the last stray closer it then found unmatched (an ERROR that begins with the
