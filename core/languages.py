@@ -100,6 +100,16 @@ class CodeSpec:
       leave beside the declaration rather than in it (Kotlin's ``var x = 0`` then ``set(v)
       {...}``), joins it; ``name_holders``: children whose own name child names the node
       (Kotlin's ``variable_declaration`` in a property);
+    - ``registrations``: calls that hand a block of code to something under a label, read as
+      definitions of kind ``callback``: a test's ``describe('cart', () => {...})`` or ``it "adds"
+      do ... end``, a route's ``app.post('/users', (req, res) => {...})`` or ``get '/x' do``, a
+      Rake ``task :seed do``. A call is one when its first argument is a label (one of
+      ``registration_labels``: a string, a symbol, a constant) and its callback (the call's
+      ``block``, else its last argument that is a function, through ``argument_wraps``) is one of ``callbacks``
+      with a ``body`` of statements (``callback_bodies``). It is named ``callee(label)``. Such
+      calls count at module and class level and in another's body (``describe`` > ``it``), not
+      in a function's statements (there ``emitter.on('data', ...)`` is one of them), and not
+      when what they return is given a name (``const off = bus.on('x', ...)``);
     - ``iife_wraps``: nodes around a function called where it is written (``(function (root)
       { ... })(this);``, ``!function () {...}()``, UMD's factory argument): at a file's top level
       such a statement is opened, and the definitions inside are the file's own (older
@@ -139,6 +149,11 @@ class CodeSpec:
     calls: frozenset[str] = frozenset()
     keyword_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
     iife_wraps: frozenset[str] = frozenset()
+    registrations: frozenset[str] = frozenset()
+    registration_labels: frozenset[str] = frozenset()
+    callbacks: frozenset[str] = frozenset()
+    callback_bodies: frozenset[str] = frozenset()
+    argument_wraps: frozenset[str] = frozenset()
     guards: frozenset[str] = frozenset()
     guard_bodies: frozenset[str] = frozenset()
     accessors: frozenset[str] = frozenset()
@@ -181,6 +196,14 @@ class TableSpec:
 
 
 _C_LIKE = ("//", "")
+
+# ``describe('cart', () => {...})``, ``app.get('/users/:id', async (req, res) => {...})``.
+_JS_REGISTRATIONS: dict[str, frozenset[str]] = {
+    "registrations": frozenset({"call_expression"}),
+    "registration_labels": frozenset({"string", "template_string"}),
+    "callbacks": frozenset({"arrow_function", "function_expression", "function"}),
+    "callback_bodies": frozenset({"statement_block"}),
+}
 
 LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
     spec.name: spec
@@ -241,6 +264,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             self_bodies=frozenset({"object"}),
             calls=frozenset({"call_expression"}),
             iife_wraps=frozenset({"expression_statement", "parenthesized_expression", "unary_expression"}),
+            **_JS_REGISTRATIONS,
         ),
         *(
             CodeSpec(
@@ -307,6 +331,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 self_bodies=frozenset({"object"}),
                 calls=frozenset({"call_expression"}),
                 iife_wraps=frozenset({"expression_statement", "parenthesized_expression", "unary_expression"}),
+                **_JS_REGISTRATIONS,
             )
             for ts_name, ts_ext in (("typescript", (".ts", ".mts", ".cts")), ("tsx", (".tsx",)))
         ),
@@ -474,6 +499,14 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             anonymous_names={"singleton_class": "self"},
             qualifiers={"singleton_method": "object"},
             methods_in=frozenset({"module"}),
+            # RSpec's ``describe Cart do``, ``it "adds" do``, ``let(:cart) { ... }``; Sinatra's
+            # ``get '/x' do``; Rake's ``namespace :db do`` and ``task seed: :env do``.
+            registrations=frozenset({"call"}),
+            registration_labels=frozenset(
+                {"string", "simple_symbol", "delimited_symbol", "constant", "scope_resolution", "pair"}
+            ),
+            callbacks=frozenset({"do_block", "block"}),
+            callback_bodies=frozenset({"body_statement", "block_body"}),
         ),
         CodeSpec(
             name="php",
@@ -499,8 +532,14 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             anonymous_names={"namespace_definition": "<global>"},  # ``namespace { ... }``
             # A function defined under a guard, Laravel's ``if (! function_exists('app')) {
             # function app() {...} }``: the guard wraps it as a decorator does.
-            wrappers=frozenset({"if_statement", "compound_statement"}),
+            wrappers=frozenset({"if_statement", "compound_statement", "expression_statement"}),
             name_separators=("\\",),  # ``App\Cart`` is ``App.Cart`` in a breadcrumb
+            # Laravel's ``Route::get('/users', function () {...});``, Pest's ``it('adds', function () {...});``.
+            registrations=frozenset({"function_call_expression", "scoped_call_expression", "member_call_expression"}),
+            registration_labels=frozenset({"string", "encapsed_string"}),
+            callbacks=frozenset({"anonymous_function"}),
+            callback_bodies=frozenset({"compound_statement"}),
+            argument_wraps=frozenset({"argument"}),
         ),
         CodeSpec(
             name="kotlin",

@@ -63,6 +63,7 @@ _MAX_LOOK_INSIDE = 64
 # and ``operator<`` keep theirs).
 _GENERIC_ARGS = re.compile(r"(?<=[\w\]])<[^<>=]*>")
 _MAX_NAME = 100
+_MAX_LABEL = 60  # characters of a registered callback's callee, and of its label
 _CLOSING_KEYWORDS = frozenset({"end"})  # Ruby's: closes the unit before it, never opens one
 _MAX_TRAIL_DEPTH = 16  # last children followed down to find where a node's text ends
 
@@ -185,9 +186,11 @@ class _Run:
 
     # ---- step 1: units -----------------------------------------------------------------------
 
-    def units(self, nodes: list[Node], *, in_function: bool = False) -> list[Unit]:
+    def units(self, nodes: list[Node], *, in_function: bool = False, callbacks: bool = False) -> list[Unit]:
         """Read sibling nodes into units (see step 1); ``in_function``: the statements of a
-        function's body, where an assigned value is a statement (see :meth:`find_definition`)."""
+        function's body, where an assigned value is a statement (see :meth:`find_definition`);
+        ``callbacks``: that function is itself a registered callback, whose body registers
+        more (``describe`` > ``it``: ``CodeSpec.registrations``)."""
         spec = self.spec
         data = self.doc.data
         flat: list[Node] = []
@@ -240,7 +243,7 @@ class _Run:
                 if host.definition is None:
                     host.definition, host.wrappers = host.nodes[0], []
                 continue
-            definition, wrappers = self.find_definition(node, in_function=in_function)
+            definition, wrappers = self.find_definition(node, in_function=in_function, callbacks=callbacks)
             unit = Unit(first, last, [node], definition, wrappers)
             if definition is not None and attached and (_lines(attached[-1], data)[1] + 1 >= first or _key(attached[-1]) in heads):
                 # Comments and attributes right above a definition belong to it, and so does the
@@ -307,12 +310,16 @@ class _Run:
                 pieces.append(node)
         return pieces
 
-    def find_definition(self, node: Node, *, in_function: bool = False, _nest: int = 0) -> tuple[Node | None, list[Node]]:
+    def find_definition(
+        self, node: Node, *, in_function: bool = False, callbacks: bool = False, _nest: int = 0
+    ) -> tuple[Node | None, list[Node]]:
         """The definition ``node`` is or wraps, and the wrappers on the way (outermost first).
 
         In a function's body (``in_function``) a function assigned to something
         (``cached.invalidate = () => ...``) or an object of methods is a statement of that
-        function, not a definition of its own; at module or class level it defines a name."""
+        function, not a definition of its own; at module or class level it defines a name.
+        So is a registered callback (``it('adds', () => {...})``), unless that function is a
+        registered callback itself (``callbacks``)."""
         spec = self.spec
         wrappers: list[Node] = []
         current: Node | None = node
@@ -328,6 +335,13 @@ class _Run:
                     in_function or _nest >= _MAX_OBJECT_NEST or not self._holds_definitions(current, _nest + 1)
                 ):
                     return None, []  # an object of data, not of methods: plain code
+                return current, wrappers
+            if (
+                current.type in spec.registrations
+                and (callbacks or not in_function)
+                and not any(w.type in spec.naming_wrappers or w.type in spec.assignments for w in wrappers)
+                and self.registered(current) is not None
+            ):
                 return current, wrappers
             if current.type in spec.calls:
                 # ``const Button = memo(function Button() {...})``: the function is what is named.
@@ -353,7 +367,10 @@ class _Run:
                 (
                     c
                     for c in current.named_children
-                    if c.type in spec.definitions or c.type in spec.wrappers or c.type in spec.calls
+                    if c.type in spec.definitions
+                    or c.type in spec.wrappers
+                    or c.type in spec.calls
+                    or c.type in spec.registrations
                 ),
                 None,
             )
@@ -362,6 +379,48 @@ class _Run:
     def _holds_definitions(self, node: Node, nest: int) -> bool:
         return any(self.find_definition(child, _nest=nest)[0] is not None for child in node.named_children)
 
+    def _arguments(self, call: Node) -> list[Node]:
+        """A call's arguments, comments left out, each through its wrapper (PHP's ``argument``)."""
+        spec = self.spec
+        arguments = call.child_by_field_name("arguments")
+        if arguments is None:
+            return []
+        found = []
+        for node in arguments.named_children:
+            if node.type in spec.attached:
+                continue
+            if node.type in spec.argument_wraps and node.named_child_count == 1:
+                node = node.named_children[0]
+            found.append(node)
+        return found
+
+    def registered(self, call: Node) -> Node | None:
+        """The body of the callback ``call`` registers under a label (``CodeSpec.registrations``:
+        ``it('adds', () => {`` *this* ``})``), or None when it registers none."""
+        spec = self.spec
+        arguments = self._arguments(call)
+        if not arguments or arguments[0].type not in spec.registration_labels:
+            return None
+        # Ruby's block, else the last function among the arguments (Jest's ``it(name, fn, timeout)``).
+        callback = call.child_by_field_name("block") or next((a for a in reversed(arguments[1:]) if a.type in spec.callbacks), None)
+        if callback is None or callback.type not in spec.callbacks:
+            return None
+        body = callback.child_by_field_name("body")
+        return body if body is not None and body.type in spec.callback_bodies else None
+
+    def registration_name(self, call: Node) -> str:
+        """``callee(label)`` of a registered callback: ``app.post('/users')``, ``it("adds")``."""
+        arguments = call.child_by_field_name("arguments")
+        label = self._arguments(call)[0]
+        end = arguments.start_byte if arguments is not None else label.start_byte
+        callee = " ".join(self.doc.data[call.start_byte : end].decode("utf-8", "replace").split())
+        text = " ".join(self._text(label).decode("utf-8", "replace").split())
+        if len(callee) > _MAX_LABEL:
+            callee = callee[: _MAX_LABEL - 1].rstrip() + "…"
+        if len(text) > _MAX_LABEL:
+            text = text[: _MAX_LABEL - 1].rstrip() + "…"
+        return f"{callee}({text})"
+
     # ---- naming ------------------------------------------------------------------------------
 
     def name(self, unit: Unit) -> str:
@@ -369,6 +428,8 @@ class _Run:
         spec = self.spec
         definition = unit.definition
         assert definition is not None
+        if definition.type in spec.registrations:
+            return self.registration_name(definition)
         name = None
         formatted = spec.name_formats.get(definition.type)
         if formatted is not None:
@@ -538,6 +599,8 @@ class _Run:
         spec = self.spec
         if definition.type in spec.self_bodies or definition.type in spec.own_bodies:
             return definition
+        if definition.type in spec.registrations:
+            return self.registered(definition)
         body = definition.child_by_field_name("body")
         if body is not None:
             return body
@@ -568,6 +631,8 @@ class _Run:
     def kind(self, definition: Node, in_container: bool) -> str:
         """The Chunk kind of a definition node."""
         spec = self.spec
+        if definition.type in spec.registrations:
+            return "callback"
         keywords = spec.keyword_kinds.get(definition.type)
         if keywords:
             found = next((keywords[c.type] for c in definition.children if not c.is_named and c.type in keywords), None)
@@ -719,6 +784,11 @@ class _Run:
             inside = lead[:-1] + list(body.children)
             # Tokens after the body (Ruby's ``end``, a wrapper's ``;``) close the last chunk.
             tail = [c for c in definition.children if c.start_byte >= body.end_byte]
+            holder = body.parent
+            while holder is not None and holder != definition and holder.start_byte >= definition.start_byte:
+                # A callback's closers inside the call (``}, 10_000);``'s ``, 10_000)``, Ruby's ``end``).
+                tail += [c for c in holder.children if c.start_byte >= body.end_byte]
+                holder = holder.parent
             tail += [c for w in unit.wrappers for c in w.children if c.start_byte >= definition.end_byte]
         else:  # a property whose accessors stand beside it (``CodeSpec.accessors``): their statements are its body
             head_last, inside, tail = _lines(definition, self.doc.data)[1], [], []
@@ -731,7 +801,12 @@ class _Run:
             if line and line in (x.strip() for x in signature.splitlines()):
                 repeat = line
         # (Comments the grammar hung at its end that are about what follows are not its own.)
-        members = [m for m in self.units(inside + tail + after, in_function=not is_container) if m.first <= unit.last]
+        registers = definition.type in self.spec.registrations
+        members = [
+            m
+            for m in self.units(inside + tail + after, in_function=not is_container, callbacks=registers)
+            if m.first <= unit.last
+        ]
         # Members that share a line with the signature belong to the head.
         head = Unit(unit.first, head_last, list(unit.nodes))
         while members and members[0].first <= head.last:
@@ -1361,14 +1436,14 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
         return []
     run = _Run(ChunkMaker(prep, settings, "syntax"), spec, settings, prep.damage)
     found: list[Definition] = []
-    stack: list[tuple[list[Node], tuple[str, ...], bool, int, bool]] = [
-        (list(prep.tree.root_node.children), (), False, 0, False)
+    stack: list[tuple[list[Node], tuple[str, ...], bool, int, bool, bool]] = [
+        (list(prep.tree.root_node.children), (), False, 0, False, False)
     ]
     while stack:
-        nodes, path, in_container, depth, in_function = stack.pop()
+        nodes, path, in_container, depth, in_function, callbacks = stack.pop()
         if depth > MAX_DEPTH:
             continue
-        for unit in run.units(nodes, in_function=in_function):
+        for unit in run.units(nodes, in_function=in_function, callbacks=callbacks):
             definition = unit.definition
             if definition is None:
                 continue
@@ -1396,7 +1471,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                     first,
                     last,
                     signature_last,
-                    definition.type in spec.functions,
+                    definition.type in spec.functions or definition.type in spec.registrations,
                     definition.start_point.row + 1,
                     run.signature(definition, unit.wrappers, _keywords(unit)),
                 )
@@ -1408,6 +1483,6 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                 if body is definition:  # its own body: its head shares no unit with a member on its line
                     start = run.members_start(definition)
                     members = [c for c in members if c.start_byte >= start]
-                stack.append((members, symbol_path, classy, depth + 1, function_body))
+                stack.append((members, symbol_path, classy, depth + 1, function_body, definition.type in spec.registrations))
     found.sort(key=lambda d: (d.first, -d.last))
     return found

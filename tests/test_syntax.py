@@ -1262,3 +1262,159 @@ def test_a_closer_missing_above_the_end_is_mended_where_it_went_or_flagged_to_th
     chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=60), "syntax")
     assert list(dict.fromkeys(c.symbol for c in chunks)) == ["f", "f.g", "f.h"]
     assert all("damaged" in c.flags for c in chunks) and not chunks[0].fallback
+
+
+# ---- callbacks registered under a label (``CodeSpec.registrations``) -------------------------
+
+_ROUTES_JS = """const express = require('express');
+const app = express();
+
+// Create a user from the posted form.
+app.post('/users', async (req, res) => {
+  const { name, email } = req.body;
+  if (!name || !email) {
+    return res.status(400).json({ error: 'name and email are required' });
+  }
+  const user = await db.users.insert({ name, email });
+  res.status(201).json(user);
+});
+
+describe('users', () => {
+  beforeEach(() => { db.reset(); });
+
+  it('creates a user', async () => {
+    const res = await request(app).post('/users').send({ name: 'a', email: 'b' });
+    expect(res.status).toBe(201);
+  });
+
+  function helper(x) {
+    return x * 2;
+  }
+
+  it('waits long', async () => {
+    await later();
+  },
+  10000);
+});
+
+const off = bus.on('tick', () => {
+  count += 1;
+});
+items.forEach((item) => {
+  total += item.price;
+});
+function wire(emitter) {
+  emitter.on('data', (chunk) => {
+    buffer.push(chunk);
+  });
+}
+"""
+
+
+@pytest.mark.parametrize(("path", "language"), [("server.js", "javascript"), ("server.ts", "typescript")])
+def test_a_callback_registered_under_a_label_is_a_definition(path: str, language: str) -> None:
+    # Routes and tests are a JavaScript file's definitions: each is a unit of its own, named by
+    # what registers it and its label, and the definitions inside a ``describe`` are its own.
+    prep = prepare(path, language, _ROUTES_JS)
+    found = {d.symbol: d for d in list_definitions(prep)}
+    assert found["app.post('/users')"].kind == "callback"
+    assert found["app.post('/users')"].first == 5
+    assert found["describe('users').it('creates a user')"].is_function
+    assert found["describe('users').helper"].kind == "function"
+    assert "describe('users').it('waits long')" in found
+    # No label (``beforeEach``, ``forEach``), a name given to what it returns (``off``), or a
+    # function's own statement (``emitter.on`` in ``wire``): no registration.
+    assert not any("beforeEach" in s or "forEach" in s or "bus.on" in s or "emitter.on" in s for s in found), found
+    assert "off" in found  # named by its ``const``, as before
+    chunks = _syntax(path, language, _ROUTES_JS, unit="chars", budget=300)
+    by_symbol = {c.symbol: c for c in chunks}
+    assert by_symbol["app.post('/users')"].kind == "callback"
+    # Its comment above goes with it, as for any definition.
+    assert min(c.start_line for c in chunks if c.symbol == "app.post('/users')") == 4
+    assert by_symbol["app.post('/users')"].embed_text.startswith("// server.")
+    # ``describe`` is over the budget: its tests are chunks of their own, under its head.
+    its = [c for c in chunks if c.symbol.startswith("describe('users').it(")]
+    assert {c.symbol for c in its} == {"describe('users').it('creates a user')", "describe('users').it('waits long')"}
+    assert all(c.kind == "callback" and c.header == "describe('users', () =>" for c in its)
+    # A handler over the budget is cut between statements, its head repeated (a function's rule).
+    handler = [c for c in chunks if c.symbol == "app.post('/users')"]
+    assert len(handler) == 2 and handler[1].header == "app.post('/users', async (req, res) =>"
+    # The line after the callback's ``}`` (its timeout) is in a chunk: nothing is lost.
+    assert_lossless(prep, chunks)
+    assert_slices_true(prep, chunks)
+
+
+_RSPEC = """require "spec_helper"
+
+RSpec.describe Cart do
+  let(:cart) { Cart.new }
+
+  describe "#add" do
+    it "adds an item" do
+      cart.add(Item.new("apple", 3))
+      expect(cart.items.size).to eq(1)
+    end
+
+    it "sums the total" do
+      cart.add(Item.new("apple", 3))
+      cart.add(Item.new("pear", 2))
+      expect(cart.total).to eq(5)
+    end
+  end
+
+  def helper(x)
+    x * 2
+  end
+end
+
+namespace :db do
+  desc "Seed the database"
+  task seed: :environment do
+    Seed.run!
+  end
+end
+
+get '/users/:id' do
+  user = User.find(params[:id])
+  json user
+end
+
+def report(rows)
+  File.open("out.txt", "w") do |f|
+    rows.each { |r| f.puts(r) }
+  end
+end
+"""
+
+
+def test_ruby_blocks_under_a_label_are_definitions() -> None:
+    # RSpec, Rake and Sinatra files are blocks handed to calls: without this they were one
+    # ``<module>`` after another, and a ``def`` inside a ``describe`` was not found at all.
+    prep = prepare("cart_spec.rb", "ruby", _RSPEC)
+    found = {d.symbol: d.kind for d in list_definitions(prep)}
+    assert found["RSpec.describe(Cart)"] == "callback"
+    assert found["RSpec.describe(Cart).let(:cart)"] == "callback"
+    assert found['RSpec.describe(Cart).describe("#add").it("sums the total")'] == "callback"
+    assert found["RSpec.describe(Cart).helper"] == "function"
+    assert found["namespace(:db).task(seed: :environment)"] == "callback"
+    assert found["get('/users/:id')"] == "callback"
+    # In a method's body a block is one of its statements, whatever its argument.
+    assert found["report"] == "function" and not any(s.startswith("report.") for s in found), found
+    for budget in (120, 200, 2000):
+        chunks = _syntax("cart_spec.rb", "ruby", _RSPEC, unit="chars", budget=budget)
+        assert_lossless(prep, chunks)
+        assert_slices_true(prep, chunks)
+    chunks = _syntax("cart_spec.rb", "ruby", _RSPEC, unit="chars", budget=200)
+    it = next(c for c in chunks if c.symbol.endswith('it("adds an item")'))
+    assert it.kind == "callback" and it.text.lstrip().startswith('it "adds an item" do') and it.text.rstrip().endswith("end")
+
+
+def test_php_routes_and_pest_tests_are_definitions() -> None:
+    source = (
+        "<?php\n\nuse Illuminate\\Support\\Facades\\Route;\n\n"
+        "Route::get('/users/{id}', function (string $id) {\n    return User::findOrFail($id);\n});\n\n"
+        "it('adds two numbers', function () {\n    expect(add(1, 2))->toBe(3);\n});\n\n"
+        "Route::middleware('auth')->group(function () {\n    Route::get('/me', fn () => auth()->user());\n});\n"
+    )
+    found = {d.symbol: d.kind for d in list_definitions(prepare("routes.php", "php", source))}
+    assert found == {"Route::get('/users/{id}')": "callback", "it('adds two numbers')": "callback"}, found
