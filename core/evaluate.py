@@ -245,7 +245,8 @@ def resolve_target(spec: QuerySpec, prep: Prepared, definitions: Sequence[Defini
         # is the breadcrumb ``App.Cart.Cart.addItem``.
         wanted = spec.symbol.replace("::", ".").replace("\\", ".")
         exact = [d for d in definitions if d.symbol in (spec.symbol, wanted)]
-        found = exact or [d for d in definitions if d.symbol.endswith("." + wanted)]
+        # (A callback's label keeps its own text: ``.describe(Reports::Summary)`` as written.)
+        found = exact or [d for d in definitions if d.symbol.endswith(("." + wanted, "." + spec.symbol))]
         if not found:
             # The query may be more qualified than our breadcrumbs (``Vendor.App.Cart.addItem``
             # for a file whose namespace is not written in it): the longest breadcrumb it ends with.

@@ -157,6 +157,11 @@ def test_symbols_resolve_exactly_or_by_suffix() -> None:
     for written in ("Ledger::post", "app\\shop\\Ledger::post"):
         native = resolve_target(QuerySpec(1, "q", "l.py", symbol=written), prep)
         assert (native.first, native.last) == (2, 3), written
+    # A callback's label is its own text, ``::`` and all: its end still names it.
+    spec = prepare("s_spec.rb", "ruby", "RSpec.describe Reports::Summary do\n  it 'sums' do\n    x\n  end\nend\n")
+    for written in ("describe(Reports::Summary).it('sums')", "it('sums')"):
+        callback = resolve_target(QuerySpec(1, "q", "s_spec.rb", symbol=written), spec)
+        assert (callback.first, callback.last) == (2, 4), written
     with pytest.raises(InputError, match="no definition 'missing'"):
         resolve_target(QuerySpec(1, "q", "l.py", symbol="missing"), prep)
     with pytest.raises(InputError, match="past the end"):
