@@ -103,7 +103,7 @@ class CodeSpec:
     - ``registrations``: calls that hand a block of code to something under a label, read as
       definitions of kind ``callback``: a test's ``describe('cart', () => {...})`` or ``it "adds"
       do ... end``, a route's ``app.post('/users', (req, res) => {...})`` or ``get '/x' do``, a
-      Rake ``task :seed do``. A call is one when its first argument is a label (one of
+      Rake ``task :seed do``, an ASP.NET minimal API's ``app.MapGet("/x", () => {...})``. A call is one when its first argument is a label (one of
       ``registration_labels``: a string, a symbol, a constant) and its callback (the call's
       ``block``, else its last argument that is a function, through ``argument_wraps``) is one of ``callbacks``
       with a ``body`` of statements (``callback_bodies``). It is named ``callee(label)``. Such
@@ -488,6 +488,16 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             },
             scoping=frozenset({"file_scoped_namespace_declaration"}),
             body_types=frozenset({"accessor_list"}),  # a property's, an indexer's, an event's
+            # Top-level statements (``Program.cs``): a local function there is a definition, and
+            # so is a minimal API's ``app.MapGet("/users/{id}", async (int id) => {...});``.
+            wrappers=frozenset({"global_statement", "expression_statement"}),
+            registrations=frozenset({"invocation_expression"}),
+            registration_labels=frozenset(
+                {"string_literal", "verbatim_string_literal", "raw_string_literal", "interpolated_string_expression"}
+            ),
+            callbacks=frozenset({"lambda_expression", "anonymous_method_expression"}),
+            callback_bodies=frozenset({"block"}),
+            argument_wraps=frozenset({"argument"}),
         ),
         CodeSpec(
             name="ruby",

@@ -1418,3 +1418,14 @@ def test_php_routes_and_pest_tests_are_definitions() -> None:
     )
     found = {d.symbol: d.kind for d in list_definitions(prepare("routes.php", "php", source))}
     assert found == {"Route::get('/users/{id}')": "callback", "it('adds two numbers')": "callback"}, found
+
+
+def test_csharp_top_level_statements_hold_minimal_api_routes_and_local_functions() -> None:
+    source = (
+        "var app = WebApplication.CreateBuilder(args).Build();\n\n"
+        'app.MapGet("/orders/{id}", async (int id, OrderDb db) =>\n{\n'
+        "    var order = await db.Orders.FindAsync(id);\n    return order is null ? Results.NotFound() : Results.Ok(order);\n});\n\n"
+        "static decimal Vat(decimal net) => Math.Round(net * 0.19m, 2);\n\napp.Run();\n"
+    )
+    found = [(d.symbol, d.kind, d.first, d.last) for d in list_definitions(prepare("Program.cs", "csharp", source))]
+    assert found == [('app.MapGet("/orders/{id}")', "callback", 3, 7), ("Vat", "function", 9, 9)], found
