@@ -85,11 +85,28 @@ class ChunkMaker:
         self.bytes_are_chars = self.settings.unit == "chars" and self.doc.is_ascii
 
     def breadcrumb(self, symbol: str) -> str:
-        """The breadcrumb line for ``symbol`` (empty when breadcrumbs are off)."""
+        """The breadcrumb line for ``symbol`` (empty when breadcrumbs are off). One longer than
+        :data:`BREADCRUMB_SHARE` of the budget loses the start of its symbol (``\u2026``, cut at
+        a dot where one is near), down to its last :data:`SYMBOL_KEPT` characters: nested test
+        suites (``describe(...).describe(...).it("...")``) otherwise left a small budget's
+        chunks room for a few characters of their own. The path is kept whole."""
         if not self.settings.breadcrumb:
             return ""
-        label = f"{self.doc.path} :: {symbol}" if symbol else self.doc.path
-        return comment_line(self.doc.language, label) + "\n"
+        language, path = self.doc.language, self.doc.path
+        line = comment_line(language, f"{path} :: {symbol}" if symbol else path) + "\n"
+        if len(symbol) <= SYMBOL_KEPT or self.measure(line) <= self.settings.budget * BREADCRUMB_SHARE:
+            return line
+
+        def shortened(keep: int) -> str:
+            tail = symbol[len(symbol) - keep :]
+            dot = tail.find(".")
+            if 0 <= dot < keep // 3:
+                tail = tail[dot + 1 :]
+            return comment_line(language, f"{path} :: \u2026{tail}") + "\n"
+
+        limit = self.settings.budget * BREADCRUMB_SHARE
+        keep = largest_fitting(SYMBOL_KEPT, len(symbol) - 1, lambda n: self.measure(shortened(n)) <= limit)
+        return shortened(max(keep, SYMBOL_KEPT))
 
     def prefixed(self, symbol: str, header: str) -> tuple[str, int]:
         """What stands above the span in ``embed_text``, and its size (memoised: packing asks
@@ -181,6 +198,11 @@ class ChunkMaker:
             None, None, None, tuple(flags) if len(flags) < 2 else tuple(sorted(set(flags))),
         )  # fmt: skip  (positional, in the order of Chunk's fields: measurably faster)
 
+
+# Share of the budget a breadcrumb may take (see :meth:`ChunkMaker.breadcrumb`), and the
+# characters of its symbol it keeps at least.
+BREADCRUMB_SHARE = 1 / 3
+SYMBOL_KEPT = 32
 
 # Share of the budget a chunk's own text always gets, however long its breadcrumb and header:
 # a prefix that fills the budget otherwise leaves one-character pieces (thousands of them).

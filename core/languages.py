@@ -107,9 +107,12 @@ class CodeSpec:
       ``registration_labels``: a string, a symbol, a constant) and its callback (the call's
       ``block``, else its last argument that is a function, through ``argument_wraps``) is one of ``callbacks``
       with a ``body`` of statements (``callback_bodies``). It is named ``callee(label)``. Such
-      calls count at module and class level and in another's body (``describe`` > ``it``), not
-      in a function's statements (there ``emitter.on('data', ...)`` is one of them), and not
-      when what they return is given a name (``const off = bus.on('x', ...)``);
+      calls count at module and class level, not when what they return is given a name (``const
+      off = bus.on('x', ...)``), and among statements only in another's body and only when
+      their callee's first or last word is one of ``suite_calls`` (``describe`` > ``it``,
+      tape's ``test`` > ``t.test``, Rake's ``namespace`` > ``task``): in a test's body, as in a
+      function's, ``stream.on('data', ...)`` is one of its statements. A callback that
+      registers more is split as a class is: its head lists what it holds;
     - ``iife_wraps``: nodes around a function called where it is written (``(function (root)
       { ... })(this);``, ``!function () {...}()``, UMD's factory argument): at a file's top level
       such a statement is opened, and the definitions inside are the file's own (older
@@ -150,6 +153,7 @@ class CodeSpec:
     keyword_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
     iife_wraps: frozenset[str] = frozenset()
     registrations: frozenset[str] = frozenset()
+    suite_calls: frozenset[str] = frozenset()
     registration_labels: frozenset[str] = frozenset()
     callbacks: frozenset[str] = frozenset()
     callback_bodies: frozenset[str] = frozenset()
@@ -200,6 +204,8 @@ _C_LIKE = ("//", "")
 # ``describe('cart', () => {...})``, ``app.get('/users/:id', async (req, res) => {...})``.
 _JS_REGISTRATIONS: dict[str, frozenset[str]] = {
     "registrations": frozenset({"call_expression"}),
+    # Mocha, Jest, Vitest, Jasmine, node:test, tape (``t.test``), ospec (``o.spec``), uvu.
+    "suite_calls": frozenset({"describe", "context", "suite", "it", "test", "specify", "spec", "bench", "o"}),
     "registration_labels": frozenset({"string", "template_string"}),
     "callbacks": frozenset({"arrow_function", "function_expression", "function"}),
     "callback_bodies": frozenset({"statement_block"}),
@@ -511,12 +517,21 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             methods_in=frozenset({"module"}),
             # RSpec's ``describe Cart do``, ``it "adds" do``, ``let(:cart) { ... }``; Sinatra's
             # ``get '/x' do``; Rake's ``namespace :db do`` and ``task seed: :env do``.
+            # (A ``{ ... }`` block is a one-liner: ``let(:cart) { Cart.new }`` is a statement.)
             registrations=frozenset({"call"}),
+            suite_calls=frozenset(
+                {
+                    "describe", "context", "it", "specify", "example", "feature", "scenario", "let", "let!",
+                    "subject", "shared_examples", "shared_examples_for", "shared_context",
+                    "namespace", "task", "file", "rule", "multitask", "directory",
+                    "resources", "resource", "scope", "member", "collection", "concern",
+                }
+            ),  # fmt: skip
             registration_labels=frozenset(
                 {"string", "simple_symbol", "delimited_symbol", "constant", "scope_resolution", "pair"}
             ),
-            callbacks=frozenset({"do_block", "block"}),
-            callback_bodies=frozenset({"body_statement", "block_body"}),
+            callbacks=frozenset({"do_block"}),
+            callback_bodies=frozenset({"body_statement"}),
         ),
         CodeSpec(
             name="php",
@@ -546,6 +561,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name_separators=("\\",),  # ``App\Cart`` is ``App.Cart`` in a breadcrumb
             # Laravel's ``Route::get('/users', function () {...});``, Pest's ``it('adds', function () {...});``.
             registrations=frozenset({"function_call_expression", "scoped_call_expression", "member_call_expression"}),
+            suite_calls=frozenset({"describe", "it", "test"}),
             registration_labels=frozenset({"string", "encapsed_string"}),
             callbacks=frozenset({"anonymous_function"}),
             callback_bodies=frozenset({"compound_statement"}),

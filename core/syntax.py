@@ -338,9 +338,9 @@ class _Run:
                 return current, wrappers
             if (
                 current.type in spec.registrations
-                and (callbacks or not in_function)
                 and not any(w.type in spec.naming_wrappers or w.type in spec.assignments for w in wrappers)
                 and self.registered(current) is not None
+                and (not in_function or (callbacks and self._suite_call(current)))
             ):
                 return current, wrappers
             if current.type in spec.calls:
@@ -408,18 +408,43 @@ class _Run:
         body = callback.child_by_field_name("body")
         return body if body is not None and body.type in spec.callback_bodies else None
 
+    def _callee(self, call: Node) -> str:
+        """What a registering call calls, in brief: ``app.post``, ``$(\u2026).on(\u2026).on`` (a
+        chain), ``test.each(\u2026)`` (a table), ``server.get`` (type arguments dropped)."""
+        end = next((n.start_byte for n in map(call.child_by_field_name, ("arguments", "block")) if n), call.end_byte)
+        return _brief(self.doc.data[call.start_byte : end].decode("utf-8", "replace"))
+
+    def _suite_call(self, call: Node) -> bool:
+        """Whether ``call`` is one a registered callback's body registers more with
+        (``CodeSpec.suite_calls``: ``it`` in a ``describe``, tape's ``t.test``)."""
+        words = _CALLEE_WORDS.findall(self._callee(call))
+        return bool(words) and (words[0] in self.spec.suite_calls or words[-1] in self.spec.suite_calls)
+
+    def _label(self, call: Node) -> str:
+        return _cut(" ".join(self._text(self._arguments(call)[0]).decode("utf-8", "replace").split()), _MAX_LABEL)
+
     def registration_name(self, call: Node) -> str:
         """``callee(label)`` of a registered callback: ``app.post('/users')``, ``it("adds")``."""
-        arguments = call.child_by_field_name("arguments")
-        label = self._arguments(call)[0]
-        end = arguments.start_byte if arguments is not None else label.start_byte
-        callee = " ".join(self.doc.data[call.start_byte : end].decode("utf-8", "replace").split())
-        text = " ".join(self._text(label).decode("utf-8", "replace").split())
-        if len(callee) > _MAX_LABEL:
-            callee = callee[: _MAX_LABEL - 1].rstrip() + "…"
-        if len(text) > _MAX_LABEL:
-            text = text[: _MAX_LABEL - 1].rstrip() + "…"
-        return f"{callee}({text})"
+        return f"{_cut(self._callee(call), _MAX_LABEL)}({self._label(call)})"
+
+    def registration_signature(self, call: Node, body: Node) -> str:
+        """The head a registered callback's parts repeat, or "" when it is its text up to the
+        body as written: one line, the callback right after the label, nothing in brackets
+        before them (``it("adds", () =>``; Ruby's ``describe "#add" do |x|``). Else it is built
+        in brief: ``app.get('/admin', \u2026, function (req, res)``, ``$(\u2026).on(\u2026).on(
+        'keydown', function (e)``, not every argument or call before the callback written out
+        (a middleware's whole body, a test's options, a ``test.each`` table, a chain)."""
+        callback = body.parent
+        arguments = self._arguments(call)
+        if callback is None or callback not in arguments:
+            return ""  # Ruby's block
+        place = arguments.index(callback)
+        callee = self._callee(call)
+        if place == 1 and "\u2026" not in callee and b"\n" not in self.doc.data[call.start_byte : body.start_byte]:
+            return ""
+        head = " ".join(self.doc.slice(callback.start_byte, body.start_byte).split())
+        skipped = ", \u2026" if place > 1 else ""
+        return f"{_cut(callee, _MAX_LABEL)}({self._label(call)}{skipped}, {head}".rstrip()
 
     # ---- naming ------------------------------------------------------------------------------
 
@@ -559,6 +584,10 @@ class _Run:
 
     def _signature(self, definition: Node, wrappers: list[Node] | None, keywords: list[Node] | None) -> str:
         body = self.body(definition)
+        if body is not None and definition.type in self.spec.registrations:
+            brief = self.registration_signature(definition, body)
+            if brief:
+                return brief
         end = self.body_lead(definition, body)[0].start_byte if body is not None else definition.end_byte
         start = definition.start_byte
         spec = self.spec
@@ -776,6 +805,7 @@ class _Run:
                 piece.parent = pieces[0]
             _number(pieces, kind)
             return
+        registers = definition.type in self.spec.registrations
         is_container = definition.type in self.spec.containers
         signature = self.signature(definition, unit.wrappers, _keywords(unit))
         if body is not None:
@@ -800,8 +830,13 @@ class _Run:
             line = self.repeatable(symbol, signature, self.longest_line(head_last + 1, unit.last, symbol))
             if line and line in (x.strip() for x in signature.splitlines()):
                 repeat = line
+        elif registers:
+            # A callback's head holds its label (``it('keeps nested arrays of objects when ...',
+            # function (t)``), which its breadcrumb names already: it is cut short rather than
+            # cut the body's lines in two (those up to half the budget long).
+            need = min(self.longest_line(head_last + 1, unit.last, symbol), self.budget // 2)
+            repeat = self.repeatable(symbol, repeat, need)
         # (Comments the grammar hung at its end that are about what follows are not its own.)
-        registers = definition.type in self.spec.registrations
         members = [
             m
             for m in self.units(inside + tail + after, in_function=not is_container, callbacks=registers)
@@ -812,14 +847,18 @@ class _Run:
         while members and members[0].first <= head.last:
             head.last = max(head.last, members[0].last)
             members.pop(0)
-        if is_container:
+        # A registered callback that registers more (a ``describe`` of ``it``s) is a suite: its
+        # head lists them as a class's head lists its members, and its tests are its members.
+        suite = registers and any(m.definition is not None for m in members)
+        if is_container or suite:
+            head_kind = "class_header" if is_container else "callback"
             # Signature and docstring come first; the member summary gets the room left, but
             # at least a quarter of the budget when it needs that much.
             budget = self.settings.budget
             listed = self.listed(members) if self.settings.class_summary else None
             summary = self.summary(listed, symbol, budget) if listed is not None else ""
             reserve = min(self.maker.measure(summary + "\n"), budget // 4) if summary else 0
-            heads = self.head_chunk(head, members, "class_header", symbol, "", parent, reserve, repeat)
+            heads = self.head_chunk(head, members, head_kind, symbol, "", parent, reserve, repeat)
             first = heads[0]
             if summary and first.start_byte is None:
                 used = self.maker.prefix_size(symbol, "") + self.maker.lines_size(first.first, first.last)
@@ -827,8 +866,9 @@ class _Run:
                 # the lines built are kept when it took none of those listed.
                 left = self.listed(members)
                 first.header = self.summary(listed if len(left.defs) == len(listed.defs) else left, symbol, budget - used)
-            _number(heads, "class_header")
-            self.level([], path, repeat, first, depth=depth + 1, in_container=self.classy(definition), units=members)
+            _number(heads, head_kind)
+            classy = is_container and self.classy(definition)  # a test suite's functions are no methods
+            self.level([], path, repeat, first, depth=depth + 1, in_container=classy, units=members)
             return
         kind = self.kind(definition, in_container)
         heads = self.head_chunk(head, members, kind, symbol, outer_header, parent, 0, repeat)
@@ -1402,6 +1442,51 @@ def _clean_name(raw: bytes | None) -> str | None:
     if len(text) > 2 and text[0] == text[-1] and text[0] in "'\"":
         text = text[1:-1]  # an object's ``"my-key": function``
     return " ".join(text.replace("::", ".").split()) or None
+
+
+_CLOSERS = {"(": ")", "[": "]", "{": "}", "`": "`"}
+_CALLEE_WORDS = re.compile(r"[\w$!?]+")
+_AROUND_ACCESS = re.compile(r"\s*(\.|->|::|\?\.)\s*")
+
+
+def _brief(callee: str) -> str:
+    """A callee's text on one line, each bracketed group in it (a call's arguments, a table, a
+    template) written ``(\u2026)``, type arguments dropped: ``$(document)\n  .on('click', f)\n
+    .on`` is ``$(\u2026).on(\u2026).on``."""
+    text = _AROUND_ACCESS.sub(lambda found: found.group(1), " ".join(callee.split()))
+    previous = None
+    while "<" in text and previous != text:
+        previous, text = text, _GENERIC_ARGS.sub("", text)
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        char = text[i]
+        if char not in _CLOSERS:
+            out.append(char)
+            i += 1
+            continue
+        depth, j, quote = 0, i, ""
+        while j < n:  # to the bracket that closes this one, past strings
+            c = text[j]
+            if quote:
+                quote = "" if c == quote and text[j - 1] != "\\" else quote
+            elif c in "'\"" or (c == "`" and char != "`"):
+                quote = c
+            elif c == char and (char != "`" or j == i):
+                depth += 1
+            elif c == _CLOSERS[char]:
+                depth -= 1
+                if depth == 0 or char == "`":
+                    break
+            j += 1
+        out.append(f"{char}\u2026{_CLOSERS[char]}")
+        i = j + 1
+    return "".join(out).strip()
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
 
 
 def _key(node: Node) -> tuple[int, int, str]:

@@ -85,7 +85,12 @@ def test_split_parts_repeat_the_signature(prepared, path: Path) -> None:
             # too big for one chunk.
             siblings = [c for c in chunks if c.parent_id == parent.id and c.symbol == chunk.symbol]
             own = prep.doc.slice(parent.start_byte, max(c.end_byte for c in siblings))
-            assert first_line in own, (first_line, own[:200])
+            if chunk.kind == "callback":
+                # A callback's head may be in brief: what stands between its ellipses is its own.
+                flat = "".join(own.split())
+                assert all("".join(p.split()).strip(",") in flat for p in first_line.split("\u2026")), first_line
+            else:
+                assert first_line in own, (first_line, own[:200])
             # Parts are numbered 1..parts without gaps or repeats.
             assert sorted(c.part for c in [parent, *siblings] if c.parts == chunk.parts) == list(
                 range(1, chunk.parts + 1)

@@ -1393,7 +1393,8 @@ def test_ruby_blocks_under_a_label_are_definitions() -> None:
     prep = prepare("cart_spec.rb", "ruby", _RSPEC)
     found = {d.symbol: d.kind for d in list_definitions(prep)}
     assert found["RSpec.describe(Cart)"] == "callback"
-    assert found["RSpec.describe(Cart).let(:cart)"] == "callback"
+    # A ``{ ... }`` block is a one-liner, a statement of its suite: no chunk of one line each.
+    assert "RSpec.describe(Cart).let(:cart)" not in found
     assert found['RSpec.describe(Cart).describe("#add").it("sums the total")'] == "callback"
     assert found["RSpec.describe(Cart).helper"] == "function"
     assert found["namespace(:db).task(seed: :environment)"] == "callback"
@@ -1429,3 +1430,66 @@ def test_csharp_top_level_statements_hold_minimal_api_routes_and_local_functions
     )
     found = [(d.symbol, d.kind, d.first, d.last) for d in list_definitions(prepare("Program.cs", "csharp", source))]
     assert found == [('app.MapGet("/orders/{id}")', "callback", 3, 7), ("Vat", "function", 9, 9)], found
+
+
+def test_a_registered_callback_is_named_and_headed_in_brief() -> None:
+    # A chain, a table, type arguments and a middleware before the handler would otherwise
+    # be written out whole in the name and in every part's header.
+    source = (
+        "$(document)\n  .on('click.menu', '.menu a', function (e) {\n    e.preventDefault();\n  })\n"
+        "  .on('keydown.menu', function (e) {\n    if (e.key === 'Escape') close();\n  });\n\n"
+        "test.each([\n  [1, 1, 2],\n  [1, 2, 3],\n])('add(%i, %i) -> %i', (a, b, expected) => {\n"
+        "  expect(add(a, b)).toBe(expected);\n});\n\n"
+        "server.get<{ Querystring: { q: string } }>('/search', async (req) => {\n  return find(req.query.q);\n});\n\n"
+        "app.get('/admin', function requireAdmin(req, res, next) {\n  if (!req.user) return res.sendStatus(401);\n"
+        "  next();\n}, function (req, res) {\n"
+        + "".join(f"  const total{i} = await orders.sum('{i}');\n" for i in range(12))
+        + "  res.json({ ok: true });\n});\n"
+    )
+    found = [d.symbol for d in list_definitions(prepare("ui.ts", "typescript", source))]
+    assert found == [
+        "$(\u2026).on(\u2026).on('keydown.menu')", "test.each(\u2026)('add(%i, %i) -> %i')", "server.get('/search')", "app.get('/admin')",
+    ], found  # fmt: skip
+    parts = [c for c in _syntax("ui.ts", "typescript", source, unit="chars", budget=300) if c.symbol == "app.get('/admin')"]
+    assert len(parts) > 1
+    assert {c.header for c in parts[1:]} == {"app.get('/admin', \u2026, function (req, res)"}
+
+
+def test_in_a_test_body_only_test_calls_register() -> None:
+    # tape's ``t.test`` in a ``test`` is a test of its own; a stream's handler is one of the
+    # test's statements, as it is in a plain function.
+    source = (
+        "test('parse', function (t) {\n  stream.on('data', function (chunk) {\n    seen.push(chunk);\n  });\n"
+        "  t.test('parses a simple string', function (st) {\n    st.deepEqual(qs.parse('0=foo'), { 0: 'foo' });\n"
+        "    st.end();\n  });\n  t.end();\n});\n"
+    )
+    found = [d.symbol for d in list_definitions(prepare("parse.js", "javascript", source))]
+    assert found == ["test('parse')", "test('parse').t.test('parses a simple string')"], found
+
+
+def test_a_suite_over_the_budget_lists_its_tests_in_its_head() -> None:
+    tests = "".join(
+        f"  it('handles case {i}', () => {{\n    const value = compute({i});\n    expect(value).toBe({i * 2});\n  }});\n\n"
+        for i in range(4)
+    )
+    source = "describe('compute', () => {\n  const compute = (x) => x * 2;\n\n" + tests + "});\n"
+    chunks = _syntax("compute.test.js", "javascript", source, unit="chars", budget=260)
+    head = chunks[0]
+    assert (head.kind, head.symbol, head.start_line) == ("callback", "describe('compute')", 1)
+    assert head.header.startswith("// members of describe('compute'):")
+    assert "it('handles case 3', () =>" in head.header
+    its = [c for c in chunks if c.symbol.startswith("describe('compute').it(")]
+    assert len(its) == 4 and all(c.parent_id == head.id for c in its)
+
+
+def test_a_long_breadcrumb_loses_the_start_of_its_symbol_not_the_chunk_its_room() -> None:
+    # Nested suites make long breadcrumbs; at a small budget they took nearly all of it.
+    source = "".join(f"{'  ' * d}describe('level {d} of the nesting', () => {{\n" for d in range(6))
+    source += "      it('does the thing it says', () => {\n        expect(thing()).toBe(true);\n        expect(other()).toBe(false);\n      });\n"
+    source += "".join(f"{'  ' * d}}});\n" for d in reversed(range(6)))
+    chunks = _syntax("deep.test.js", "javascript", source, unit="chars", budget=240)
+    leaf = next(c for c in chunks if c.symbol.endswith(".it('does the thing it says')"))
+    crumb = leaf.embed_text.splitlines()[0]
+    assert crumb.startswith("// deep.test.js :: \u2026") and crumb.endswith("it('does the thing it says')")
+    assert len(crumb) + 1 <= 240 / 3
+    assert not any("split_line" in c.flags for c in chunks)
