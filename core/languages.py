@@ -507,7 +507,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
         ),
         CodeSpec(
             name="ruby",
-            extensions=(".rb", ".rake"),
+            extensions=(".rb", ".rake", ".gemspec", ".ru", ".jbuilder"),
             comment=("#", ""),
             functions=frozenset({"method", "singleton_method"}),
             containers=frozenset({"class", "module", "singleton_class"}),
@@ -714,6 +714,11 @@ _BY_FILENAME = {
     "dockerfile": "dockerfile",
     "containerfile": "dockerfile",
     "pipfile": "toml",
+    # Ruby's DSL files: Rake tasks, Bundler, CocoaPods, fastlane, Vagrant, Guard, Capistrano, Danger.
+    **dict.fromkeys(
+        ("rakefile", "gemfile", "podfile", "fastfile", "appfile", "vagrantfile", "guardfile", "capfile", "dangerfile"),
+        "ruby",
+    ),
 }
 _BY_NAME_PREFIX = (("dockerfile.", "dockerfile"), ("containerfile.", "dockerfile"), ("makefile.", "makefile"))
 

@@ -1399,6 +1399,8 @@ def test_ruby_blocks_under_a_label_are_definitions() -> None:
     assert found["RSpec.describe(Cart).helper"] == "function"
     assert found["namespace(:db).task(seed: :environment)"] == "callback"
     assert found["get('/users/:id')"] == "callback"
+    # Rake's own file and Bundler's are Ruby by name.
+    assert {detect_language(n) for n in ("Rakefile", "app/Gemfile", "Vagrantfile", "shop.gemspec", "config.ru")} == {"ruby"}
     # In a method's body a block is one of its statements, whatever its argument.
     assert found["report"] == "function" and not any(s.startswith("report.") for s in found), found
     for budget in (120, 200, 2000):
