@@ -961,14 +961,19 @@ class _Run:
             # chunk of their own.
             self.out.pop()
             head.first = previous.first
-        last = head.last
         absorbs_definitions = self.settings.merge_siblings and kind != "class_header"
+        taken: list[Unit] = []
         while (
             members
             and (members[0].definition is None or absorbs_definitions)
             and self.fits(head.first, members[0].last, symbol, header, reserve)
         ):
-            last = members.pop(0).last
+            taken.append(members.pop(0))
+        if taken and members and not any(m.named for m in members) and self.fits(taken[-1].first, members[-1].last, symbol, repeat):
+            # Only the closing ``})`` is left, and it would be a part alone: the last statement
+            # taken goes with it.
+            members.insert(0, taken.pop())
+        last = taken[-1].last if taken else head.last
         pending = Pending(kind, symbol, head.first, last, header, parent)
         self.out.append(pending)
         return [pending]
@@ -1102,7 +1107,19 @@ class _Run:
                     if sym:
                         named.append(sym)
                     continue
-                emit()
+                moved = group[-1] if len(group) > 1 and not unit.named else None
+                if moved is not None and self.fits(moved[0].first, unit.last, symbol_of(1, [moved[1]] if moved[1] else []), header):
+                    # A closing ``})`` alone would be a chunk of its own: the statement before it
+                    # goes with it.
+                    group.pop()
+                    if moved[1]:
+                        named.pop()
+                    emit()
+                    group.append(moved)
+                    if moved[1]:
+                        named.append(moved[1])
+                else:
+                    emit()
             if self.fits(unit.first, unit.last, symbol_of(1, [sym] if sym else []), header):
                 group.append((unit, sym))
                 if sym:

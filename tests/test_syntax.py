@@ -1495,3 +1495,14 @@ def test_a_long_breadcrumb_loses_the_start_of_its_symbol_not_the_chunk_its_room(
     assert crumb.startswith("// deep.test.js :: \u2026") and crumb.endswith("it('does the thing it says')")
     assert len(crumb) + 1 <= 240 / 3
     assert not any("split_line" in c.flags for c in chunks)
+
+
+def test_a_closing_brace_is_no_part_of_its_own() -> None:
+    # The head of a split test took every statement that fit, leaving ``})`` alone as its last
+    # part; the statement before it now goes with it.
+    body = "".join(f"  const value{i} = await load('{i}');\n" for i in range(8))
+    source = "test('loads everything', async () => {\n" + body + "  expect(value7).toBe(7);\n});\n"
+    budget = len("\n".join(source.splitlines()[:10]))  # the head and every statement, not the ``})``
+    parts = _syntax("load.test.js", "javascript", source, unit="chars", budget=budget, breadcrumb=False)
+    assert len(parts) == 2 and parts[-1].text.strip() != "})", [p.text for p in parts]
+    assert parts[-1].text.lstrip().startswith("expect(value7)")
