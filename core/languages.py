@@ -111,8 +111,11 @@ class CodeSpec:
       off = bus.on('x', ...)``), and among statements only in another's body and only when
       their callee's first or last word is one of ``suite_calls`` (``describe`` > ``it``,
       tape's ``test`` > ``t.test``, Rake's ``namespace`` > ``task``): in a test's body, as in a
-      function's, ``stream.on('data', ...)`` is one of its statements. A callback that
-      registers more is split as a class is: its head lists what it holds;
+      function's, ``stream.on('data', ...)`` is one of its statements. At a file's top level a
+      group needs no label: a callback that is the only argument of a call chained on a
+      labelled one (``Route::middleware('auth')->group(function () {...})``), or Ruby's block on
+      a receiver (``Rails.application.routes.draw do``). A callback that registers more is
+      split as a class is: its head lists what it holds;
     - ``iife_wraps``: nodes around a function called where it is written (``(function (root)
       { ... })(this);``, ``!function () {...}()``, UMD's factory argument): at a file's top level
       such a statement is opened, and the definitions inside are the file's own (older
@@ -561,8 +564,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name_separators=("\\",),  # ``App\Cart`` is ``App.Cart`` in a breadcrumb
             # Laravel's ``Route::get('/users', function () {...});``, Pest's ``it('adds', function () {...});``.
             registrations=frozenset({"function_call_expression", "scoped_call_expression", "member_call_expression"}),
-            suite_calls=frozenset({"describe", "it", "test"}),
-            registration_labels=frozenset({"string", "encapsed_string"}),
+            suite_calls=frozenset({"describe", "it", "test", "Route"}),  # Route::get in a route group
+            registration_labels=frozenset({"string", "encapsed_string", "array_creation_expression"}),
             callbacks=frozenset({"anonymous_function"}),
             callback_bodies=frozenset({"compound_statement"}),
             argument_wraps=frozenset({"argument"}),

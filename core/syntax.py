@@ -64,6 +64,7 @@ _MAX_LOOK_INSIDE = 64
 _GENERIC_ARGS = re.compile(r"(?<=[\w\]])<[^<>=]*>")
 _MAX_NAME = 100
 _MAX_LABEL = 60  # characters of a registered callback's callee, and of its label
+_MAX_CHAIN = 4  # calls chained after a registered callback's (``->name('home')``)
 _CLOSING_KEYWORDS = frozenset({"end"})  # Ruby's: closes the unit before it, never opens one
 _MAX_TRAIL_DEPTH = 16  # last children followed down to find where a node's text ends
 
@@ -336,13 +337,23 @@ class _Run:
                 ):
                     return None, []  # an object of data, not of methods: plain code
                 return current, wrappers
-            if (
-                current.type in spec.registrations
-                and not any(w.type in spec.naming_wrappers or w.type in spec.assignments for w in wrappers)
-                and self.registered(current) is not None
-                and (not in_function or (callbacks and self._suite_call(current)))
+            if current.type in spec.registrations and not any(
+                w.type in spec.naming_wrappers or w.type in spec.assignments for w in wrappers
             ):
-                return current, wrappers
+                # Through calls chained after it (``Route::get('/u', fn)->name('user')``,
+                # ``describe('slow', fn).timeout(5000)``): they wrap it.
+                chain: list[Node] = []
+                call: Node | None = current
+                bare = not in_function
+                while call is not None and len(chain) < _MAX_CHAIN and self.registered(call, bare=bare) is None:
+                    chain.append(call)
+                    call = self._chained(call)
+                if (
+                    call is not None
+                    and self.registered(call, bare=bare) is not None
+                    and (not in_function or (callbacks and self._suite_call(call)))
+                ):
+                    return call, wrappers + chain
             if current.type in spec.calls:
                 # ``const Button = memo(function Button() {...})``: the function is what is named.
                 if in_function or not any(w.type in spec.naming_wrappers or w.type in spec.anonymous_names for w in wrappers):
@@ -394,15 +405,18 @@ class _Run:
             found.append(node)
         return found
 
-    def registered(self, call: Node) -> Node | None:
+    def registered(self, call: Node, *, bare: bool = False) -> Node | None:
         """The body of the callback ``call`` registers under a label (``CodeSpec.registrations``:
-        ``it('adds', () => {`` *this* ``})``), or None when it registers none."""
+        ``it('adds', () => {`` *this* ``})``), or None when it registers none. ``bare``: a
+        group is one too, with no label of its own (see :meth:`_group`)."""
         spec = self.spec
         arguments = self._arguments(call)
-        if not arguments or arguments[0].type not in spec.registration_labels:
+        labelled = bool(arguments) and arguments[0].type in spec.registration_labels
+        if not labelled and not (bare and self._group(call, arguments)):
             return None
         # Ruby's block, else the last function among the arguments (Jest's ``it(name, fn, timeout)``).
-        callback = call.child_by_field_name("block") or next((a for a in reversed(arguments[1:]) if a.type in spec.callbacks), None)
+        rest = arguments[1:] if labelled else arguments
+        callback = call.child_by_field_name("block") or next((a for a in reversed(rest) if a.type in spec.callbacks), None)
         if callback is None or callback.type not in spec.callbacks:
             return None
         body = callback.child_by_field_name("body")
@@ -414,18 +428,49 @@ class _Run:
         end = next((n.start_byte for n in map(call.child_by_field_name, ("arguments", "block")) if n), call.end_byte)
         return _brief(self.doc.data[call.start_byte : end].decode("utf-8", "replace"))
 
+    def _group(self, call: Node, arguments: list[Node]) -> bool:
+        """Whether ``call`` groups what its callback registers though it has no label: its only
+        argument is the callback and it is chained on a labelled call (Laravel's
+        ``Route::middleware('auth')->group(function () {...})``, ``app.route('/book').get(fn)``),
+        or it is Ruby's block on a receiver (``Rails.application.routes.draw do``, ``RSpec.configure
+        do |config|``). Only at a file's top level."""
+        if call.child_by_field_name("block") is not None:
+            return not arguments and call.child_by_field_name("receiver") is not None
+        inner = self._chained(call)
+        if len(arguments) != 1 or inner is None:
+            return False
+        labels = self._arguments(inner)
+        return bool(labels) and labels[0].type in self.spec.registration_labels
+
+    def _chained(self, call: Node) -> Node | None:
+        """The call ``call`` is chained on (``a(...)`` of ``a(...).b(...)``), if it is one of
+        the registering kind."""
+        access = call.child_by_field_name("function") or call  # JS and C# reach it through a member access
+        for field_name in ("object", "receiver", "expression"):
+            inner = access.child_by_field_name(field_name)
+            if inner is not None:
+                return inner if inner.type in self.spec.registrations else None
+        return None
+
     def _suite_call(self, call: Node) -> bool:
         """Whether ``call`` is one a registered callback's body registers more with
         (``CodeSpec.suite_calls``: ``it`` in a ``describe``, tape's ``t.test``)."""
         words = _CALLEE_WORDS.findall(self._callee(call))
         return bool(words) and (words[0] in self.spec.suite_calls or words[-1] in self.spec.suite_calls)
 
-    def _label(self, call: Node) -> str:
-        return _cut(" ".join(self._text(self._arguments(call)[0]).decode("utf-8", "replace").split()), _MAX_LABEL)
+    def _label(self, call: Node) -> str | None:
+        """A registered callback's label, on one line and cut short; None for a group's."""
+        arguments = self._arguments(call)
+        if not arguments or arguments[0].type not in self.spec.registration_labels:
+            return None
+        return _cut(" ".join(self._text(arguments[0]).decode("utf-8", "replace").split()), _MAX_LABEL)
 
     def registration_name(self, call: Node) -> str:
-        """``callee(label)`` of a registered callback: ``app.post('/users')``, ``it("adds")``."""
-        return f"{_cut(self._callee(call), _MAX_LABEL)}({self._label(call)})"
+        """``callee(label)`` of a registered callback: ``app.post('/users')``, ``it("adds")``; a
+        group's callee alone (``Route::middleware('auth')->group``)."""
+        label = self._label(call)
+        callee = _cut(self._callee(call), _MAX_LABEL)
+        return callee if label is None else f"{callee}({label})"
 
     def registration_signature(self, call: Node, body: Node) -> str:
         """The head a registered callback's parts repeat, or "" when it is its text up to the
@@ -439,12 +484,14 @@ class _Run:
         if callback is None or callback not in arguments:
             return ""  # Ruby's block
         place = arguments.index(callback)
+        label = self._label(call)
+        expected = 0 if label is None else 1  # where the callback stands right after the label
         callee = self._callee(call)
-        if place == 1 and "\u2026" not in callee and b"\n" not in self.doc.data[call.start_byte : body.start_byte]:
+        if place == expected and "\u2026" not in callee and b"\n" not in self.doc.data[call.start_byte : body.start_byte]:
             return ""
         head = " ".join(self.doc.slice(callback.start_byte, body.start_byte).split())
-        skipped = ", \u2026" if place > 1 else ""
-        return f"{_cut(callee, _MAX_LABEL)}({self._label(call)}{skipped}, {head}".rstrip()
+        items = [*([label] if label is not None else []), *(["\u2026"] if place > expected else []), head]
+        return f"{_cut(callee, _MAX_LABEL)}({', '.join(items)}".rstrip()
 
     # ---- naming ------------------------------------------------------------------------------
 
@@ -629,7 +676,7 @@ class _Run:
         if definition.type in spec.self_bodies or definition.type in spec.own_bodies:
             return definition
         if definition.type in spec.registrations:
-            return self.registered(definition)
+            return self.registered(definition, bare=True)  # found as a definition: a group if not labelled
         body = definition.child_by_field_name("body")
         if body is not None:
             return body
@@ -1462,14 +1509,15 @@ def _clean_name(raw: bytes | None) -> str | None:
 
 
 _CLOSERS = {"(": ")", "[": "]", "{": "}", "`": "`"}
+_PLAIN_GROUP = 24  # characters of a bracketed group a brief callee keeps as written
 _CALLEE_WORDS = re.compile(r"[\w$!?]+")
 _AROUND_ACCESS = re.compile(r"\s*(\.|->|::|\?\.)\s*")
 
 
 def _brief(callee: str) -> str:
     """A callee's text on one line, each bracketed group in it (a call's arguments, a table, a
-    template) written ``(\u2026)``, type arguments dropped: ``$(document)\n  .on('click', f)\n
-    .on`` is ``$(\u2026).on(\u2026).on``."""
+    template) written ``(\u2026)`` unless short and plain, type arguments dropped: ``$(document)\n
+    .on('click', '.menu a', function (e) {...})\n  .on`` is ``$(document).on(\u2026).on``."""
     text = _AROUND_ACCESS.sub(lambda found: found.group(1), " ".join(callee.split()))
     previous = None
     while "<" in text and previous != text:
@@ -1496,7 +1544,11 @@ def _brief(callee: str) -> str:
                 if depth == 0 or char == "`":
                     break
             j += 1
-        out.append(f"{char}\u2026{_CLOSERS[char]}")
+        inner = text[i + 1 : j]
+        if len(inner) <= _PLAIN_GROUP and not any(c in inner for c in "([{`") and "=>" not in inner and j < n:
+            out.append(text[i : j + 1])  # ``$(document)``, ``Route::middleware('auth')``: as written
+        else:
+            out.append(f"{char}\u2026{_CLOSERS[char]}")
         i = j + 1
     return "".join(out).strip()
 

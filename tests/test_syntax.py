@@ -1415,12 +1415,19 @@ def test_ruby_blocks_under_a_label_are_definitions() -> None:
 def test_php_routes_and_pest_tests_are_definitions() -> None:
     source = (
         "<?php\n\nuse Illuminate\\Support\\Facades\\Route;\n\n"
-        "Route::get('/users/{id}', function (string $id) {\n    return User::findOrFail($id);\n});\n\n"
+        "Route::get('/users/{id}', function (string $id) {\n    return User::findOrFail($id);\n})->name('users.show');\n\n"
         "it('adds two numbers', function () {\n    expect(add(1, 2))->toBe(3);\n});\n\n"
-        "Route::middleware('auth')->group(function () {\n    Route::get('/me', fn () => auth()->user());\n});\n"
+        "Route::middleware('auth')->group(function () {\n    Route::get('/me', fn () => auth()->user());\n"
+        "    Route::post('/logout', function () {\n        auth()->logout();\n    });\n});\n"
     )
-    found = {d.symbol: d.kind for d in list_definitions(prepare("routes.php", "php", source))}
-    assert found == {"Route::get('/users/{id}')": "callback", "it('adds two numbers')": "callback"}, found
+    found = {d.symbol: (d.kind, d.first, d.last) for d in list_definitions(prepare("routes.php", "php", source))}
+    assert found == {
+        # A call chained after it (``->name(...)``) is its own; a group needs no label.
+        "Route::get('/users/{id}')": ("callback", 5, 7),
+        "it('adds two numbers')": ("callback", 9, 11),
+        "Route::middleware('auth')->group": ("callback", 13, 18),
+        "Route::middleware('auth')->group.Route::post('/logout')": ("callback", 15, 17),
+    }, found
 
 
 def test_csharp_top_level_statements_hold_minimal_api_routes_and_local_functions() -> None:
@@ -1450,7 +1457,7 @@ def test_a_registered_callback_is_named_and_headed_in_brief() -> None:
     )
     found = [d.symbol for d in list_definitions(prepare("ui.ts", "typescript", source))]
     assert found == [
-        "$(\u2026).on(\u2026).on('keydown.menu')", "test.each(\u2026)('add(%i, %i) -> %i')", "server.get('/search')", "app.get('/admin')",
+        "$(document).on(\u2026).on('keydown.menu')", "test.each(\u2026)('add(%i, %i) -> %i')", "server.get('/search')", "app.get('/admin')",
     ], found  # fmt: skip
     parts = [c for c in _syntax("ui.ts", "typescript", source, unit="chars", budget=300) if c.symbol == "app.get('/admin')"]
     assert len(parts) > 1
@@ -1506,3 +1513,23 @@ def test_a_closing_brace_is_no_part_of_its_own() -> None:
     parts = _syntax("load.test.js", "javascript", source, unit="chars", budget=budget, breadcrumb=False)
     assert len(parts) == 2 and parts[-1].text.strip() != "})", [p.text for p in parts]
     assert parts[-1].text.lstrip().startswith("expect(value7)")
+
+
+def test_groups_and_chained_modifiers_of_registered_callbacks() -> None:
+    # Mocha's ``.timeout()`` after a ``describe`` hid it and its tests; Rails' routes file is
+    # one block with no label, its resources inside.
+    mocha = (
+        "describe('slow things', function () {\n  it('waits', function (done) {\n    setTimeout(done, 4000);\n  });\n"
+        "}).timeout(5000);\n"
+    )
+    found = [d.symbol for d in list_definitions(prepare("slow.test.js", "javascript", mocha))]
+    assert found == ["describe('slow things')", "describe('slow things').it('waits')"], found
+    routes = (
+        "Rails.application.routes.draw do\n  root 'home#index'\n\n  resources :orders do\n"
+        "    member do\n      post :cancel\n    end\n  end\nend\n"
+    )
+    found = [d.symbol for d in list_definitions(prepare("config/routes.rb", "ruby", routes))]
+    assert found == ["Rails.application.routes.draw", "Rails.application.routes.draw.resources(:orders)"], found
+    # Only at a file's top level: in a method, such a block is one of its statements.
+    nested = "def setup\n  RSpec.configure do |config|\n    config.order = :random\n  end\nend\n"
+    assert [d.symbol for d in list_definitions(prepare("s.rb", "ruby", nested))] == ["setup"]
