@@ -337,8 +337,10 @@ class _Run:
                 ):
                     return None, []  # an object of data, not of methods: plain code
                 return current, wrappers
-            if current.type in spec.registrations and not any(
-                w.type in spec.naming_wrappers or w.type in spec.assignments for w in wrappers
+            if (
+                current.type in spec.registrations
+                and (callbacks or not in_function)
+                and not any(w.type in spec.naming_wrappers or w.type in spec.assignments for w in wrappers)
             ):
                 # Through calls chained after it (``Route::get('/u', fn)->name('user')``,
                 # ``describe('slow', fn).timeout(5000)``): they wrap it.
@@ -1535,8 +1537,8 @@ def _brief(callee: str) -> str:
             c = text[j]
             if quote:
                 quote = "" if c == quote and text[j - 1] != "\\" else quote
-            elif c in "'\"" or (c == "`" and char != "`"):
-                quote = c
+            elif char != "`" and c in "'\"`":
+                quote = c  # (a template's own text holds no strings)
             elif c == char and (char != "`" or j == i):
                 depth += 1
             elif c == _CLOSERS[char]:
