@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from core.chunk import Chunk, span_chunk_id
-from core.document import Document
+from core.document import Document, is_blank_bytes
 from core.languages import CodeSpec, comment_line, get_spec
 from core.settings import ChunkSettings
 from core.sizing import Sizer, SpanSizer, make_sizer
@@ -76,6 +77,7 @@ class ChunkMaker:
     doc: Document = field(init=False)
     _measured: dict[str, int] = field(init=False, default_factory=dict)
     _prefixes: dict[tuple[str, str], tuple[str, int]] = field(init=False, default_factory=dict)  # and their sizes
+    _crumbs: dict[str, str] = field(init=False, default_factory=dict)
     bytes_are_chars: bool = field(init=False, default=False)  # the unit is chars and the text ASCII
 
     def __post_init__(self) -> None:
@@ -86,27 +88,26 @@ class ChunkMaker:
 
     def breadcrumb(self, symbol: str) -> str:
         """The breadcrumb line for ``symbol`` (empty when breadcrumbs are off). One longer than
-        :data:`BREADCRUMB_SHARE` of the budget loses the start of its symbol (``\u2026``, cut at
-        a dot where one is near), down to its last :data:`SYMBOL_KEPT` characters: nested test
-        suites (``describe(...).describe(...).it("...")``) otherwise left a small budget's
-        chunks room for a few characters of their own. The path is kept whole."""
+        :data:`BREADCRUMB_SHARE` of the budget is shortened by :func:`shorten_symbol` (nested
+        test suites, ``describe(...).describe(...).it("...")``, otherwise left a small budget's
+        chunks room for a few characters of their own). The path is kept whole."""
         if not self.settings.breadcrumb:
             return ""
-        language, path = self.doc.language, self.doc.path
-        line = comment_line(language, f"{path} :: {symbol}" if symbol else path) + "\n"
-        if len(symbol) <= SYMBOL_KEPT or self.measure(line) <= self.settings.budget * BREADCRUMB_SHARE:
-            return line
+        found = self._crumbs.get(symbol)
+        if found is None:
+            language, path = self.doc.language, self.doc.path
 
-        def shortened(keep: int) -> str:
-            tail = symbol[len(symbol) - keep :]
-            dot = tail.find(".")
-            if 0 <= dot < keep // 3:
-                tail = tail[dot + 1 :]
-            return comment_line(language, f"{path} :: \u2026{tail}") + "\n"
+            def line(shown: str) -> str:
+                return comment_line(language, f"{path} :: {shown}" if shown else path) + "\n"
 
-        limit = self.settings.budget * BREADCRUMB_SHARE
-        keep = largest_fitting(SYMBOL_KEPT, len(symbol) - 1, lambda n: self.measure(shortened(n)) <= limit)
-        return shortened(max(keep, SYMBOL_KEPT))
+            found = line(symbol)
+            limit = self.settings.budget * BREADCRUMB_SHARE
+            if len(symbol) > SYMBOL_KEPT and self.measure(found) > limit:
+                shorter = line(shorten_symbol(symbol, lambda shown: self.measure(line(shown)) <= limit))
+                if self.measure(shorter) < self.measure(found):
+                    found = shorter
+            self._crumbs[symbol] = found
+        return found
 
     def prefixed(self, symbol: str, header: str) -> tuple[str, int]:
         """What stands above the span in ``embed_text``, and its size (memoised: packing asks
@@ -204,6 +205,74 @@ class ChunkMaker:
 BREADCRUMB_SHARE = 1 / 3
 SYMBOL_KEPT = 32
 
+# Where a symbol may be cut: a breadcrumb's dot, a heading trail's " > ", a merged group's ", ".
+_SEPARATORS = (".", " > ", ", ")
+_BRACKETS = {"(": ")", "[": "]", "{": "}"}
+
+
+def _segments(symbol: str) -> list[str]:
+    """``symbol`` cut after each separator outside brackets and quotes (a callback's label
+    ``it('parses 1.5')`` is one segment); the pieces join back to ``symbol``."""
+    pieces: list[str] = []
+    start, depth, quote, i = 0, 0, "", 0
+    while i < len(symbol):
+        char = symbol[i]
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"`":
+            quote = char
+        elif char in _BRACKETS:
+            depth += 1
+        elif char in _BRACKETS.values():
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            separator = next((sep for sep in _SEPARATORS if symbol.startswith(sep, i)), None)
+            if separator is not None and i > start:
+                i += len(separator)
+                pieces.append(symbol[start:i])
+                start = i
+                continue
+        i += 1
+    pieces.append(symbol[start:])
+    return [piece for piece in pieces if piece]
+
+
+def shorten_symbol(symbol: str, fits: Any) -> str:
+    """``symbol`` shortened until ``fits(shown)``: its first segment, ``\u2026``, and as many of
+    its last segments as fit (``Guide > \u2026 > Installing the tools``,
+    ``describe('Cart').\u2026.it('adds')``); else its last segments alone; else the end of
+    its last segment, at least :data:`SYMBOL_KEPT` characters, never starting inside a
+    character's combining marks. The best effort when nothing fits."""
+    parts = _segments(symbol)
+    for count in range(len(parts) - 2, 0, -1):
+        shown = parts[0] + "\u2026" + _joiner(parts[0]) + "".join(parts[-count:])
+        if fits(shown):
+            return shown
+    for count in range(len(parts) - 1, 0, -1):
+        shown = "\u2026" + "".join(parts[-count:])
+        if fits(shown):
+            return shown
+    last = parts[-1]
+    if last.startswith("{") and last.endswith("}"):  # merged siblings, ``Cart.{add, remove, total}``
+        items, before = last[1:-1].split(", "), "".join(parts[:-1])
+        for head in (before, "\u2026" + parts[-2] if len(parts) > 1 else ""):
+            for count in range(len(items) - 1, 0, -1):
+                shown = head + "{\u2026, " + ", ".join(items[-count:]) + "}"
+                if fits(shown):
+                    return shown
+    keep = largest_fitting(SYMBOL_KEPT, len(symbol) - 1, lambda n: fits("\u2026" + symbol[len(symbol) - n :]))
+    start = len(symbol) - max(keep, SYMBOL_KEPT)
+    while 0 < start < len(symbol) and (unicodedata.combining(symbol[start]) or symbol[start] in "\u200d\ufe0f"):
+        start += 1  # an accent, a joiner or an emoji's variation selector belongs to the one before
+    return "\u2026" + symbol[start:]
+
+
+def _joiner(first: str) -> str:
+    """What stands between an elided middle and the segments after it: the separator that
+    ended the first segment (``.``, `` > ``, ``, ``)."""
+    return next((sep for sep in _SEPARATORS if first.endswith(sep)), "")
+
+
 # Share of the budget a chunk's own text always gets, however long its breadcrumb and header:
 # a prefix that fills the budget otherwise leaves one-character pieces (thousands of them).
 MIN_ROOM = 0.2
@@ -256,7 +325,7 @@ def split_long_line(maker: ChunkMaker, first_byte: int, end_byte: int, avail: in
         if cut < pos + 1:
             cut, flags = pos + 1, ("split_line", "oversized")
         b = doc.byte_of_char(cut)
-        if doc.data[a:b].strip():  # (a run of spaces or a stray ``\r`` is no chunk's text)
+        if not is_blank_bytes(doc.data[a:b]):  # (a run of spaces or a stray ``\r`` is no chunk's text)
             pieces.append((a, b, flags))
         pos = cut
     return pieces

@@ -141,7 +141,7 @@ class Document:
 
     def is_blank(self, line: int) -> bool:
         """True when 1-based ``line`` holds only whitespace."""
-        return not self.data[self.line_starts[line - 1] : self.line_end(line)].strip()
+        return is_blank_bytes(self.data[self.line_starts[line - 1] : self.line_end(line)])
 
     def trim_blank(self, first: int, last: int) -> tuple[int, int]:
         """Lines ``first..last`` without blank lines at either end (one line is kept)."""
@@ -172,3 +172,11 @@ def _line_starts(lines: list[bytes] | list[str]) -> tuple[int, ...]:
     (a running sum in C: this runs for every file the CLI reads)."""
     starts = tuple(accumulate(map(_PLUS_ONE, map(len, lines)), initial=0))
     return starts[:-1]
+
+
+def is_blank_bytes(data: bytes) -> bool:
+    """True when UTF-8 ``data`` holds only whitespace, Unicode's included (a no-break space,
+    which bytes.strip keeps, made a chunk of nothing but one)."""
+    if not data.strip():
+        return True
+    return not data.isascii() and not data.decode("utf-8", "replace").strip()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from core.builder import ChunkMaker, Prepared, fit_piece, flag_over, largest_fitting, room_for, split_long_line
 from core.chunk import Chunk
+from core.document import is_blank_bytes
 from core.settings import ChunkSettings
 
 
@@ -71,7 +72,7 @@ def _raw_windows(maker: ChunkMaker, avail: int, overlap: int) -> list[tuple[int,
         if cut < pos + 1:
             cut, flags = pos + 1, ("oversized",)
         b = doc.byte_of_char(cut)
-        if doc.data[a:b].strip():
+        if not is_blank_bytes(doc.data[a:b]):
             out.append((a, b, flags))
         if cut >= total:
             break

@@ -510,7 +510,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
         ),
         CodeSpec(
             name="ruby",
-            extensions=(".rb", ".rake", ".gemspec", ".ru", ".jbuilder"),
+            extensions=(".rb", ".rake", ".gemspec", ".podspec", ".ru", ".jbuilder", ".builder", ".thor"),
             comment=("#", ""),
             functions=frozenset({"method", "singleton_method"}),
             containers=frozenset({"class", "module", "singleton_class"}),
@@ -719,7 +719,10 @@ _BY_FILENAME = {
     "pipfile": "toml",
     # Ruby's DSL files: Rake tasks, Bundler, CocoaPods, fastlane, Vagrant, Guard, Capistrano, Danger.
     **dict.fromkeys(
-        ("rakefile", "gemfile", "podfile", "fastfile", "appfile", "vagrantfile", "guardfile", "capfile", "dangerfile"),
+        (
+            "rakefile", "gemfile", "podfile", "fastfile", "appfile", "vagrantfile", "guardfile", "capfile",
+            "dangerfile", "brewfile", "berksfile", "thorfile", "puppetfile", "steepfile", "appraisals",
+        ),  # fmt: skip
         "ruby",
     ),
 }

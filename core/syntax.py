@@ -63,7 +63,8 @@ _MAX_LOOK_INSIDE = 64
 # and ``operator<`` keep theirs).
 _GENERIC_ARGS = re.compile(r"(?<=[\w\]])<[^<>=]*>")
 _MAX_NAME = 100
-_MAX_LABEL = 60  # characters of a registered callback's callee, and of its label
+_MAX_LABEL = 100  # characters of a registered callback's label (tests told apart by their ends)
+_MAX_CALLEE = 60  # and of its callee
 _MAX_CHAIN = 4  # calls chained after a registered callback's (``->name('home')``)
 _CLOSING_KEYWORDS = frozenset({"end"})  # Ruby's: closes the unit before it, never opens one
 _MAX_TRAIL_DEPTH = 16  # last children followed down to find where a node's text ends
@@ -437,7 +438,10 @@ class _Run:
         or it is Ruby's block on a receiver (``Rails.application.routes.draw do``, ``RSpec.configure
         do |config|``). Only at a file's top level."""
         if call.child_by_field_name("block") is not None:
-            return not arguments and call.child_by_field_name("receiver") is not None
+            # On a constant (``Rails.application``, ``RSpec``, ``Gem::Specification``): not
+            # ``self.class_eval do``, ``[:a, :b].each do``, ``5.times do``.
+            receiver = call.child_by_field_name("receiver")
+            return not arguments and receiver is not None and self._text(receiver)[:1].isupper()
         inner = self._chained(call)
         if len(arguments) != 1 or inner is None:
             return False
@@ -471,7 +475,7 @@ class _Run:
         """``callee(label)`` of a registered callback: ``app.post('/users')``, ``it("adds")``; a
         group's callee alone (``Route::middleware('auth')->group``)."""
         label = self._label(call)
-        callee = _cut(self._callee(call), _MAX_LABEL)
+        callee = _cut(self._callee(call), _MAX_CALLEE)
         return callee if label is None else f"{callee}({label})"
 
     def registration_signature(self, call: Node, body: Node) -> str:
@@ -493,7 +497,7 @@ class _Run:
             return ""
         head = " ".join(self.doc.slice(callback.start_byte, body.start_byte).split())
         items = [*([label] if label is not None else []), *(["\u2026"] if place > expected else []), head]
-        return f"{_cut(callee, _MAX_LABEL)}({', '.join(items)}".rstrip()
+        return f"{_cut(callee, _MAX_CALLEE)}({', '.join(items)}".rstrip()
 
     # ---- naming ------------------------------------------------------------------------------
 
@@ -1018,9 +1022,15 @@ class _Run:
             and self.fits(head.first, members[0].last, symbol, header, reserve)
         ):
             taken.append(members.pop(0))
-        if taken and members and not any(m.named for m in members) and self.fits(taken[-1].first, members[-1].last, symbol, repeat):
+        if (
+            len(taken) > 1
+            and members
+            and not any(m.named for m in members)
+            and self.fits(taken[-1].first, members[-1].last, symbol, repeat)
+        ):
             # Only the closing ``})`` is left, and it would be a part alone: the last statement
-            # taken goes with it.
+            # taken goes with it (not the only one: Go's body is one ``statement_list``, and a
+            # signature alone is no better a part than a brace alone).
             members.insert(0, taken.pop())
         last = taken[-1].last if taken else head.last
         pending = Pending(kind, symbol, head.first, last, header, parent)
@@ -1130,10 +1140,12 @@ class _Run:
         def emit() -> None:
             if not group:
                 return
-            symbol = symbol_of(len(group), named)
+            # (A closing brace that joined the group is no member of it: it names nothing.)
+            members = sum(1 for u, _ in group if u.named)
+            symbol = symbol_of(members, named)
             unit_kind = kind
             defs = [u.definition for u, s in group if s and u.definition is not None]
-            if len(defs) == len(group) and owner is None:
+            if defs and len(defs) == members and owner is None:
                 kinds = {self.kind(d, in_container) for d in defs}
                 unit_kind = kinds.pop() if len(kinds) == 1 else kind
             pending = Pending(unit_kind, symbol, group[0][0].first, group[-1][0].last, header, parent)
@@ -1151,22 +1163,19 @@ class _Run:
                 continue
             if group:
                 first = group[0][0].first
-                if self.fits(first, unit.last, symbol_of(len(group) + 1, [*named, sym] if sym else named), header):
+                members = sum(1 for u, _ in group if u.named) + unit.named
+                if self.fits(first, unit.last, symbol_of(members, [*named, sym] if sym else named), header):
                     group.append((unit, sym))
                     if sym:
                         named.append(sym)
                     continue
-                moved = group[-1] if len(group) > 1 and not unit.named else None
-                if moved is not None and self.fits(moved[0].first, unit.last, symbol_of(1, [moved[1]] if moved[1] else []), header):
+                moved = group[-1] if len(group) > 1 and not unit.named and not sym else None
+                if moved is not None and not moved[1] and self.fits(moved[0].first, unit.last, symbol_of(2, []), header):
                     # A closing ``})`` alone would be a chunk of its own: the statement before it
-                    # goes with it.
+                    # (not a definition, which keeps its own chunk and name) goes with it.
                     group.pop()
-                    if moved[1]:
-                        named.pop()
                     emit()
                     group.append(moved)
-                    if moved[1]:
-                        named.append(moved[1])
                 else:
                     emit()
             if self.fits(unit.first, unit.last, symbol_of(1, [sym] if sym else []), header):

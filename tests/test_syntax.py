@@ -1533,3 +1533,60 @@ def test_groups_and_chained_modifiers_of_registered_callbacks() -> None:
     # Only at a file's top level: in a method, such a block is one of its statements.
     nested = "def setup\n  RSpec.configure do |config|\n    config.order = :random\n  end\nend\n"
     assert [d.symbol for d in list_definitions(prepare("s.rb", "ruby", nested))] == ["setup"]
+
+
+def test_closer_rebalancing_keeps_names_kinds_and_signatures() -> None:
+    # Merged siblings: the closing brace after the last method must not turn that method into
+    # a mixed ``statements`` group (longer breadcrumb, over the budget); Go's body is one
+    # statement list, which must not leave a signature alone for the sake of a brace.
+    basket = "class BasketStore1 {\n  constructor() { this.items = []; this.count = 0; this.total = 0; }\n  a(){}\n  clear() { this.items.length = 0; this.count = 0; }\n}\n"
+    for budget in range(100, 140):
+        chunks = _syntax("b.js", "javascript", basket, unit="chars", budget=budget, merge_siblings=True)
+        assert not any("oversized" in c.flags for c in chunks), budget
+        assert all(c.kind != "statements" or "clear" not in c.symbol for c in chunks), (budget, [c.symbol for c in chunks])
+    go = (
+        "package gw\n\nfunc Routes(s *Stats) *http.ServeMux {\n\tmux := http.NewServeMux()\n"
+        '\tmux.HandleFunc("/healthz", Health(s))\n\tmux.HandleFunc("/metrics", Metrics(s))\n'
+        '\tmux.HandleFunc("/version", func(w http.ResponseWriter, r *http.Request) {\n\t\tfmt.Fprintln(w, "gateway 1.9.3")\n\t})\n'
+        "\treturn mux\n}\n"
+    )
+    for budget in range(240, 360, 4):
+        parts = [c for c in _syntax("r.go", "go", go, unit="chars", budget=budget) if c.symbol == "Routes"]
+        assert not (len(parts) > 1 and parts[0].end_line == 3), (budget, [(c.start_line, c.end_line) for c in parts])
+
+
+def test_shortened_breadcrumbs_keep_the_head_and_cut_between_parts() -> None:
+    from core.builder import shorten_symbol
+
+    def within(limit: int):
+        return lambda shown: len(shown) <= limit
+
+    trail = "Chunk Explorer guide > Installing > Installing the command line tools"
+    assert shorten_symbol(trail, within(60)) == "Chunk Explorer guide > \u2026 > Installing the command line tools"
+    merged = "xml.dom.TestMinidom.{testSetAttrValue, testGetAttr, __setitem__, testRemoveAttr}"
+    assert shorten_symbol(merged, within(52)) == "xml.dom.TestMinidom.{\u2026, __setitem__, testRemoveAttr}"
+    # A label's own dots are no place to cut; an accent stays with its letter.
+    nested = "describe('ShoppingCart').describe('addItem').it('caps 1.5 units at the stock')"
+    assert shorten_symbol(nested, within(62)) == "describe('ShoppingCart').\u2026.it('caps 1.5 units at the stock')"
+    assert not shorten_symbol("x" * 40 + "e\u0301" * 30, within(40))[1:2] == "\u0301"
+    # A symbol just over the kept length is not made longer by its ellipsis.
+    source = "class ShoppingCartService:\n    def apply_discount(self, code):\n        return code\n"
+    path = "services/checkout/very/deep/monorepo/packages/payments-and-checkout/src/shop/cart_service.py"
+    for chunk in _syntax(path, "python", source, unit="tokens", budget=64):
+        assert "\u2026" not in chunk.embed_text.splitlines()[0]
+
+
+def test_a_no_break_space_alone_is_a_blank_line() -> None:
+    source = "# Notes\n\nNew Features\n------------\n- Shim lifecycle command, long enough to be split. (#1610)\n\u00a0\nBug Fixes\n---------\n- Fixed rsync test\n"
+    for budget in (30, 50, 80):
+        chunk_document(prepare("CHANGES.md", "markdown", source), ChunkSettings(unit="chars", budget=budget), "syntax")
+        _syntax("CHANGES.md", "markdown", source, unit="chars", budget=budget)  # no chunk of whitespace alone
+
+
+def test_ruby_groups_need_a_constant_and_the_top_level() -> None:
+    source = (
+        "class Report\n  self.class_eval do\n    def extra\n      1\n    end\n  end\n\n"
+        "  [:a, :b].each do |name|\n    define_method(name) { name }\n  end\nend\n\n5.times do |i|\n  puts i\nend\n"
+    )
+    found = [d.symbol for d in list_definitions(prepare("report.rb", "ruby", source))]
+    assert found == ["Report"], found
