@@ -94,19 +94,20 @@ class ChunkMaker:
         if not self.settings.breadcrumb:
             return ""
         found = self._crumbs.get(symbol)
-        if found is None:
-            language, path = self.doc.language, self.doc.path
+        if found is not None:
+            return found
+        language, path = self.doc.language, self.doc.path
+        found = comment_line(language, f"{path} :: {symbol}" if symbol else path) + "\n"
+        limit = self.settings.budget * BREADCRUMB_SHARE
+        if len(symbol) > SYMBOL_KEPT and self.measure(found) > limit:
 
             def line(shown: str) -> str:
-                return comment_line(language, f"{path} :: {shown}" if shown else path) + "\n"
+                return comment_line(language, f"{path} :: {shown}") + "\n"
 
-            found = line(symbol)
-            limit = self.settings.budget * BREADCRUMB_SHARE
-            if len(symbol) > SYMBOL_KEPT and self.measure(found) > limit:
-                shorter = line(shorten_symbol(symbol, lambda shown: self.measure(line(shown)) <= limit))
-                if self.measure(shorter) < self.measure(found):
-                    found = shorter
-            self._crumbs[symbol] = found
+            shorter = line(shorten_symbol(symbol, lambda shown: self.measure(line(shown)) <= limit))
+            if self.measure(shorter) < self.measure(found):
+                found = shorter
+        self._crumbs[symbol] = found
         return found
 
     def prefixed(self, symbol: str, header: str) -> tuple[str, int]:

@@ -141,7 +141,9 @@ class Document:
 
     def is_blank(self, line: int) -> bool:
         """True when 1-based ``line`` holds only whitespace."""
-        return is_blank_bytes(self.data[self.line_starts[line - 1] : self.line_end(line)])
+        stripped = self.data[self.line_starts[line - 1] : self.line_end(line)].strip()
+        # (Inline :func:`is_blank_bytes`: a hot call. Only a non-ASCII start may be Unicode space.)
+        return not stripped or (stripped[0] >= 0x80 and not stripped.decode("utf-8", "replace").strip())
 
     def trim_blank(self, first: int, last: int) -> tuple[int, int]:
         """Lines ``first..last`` without blank lines at either end (one line is kept)."""
@@ -177,6 +179,5 @@ def _line_starts(lines: list[bytes] | list[str]) -> tuple[int, ...]:
 def is_blank_bytes(data: bytes) -> bool:
     """True when UTF-8 ``data`` holds only whitespace, Unicode's included (a no-break space,
     which bytes.strip keeps, made a chunk of nothing but one)."""
-    if not data.strip():
-        return True
-    return not data.isascii() and not data.decode("utf-8", "replace").strip()
+    stripped = data.strip()
+    return not stripped or (stripped[0] >= 0x80 and not stripped.decode("utf-8", "replace").strip())

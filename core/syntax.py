@@ -1141,10 +1141,10 @@ class _Run:
             if not group:
                 return
             # (A closing brace that joined the group is no member of it: it names nothing.)
-            members = sum(1 for u, _ in group if u.named)
+            members = sum(1 for u, _ in group if u.named) if named and owner is None else len(group)
             symbol = symbol_of(members, named)
             unit_kind = kind
-            defs = [u.definition for u, s in group if s and u.definition is not None]
+            defs = [u.definition for u, s in group if s and u.definition is not None] if named else []
             if defs and len(defs) == members and owner is None:
                 kinds = {self.kind(d, in_container) for d in defs}
                 unit_kind = kinds.pop() if len(kinds) == 1 else kind
@@ -1163,7 +1163,8 @@ class _Run:
                 continue
             if group:
                 first = group[0][0].first
-                members = sum(1 for u, _ in group if u.named) + unit.named
+                # (The count matters only for a group naming definitions: counted then alone.)
+                members = sum(1 for u, _ in group if u.named) + unit.named if owner is None and (named or sym) else 1
                 if self.fits(first, unit.last, symbol_of(members, [*named, sym] if sym else named), header):
                     group.append((unit, sym))
                     if sym:
