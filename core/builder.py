@@ -212,15 +212,16 @@ _BRACKETS = {"(": ")", "[": "]", "{": "}"}
 
 
 def _segments(symbol: str) -> list[str]:
-    """``symbol`` cut after each separator outside brackets and quotes (a callback's label
-    ``it('parses 1.5')`` is one segment); the pieces join back to ``symbol``."""
+    """``symbol`` cut after each separator outside brackets (a callback's label ``it('parses
+    1.5')`` is one segment; a bracket in a string there does not count); the pieces join back
+    to ``symbol``. (Outside brackets a quote is prose's apostrophe: ``Don't panic > Install``.)"""
     pieces: list[str] = []
     start, depth, quote, i = 0, 0, "", 0
     while i < len(symbol):
         char = symbol[i]
         if quote:
             quote = "" if char == quote else quote
-        elif char in "'\"`":
+        elif depth and char in "'\"`":
             quote = char
         elif char in _BRACKETS:
             depth += 1

@@ -1563,6 +1563,8 @@ def test_shortened_breadcrumbs_keep_the_head_and_cut_between_parts() -> None:
 
     trail = "Chunk Explorer guide > Installing > Installing the command line tools"
     assert shorten_symbol(trail, within(60)) == "Chunk Explorer guide > \u2026 > Installing the command line tools"
+    prose = "Don't panic: a guide > Installing > Installing the command line tools"
+    assert shorten_symbol(prose, within(62)) == "Don't panic: a guide > \u2026 > Installing the command line tools"
     merged = "xml.dom.TestMinidom.{testSetAttrValue, testGetAttr, __setitem__, testRemoveAttr}"
     assert shorten_symbol(merged, within(52)) == "xml.dom.TestMinidom.{\u2026, __setitem__, testRemoveAttr}"
     # A label's own dots are no place to cut; an accent stays with its letter.
