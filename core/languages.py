@@ -103,19 +103,21 @@ class CodeSpec:
     - ``registrations``: calls that hand a block of code to something under a label, read as
       definitions of kind ``callback``: a test's ``describe('cart', () => {...})`` or ``it "adds"
       do ... end``, a route's ``app.post('/users', (req, res) => {...})`` or ``get '/x' do``, a
-      Rake ``task :seed do``, an ASP.NET minimal API's ``app.MapGet("/x", () => {...})``. A call is one when its first argument is a label (one of
-      ``registration_labels``: a string, a symbol, a constant) and its callback (the call's
-      ``block``, else its last argument that is a function, through ``argument_wraps``) is one of ``callbacks``
-      with a ``body`` of statements (``callback_bodies``). It is named ``callee(label)``. Such
-      calls count at module and class level, not when what they return is given a name (``const
-      off = bus.on('x', ...)``), and among statements only in another's body and only when
-      their callee's first or last word is one of ``suite_calls`` (``describe`` > ``it``,
-      tape's ``test`` > ``t.test``, Rake's ``namespace`` > ``task``): in a test's body, as in a
-      function's, ``stream.on('data', ...)`` is one of its statements. At a file's top level a
-      group needs no label: a callback that is the only argument of a call chained on a
-      labelled one (``Route::middleware('auth')->group(function () {...})``), or Ruby's block on
-      a receiver (``Rails.application.routes.draw do``). A callback that registers more is
-      split as a class is: its head lists what it holds;
+      Rake ``task :seed do``, an ASP.NET minimal API's ``app.MapGet("/x", () => {...})``. A
+      call is one when its first argument is a label (one of ``registration_labels``: a string,
+      a symbol, a constant) and its callback (the call's ``block``, else its last argument that
+      is a function, through ``argument_wraps``) is one of ``callbacks`` with a ``body`` of
+      statements (``callback_bodies``). It is named ``callee(label)``, and calls chained after
+      it are its own (``->name('x')``, ``.timeout(5000)``). Such calls count at module and class
+      level, not when what they return is given a name (``const off = bus.on('x', ...)``), and
+      among statements only in another's body and only when their callee's first or last word
+      is one of ``suite_calls`` (``describe`` > ``it``, tape's ``test`` > ``t.test``, Rake's
+      ``namespace`` > ``task``): in a test's body, as in a function's, ``stream.on('data',
+      ...)`` is one of its statements. At a file's top level a group needs no label: a callback
+      that is the only argument of a call chained on a labelled one
+      (``Route::middleware('auth')->group(function () {...})``), or Ruby's block on a constant
+      (``Rails.application.routes.draw do``). A callback that registers more is split as a
+      class is: its head lists what it holds;
     - ``iife_wraps``: nodes around a function called where it is written (``(function (root)
       { ... })(this);``, ``!function () {...}()``, UMD's factory argument): at a file's top level
       such a statement is opened, and the definitions inside are the file's own (older
@@ -518,7 +520,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             anonymous_names={"singleton_class": "self"},
             qualifiers={"singleton_method": "object"},
             methods_in=frozenset({"module"}),
-            # RSpec's ``describe Cart do``, ``it "adds" do``, ``let(:cart) { ... }``; Sinatra's
+            # RSpec's ``describe Cart do``, ``it "adds" do``, ``let(:lines) do``; Sinatra's
             # ``get '/x' do``; Rake's ``namespace :db do`` and ``task seed: :env do``.
             # (A ``{ ... }`` block is a one-liner: ``let(:cart) { Cart.new }`` is a statement.)
             registrations=frozenset({"call"}),
