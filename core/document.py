@@ -141,9 +141,7 @@ class Document:
 
     def is_blank(self, line: int) -> bool:
         """True when 1-based ``line`` holds only whitespace."""
-        stripped = self.data[self.line_starts[line - 1] : self.line_end(line)].strip()
-        # (Inline :func:`is_blank_bytes`: a hot call. Only a non-ASCII start may be Unicode space.)
-        return not stripped or (stripped[0] >= 0x80 and not stripped.decode("utf-8", "replace").strip())
+        return is_blank_bytes(self.data[self.line_starts[line - 1] : self.line_end(line)])
 
     def trim_blank(self, first: int, last: int) -> tuple[int, int]:
         """Lines ``first..last`` without blank lines at either end (one line is kept)."""
@@ -180,4 +178,5 @@ def is_blank_bytes(data: bytes) -> bool:
     """True when UTF-8 ``data`` holds only whitespace, Unicode's included (a no-break space,
     which bytes.strip keeps, made a chunk of nothing but one)."""
     stripped = data.strip()
+    # (Only a non-ASCII start may be Unicode's space: the common line costs one byte test.)
     return not stripped or (stripped[0] >= 0x80 and not stripped.decode("utf-8", "replace").strip())

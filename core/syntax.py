@@ -348,14 +348,14 @@ class _Run:
                 chain: list[Node] = []
                 call: Node | None = current
                 bare = not in_function
-                while call is not None and len(chain) < _MAX_CHAIN and self.registered(call, bare=bare) is None:
+                body = self.registered(current, bare=bare)
+                while body is None and len(chain) < _MAX_CHAIN:
                     chain.append(call)
                     call = self._chained(call)
-                if (
-                    call is not None
-                    and self.registered(call, bare=bare) is not None
-                    and (not in_function or (callbacks and self._suite_call(call)))
-                ):
+                    if call is None:
+                        break
+                    body = self.registered(call, bare=bare)
+                if body is not None and call is not None and (not in_function or (callbacks and self._suite_call(call))):
                     return call, wrappers + chain
             if current.type in spec.calls:
                 # ``const Button = memo(function Button() {...})``: the function is what is named.
@@ -1170,7 +1170,7 @@ class _Run:
                     if sym:
                         named.append(sym)
                     continue
-                moved = group[-1] if len(group) > 1 and not unit.named and not sym else None
+                moved = group[-1] if len(group) > 1 and not unit.named else None
                 if moved is not None and not moved[1] and self.fits(moved[0].first, unit.last, symbol_of(2, []), header):
                     # A closing ``})`` alone would be a chunk of its own: the statement before it
                     # (not a definition, which keeps its own chunk and name) goes with it.
