@@ -53,6 +53,10 @@ AIM_RECHUNK_MS = 50
 RECHUNK_LINES = 3000
 RECHUNK_BUDGETS = {"tokens": (128, 192, 254, 320, 400, 512), "chars": (500, 800, 1200, 1500, 2000, 3000)}
 RECHUNK_REPEAT = 7
+# Scaling: the same generated file at two sizes; the cost per chunk must not grow with the file.
+SCALING_DEFINITIONS = (400, 4000)
+SCALING_BUDGET = 300  # chars: every generated function is split into parts
+AIM_SCALING = 1.5  # CPU per chunk at the larger size / at the smaller one
 STARTUP_REPEAT = 5
 PEER_DEADLINE_S = 45  # CPU seconds after which a peer's loop stops; its MB/s is over the files it did
 PEER_TIMEOUT_S = 300  # a peer's subprocess is killed after this (a hang, not a slow peer)
@@ -500,6 +504,41 @@ def rechunk(corpus: Path, files: list[str]) -> dict:
     return out
 
 
+def scaling() -> dict:
+    """CPU time per chunk of one generated file of split functions at two sizes (10x apart).
+
+    Linear work gives a ratio near 1; work over the whole chunk list once per split definition
+    grows with the file (it made a 2.6 MB Rust file of thousands of functions take 29 s)."""
+    from core.chunking import chunk_document, prepare
+    from core.settings import ChunkSettings
+
+    def function(i: int) -> str:
+        body = "".join(f"    total_{j} = values[{j}] * factor_{i % 7} + offset\n" for j in range(12))
+        return f"def compute_{i}(values, factor, offset):\n    \"\"\"Step {i} of the pipeline.\"\"\"\n{body}    return total_0\n\n\n"
+
+    settings = ChunkSettings(unit="chars", budget=SCALING_BUDGET)
+    out: dict = {"budget_chars": SCALING_BUDGET, "sizes": {}}
+    for count in SCALING_DEFINITIONS:
+        text = "".join(function(i) for i in range(count))
+        prep = prepare("generated.py", "python", text)
+        chunk_document(prep, settings, "syntax")  # warm: the tree and the sizer
+        cpus = []
+        for _ in range(3):
+            c0 = time.process_time()
+            chunks = chunk_document(prep, settings, "syntax")
+            cpus.append(time.process_time() - c0)
+        best = min(cpus)
+        out["sizes"][str(count)] = {
+            "bytes": len(text.encode()),
+            "chunks": len(chunks),
+            "cpu_s": best,
+            "us_per_chunk": best / len(chunks) * 1e6,
+        }
+    small, large = (out["sizes"][str(n)] for n in SCALING_DEFINITIONS)
+    out["ratio"] = large["us_per_chunk"] / small["us_per_chunk"]
+    return out
+
+
 # ---- profile ------------------------------------------------------------------------------------
 
 
@@ -645,6 +684,14 @@ def render(results: dict) -> str:
         verdict = "ok" if u["median_ms"] < AIM_RECHUNK_MS else "MISSED"
         add(f"  {unit:<6} median {u['median_ms']:5.1f} ms CPU ({u['median_wall_ms']:.1f} wall), max {u['max_ms']:5.1f}, "
             f"cold {u['cold_ms']:.0f}  {verdict}  by budget: {per}")
+    sc = results["scaling"]
+    sizes = ", ".join(
+        f"{n} functions ({v['bytes'] / 1e6:.1f} MB, {v['chunks']} chunks): {v['us_per_chunk']:.0f} us"
+        for n, v in sc["sizes"].items()
+    )
+    verdict = "ok" if sc["ratio"] < AIM_SCALING else "MISSED"
+    add(f"Scaling, CPU per chunk of one generated file at two sizes ({sc['budget_chars']} chars): {sizes}; "
+        f"ratio {sc['ratio']:.2f} (aim < {AIM_SCALING})  {verdict}")
     return "\n".join(lines)
 
 
@@ -735,6 +782,8 @@ def main(argv: list[str] | None = None) -> int:
         peers = {} if peers_venv is None else run_peers(job, tmp, peers_venv, library)
         log("re-chunk")
         rechunked = rechunk(corpus, files)
+        log("scaling")
+        scaled = scaling()
         profiles = {}
         if args.profile:
             for unit in ("tokens", "chars"):
@@ -776,6 +825,7 @@ def main(argv: list[str] | None = None) -> int:
         "peers": peers,
         "peers_venv": peers_venv,
         "rechunk": rechunked,
+        "scaling": scaled,
         "profiles": profiles,
     }
     results["ratios"] = ratios(results)
