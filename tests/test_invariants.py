@@ -135,3 +135,23 @@ def test_sizes_of_pieces_that_cut_words_are_the_sizes_of_their_text(prepared, ra
                     assert chunk.size == sizer.measure(chunk.embed_text), (chunk.path, chunk.text[:40])
                     assert chunk.size <= budget or "oversized" in chunk.flags, (chunk.path, chunk.size)
     assert checked > 100
+
+
+def test_the_budget_check_refuses_a_flag_that_hides_a_cuttable_chunk(prepared) -> None:
+    # The builder flags whatever it makes over the budget, so ``oversized`` alone proves
+    # nothing: the check also asks that nothing smaller could have been cut.
+    from dataclasses import replace
+
+    path = next(p for p in FILES if p.name == "ledger.py")
+    chunks = chunk_document(prepared[path], ChunkSettings(budget=60, unit="tokens"), "syntax")
+    several = next(c for c in chunks if c.end_line > c.start_line + 2)
+    with pytest.raises(AssertionError):
+        assert_budget([replace(several, size=61, flags=("oversized",))], 60)
+    # Truly over the budget: a path whose breadcrumb alone fills it. Each chunk's own text is
+    # within the little room left, and the check takes them.
+    deep = "/".join(f"package_level_{i}" for i in range(12)) + "/module.py"
+    source = "def f(a, b):\n    x = a + b\n    y = a * b\n    return x - y\n"
+    prep = prepare(deep, "python", source)
+    over = chunk_document(prep, ChunkSettings(budget=60, unit="chars"), "syntax")
+    assert any(c.size > 60 and "oversized" in c.flags for c in over)
+    assert_budget(over, 60)
