@@ -118,6 +118,9 @@ class CodeSpec:
       (``Route::middleware('auth')->group(function () {...})``), or Ruby's block on a constant
       (``Rails.application.routes.draw do``). A callback that registers more is split as a
       class is: its head lists what it holds;
+    - ``function_suites``: suite calls count among a plain function's statements too, and a
+      function that holds them is split as a suite. Go keeps all code in functions: its
+      subtests (``t.Run("empty cart", func(t *testing.T) {...})``) are a test function's units;
     - ``iife_wraps``: nodes around a function called where it is written (``(function (root)
       { ... })(this);``, ``!function () {...}()``, UMD's factory argument): at a file's top level
       such a statement is opened, and the definitions inside are the file's own (older
@@ -163,6 +166,7 @@ class CodeSpec:
     callbacks: frozenset[str] = frozenset()
     callback_bodies: frozenset[str] = frozenset()
     argument_wraps: frozenset[str] = frozenset()
+    function_suites: bool = False
     guards: frozenset[str] = frozenset()
     guard_bodies: frozenset[str] = frozenset()
     accessors: frozenset[str] = frozenset()
@@ -378,12 +382,20 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             functions=frozenset({"function_declaration", "method_declaration", "func_literal"}),
             # ``type X struct {...}`` and each spec of ``type ( ... )`` is a definition of its own.
             containers=frozenset({"type_spec", "type_alias"}),
-            transparent=frozenset({"type_declaration"}),
+            transparent=frozenset({"type_declaration", "statement_list"}),
             receiver_field="receiver",
             body_types=frozenset({"field_declaration_list", "interface_type"}),
             body_hosts=frozenset({"struct_type"}),
             kinds={"type_spec": "type", "type_alias": "type"},
             member_declarations={"method_elem": ""},
+            # Subtests and sub-benchmarks: ``t.Run("empty cart", func(t *testing.T) {...})``.
+            wrappers=frozenset({"expression_statement"}),
+            registrations=frozenset({"call_expression"}),
+            suite_calls=frozenset({"Run"}),
+            registration_labels=frozenset({"interpreted_string_literal", "raw_string_literal"}),
+            callbacks=frozenset({"func_literal"}),
+            callback_bodies=frozenset({"block"}),
+            function_suites=True,
         ),
         CodeSpec(
             name="rust",

@@ -340,7 +340,7 @@ class _Run:
                 return current, wrappers
             if (
                 current.type in spec.registrations
-                and (callbacks or not in_function)
+                and (callbacks or not in_function or spec.function_suites)
                 and not any(w.type in spec.naming_wrappers or w.type in spec.assignments for w in wrappers)
             ):
                 # Through calls chained after it (``Route::get('/u', fn)->name('user')``,
@@ -355,7 +355,11 @@ class _Run:
                     if call is None:
                         break
                     body = self.registered(call, bare=bare)
-                if body is not None and call is not None and (not in_function or (callbacks and self._suite_call(call))):
+                if (
+                    body is not None
+                    and call is not None
+                    and (not in_function or ((callbacks or spec.function_suites) and self._suite_call(call)))
+                ):
                     return call, wrappers + chain
             if current.type in spec.calls:
                 # ``const Button = memo(function Button() {...})``: the function is what is named.
@@ -902,9 +906,15 @@ class _Run:
             members.pop(0)
         # A registered callback that registers more (a ``describe`` of ``it``s) is a suite: its
         # head lists them as a class's head lists its members, and its tests are its members.
-        suite = registers and any(m.definition is not None for m in members)
+        # So is a Go test function of ``t.Run`` subtests (``CodeSpec.function_suites``).
+        if registers:
+            suite = any(m.definition is not None for m in members)
+        else:
+            suite = self.spec.function_suites and any(
+                m.definition is not None and m.definition.type in self.spec.registrations for m in members
+            )
         if is_container or suite:
-            head_kind = "class_header" if is_container else "callback"
+            head_kind = "class_header" if is_container else self.kind(definition, in_container)
             # Signature and docstring come first; the member summary gets the room left, but
             # at least a quarter of the budget when it needs that much.
             budget = self.settings.budget

@@ -1491,6 +1491,84 @@ def test_a_suite_over_the_budget_lists_its_tests_in_its_head() -> None:
     assert len(its) == 4 and all(c.parent_id == head.id for c in its)
 
 
+_GO_SUBTESTS = """package cart
+
+import "testing"
+
+func TestCart(t *testing.T) {
+	c := New()
+	t.Run("adds an item", func(t *testing.T) {
+		c.Add("apple", 2)
+		if got := c.Count("apple"); got != 2 {
+			t.Fatalf("count = %d, want 2", got)
+		}
+	})
+	t.Run(`removes an item`, func(t *testing.T) {
+		t.Run("and its count", func(t *testing.T) {
+			c.Remove("apple")
+			if got := c.Count("apple"); got != 0 {
+				t.Fatalf("count = %d, want 0", got)
+			}
+		})
+	})
+	t.Run("named helper", checkHelper)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := c.Count(tc.item); got != tc.want {
+				t.Fatalf("count = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+func BenchmarkAdd(b *testing.B) {
+	b.Run("one item", func(b *testing.B) {
+		c := New()
+		for i := 0; i < b.N; i++ {
+			c.Add("apple", 1)
+		}
+	})
+}
+"""
+
+
+def test_go_subtests_are_the_units_of_a_test_function() -> None:
+    # Go keeps all code in functions, so ``t.Run("name", func(t *testing.T) {...})`` was cut
+    # wherever the budget ran out, through the subtests. A subtest (and a sub-benchmark) is
+    # now a definition of its test function, which is split as a suite: its head lists them.
+    prep = prepare("cart_test.go", "go", _GO_SUBTESTS)
+    found = {d.symbol: d for d in list_definitions(prep)}
+    assert found['TestCart.t.Run("adds an item")'].kind == "callback"
+    assert found['TestCart.t.Run("adds an item")'].first == 7
+    assert "TestCart.t.Run(`removes an item`).t.Run(\"and its count\")" in found
+    assert 'BenchmarkAdd.b.Run("one item")' in found
+    # No body of its own (``checkHelper``), or no label (a table's ``tc.name``): a statement.
+    assert not any("checkHelper" in s or "tc.name" in s for s in found), found
+    chunks = _syntax("cart_test.go", "go", _GO_SUBTESTS, unit="chars", budget=300)
+    head = next(c for c in chunks if c.symbol == "TestCart")
+    assert (head.kind, head.start_line) == ("function", 5)
+    assert head.header.startswith("// members of TestCart:")
+    assert 't.Run("adds an item", func(t *testing.T)' in head.header
+    adds = next(c for c in chunks if c.symbol == 'TestCart.t.Run("adds an item")')
+    assert (adds.start_line, adds.end_line, adds.parent_id) == (7, 12, head.id)
+    assert adds.text.endswith("})")
+    # The table-driven loop is the test function's own code, whole.
+    loop = next(c for c in chunks if "for _, tc := range cases" in c.text)
+    assert loop.symbol == "TestCart" and "t.Fatalf(\"count = %d, want %d\"" in loop.text
+
+
+def test_a_split_go_function_fills_its_first_part() -> None:
+    # A Go body is one ``statement_list``: the first part of a split function held its comments
+    # and signature alone whenever the statements' first group did not fit beside them. Its
+    # statements are read one by one now, as every other language's are.
+    doc = "// Run loads every step of the pipeline in order and checks each one.\n// It stops at the first step that fails.\n"
+    body = "".join(f"\tstep{i} := load({i})\n\tcheck(step{i})\n" for i in range(12))
+    source = "package p\n\n" + doc + "func Run() error {\n" + body + "\treturn nil\n}\n"
+    parts = [c for c in _syntax("run.go", "go", source, unit="chars", budget=200) if c.symbol == "Run"]
+    assert len(parts) >= 2 and parts[0].start_line == 3
+    assert "step0 := load(0)" in parts[0].text and all(p.header == "func Run() error" for p in parts[1:])
+
+
 def test_a_long_breadcrumb_loses_the_start_of_its_symbol_not_the_chunk_its_room() -> None:
     # Nested suites make long breadcrumbs; at a small budget they took nearly all of it.
     source = "".join(f"{'  ' * d}describe('level {d} of the nesting', () => {{\n" for d in range(6))
