@@ -121,6 +121,9 @@ class CodeSpec:
     - ``function_suites``: suite calls count among a plain function's statements too, and a
       function that holds them is split as a suite. Go keeps all code in functions: its
       subtests (``t.Run("empty cart", func(t *testing.T) {...})``) are a test function's units;
+    - ``local_statements``: definitions that are plain statements in a function's body (Go's
+      ``type testCase struct {...}`` at the top of a test: the test's own code, not a type of
+      the package);
     - ``iife_wraps``: nodes around a function called where it is written (``(function (root)
       { ... })(this);``, ``!function () {...}()``, UMD's factory argument): at a file's top level
       such a statement is opened, and the definitions inside are the file's own (older
@@ -167,6 +170,7 @@ class CodeSpec:
     callback_bodies: frozenset[str] = frozenset()
     argument_wraps: frozenset[str] = frozenset()
     function_suites: bool = False
+    local_statements: frozenset[str] = frozenset()
     guards: frozenset[str] = frozenset()
     guard_bodies: frozenset[str] = frozenset()
     accessors: frozenset[str] = frozenset()
@@ -396,6 +400,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             callbacks=frozenset({"func_literal"}),
             callback_bodies=frozenset({"block"}),
             function_suites=True,
+            local_statements=frozenset({"type_spec", "type_alias"}),
         ),
         CodeSpec(
             name="rust",

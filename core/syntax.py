@@ -331,6 +331,8 @@ class _Run:
             if current.type in spec.properties and any(c.type in spec.accessors for c in current.children):
                 return current, wrappers  # ``val x: Int get() = 1``
             if current.type in spec.definitions:
+                if in_function and current.type in spec.local_statements:
+                    return None, []
                 if current.type in spec.needs_body and self.body(current) is None:
                     return None, []  # a type named for a variable (``struct sockaddr_in addr;``), no definition
                 if current.type in spec.self_bodies and (

@@ -1567,6 +1567,13 @@ def test_a_split_go_function_fills_its_first_part() -> None:
     parts = [c for c in _syntax("run.go", "go", source, unit="chars", budget=200) if c.symbol == "Run"]
     assert len(parts) >= 2 and parts[0].start_line == 3
     assert "step0 := load(0)" in parts[0].text and all(p.header == "func Run() error" for p in parts[1:])
+    # A type declared in a body is that function's own code (a test's table of cases), not a
+    # definition that leaves the signature alone in the first part.
+    local = source.replace("func Run() error {\n", "func Run() error {\n\ttype step struct{ n int }\n")
+    chunks = _syntax("run.go", "go", local, unit="chars", budget=200)
+    assert not any(c.symbol.endswith("step") for c in chunks), [c.symbol for c in chunks]
+    first = next(c for c in chunks if c.symbol == "Run")
+    assert "type step struct" in first.text and "step0 := load(0)" in first.text
 
 
 def test_a_long_breadcrumb_loses_the_start_of_its_symbol_not_the_chunk_its_room() -> None:
