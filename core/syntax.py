@@ -862,6 +862,10 @@ class _Run:
             pieces = [p for p in self.out[start:] if p.symbol == symbol]
             for piece in pieces[1:]:
                 piece.parent = pieces[0]
+            if pieces:
+                # Cut line by line, a long doc comment's last piece may be one line beside room.
+                begin = next(i for i in range(len(self.out) - 1, -1, -1) if self.out[i] is pieces[0])
+                pieces = self.join_parts(pieces, symbol, begin)
             _number(pieces, kind)
             return
         registers = definition.type in self.spec.registrations

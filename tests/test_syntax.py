@@ -1532,6 +1532,21 @@ func BenchmarkAdd(b *testing.B) {
 """
 
 
+def test_a_bodiless_definition_cut_by_lines_joins_parts_that_fit_together() -> None:
+    # An abstract method under a long javadoc has no body to pack: it is cut by its children,
+    # then lines, and its last signature line was a part alone beside room for it.
+    doc = "".join(f"     * Line {i} of a long javadoc comment that explains the parameters.\n" for i in range(14))
+    source = (
+        "abstract class FeedbackCipher {\n\n    /**\n" + doc + "     */\n"
+        "    abstract int encrypt(byte[] plain, int plainOffset, int plainLen,\n"
+        "                         byte[] cipher, int cipherOffset);\n}\n"
+    )
+    chunks = _syntax("FeedbackCipher.java", "java", source, unit="chars", budget=800)
+    parts = [c for c in chunks if c.symbol == "FeedbackCipher.encrypt"]
+    assert [(c.part, c.parts) for c in parts] == [(1, 2), (2, 2)], [(c.start_line, c.end_line) for c in parts]
+    assert parts[-1].end_line == 21 and parts[-1].parent_id == parts[0].id
+
+
 def test_go_subtests_are_the_units_of_a_test_function() -> None:
     # Go keeps all code in functions, so ``t.Run("name", func(t *testing.T) {...})`` was cut
     # wherever the budget ran out, through the subtests. A subtest (and a sub-benchmark) is
