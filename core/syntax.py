@@ -1513,13 +1513,16 @@ def _first_of_type(node: Node, types: frozenset[str]) -> Node | None:
     return None
 
 
-_REFERENCE = re.compile(r"^(?:&\s*(?:'\w+\s*)?(?:mut\s+)?|dyn\s+|impl\s+)+")
+_REFERENCE = re.compile(r"&\s*(?:'\w+\s*)?(mut\s+)?")
+_DYN = re.compile(r"^(?:dyn|impl)\s+")
 
 
 def _bare_type(name: str) -> str:
-    """An implementing type without the reference, lifetime and ``dyn`` around it (``&'a str``
-    is ``str``)."""
-    return _REFERENCE.sub("", name).strip() or name
+    """An implementing type as Rust's qualified paths write it: its reference kept, its
+    lifetime and ``dyn`` dropped (``&'a mut Vec`` is ``&mut Vec``). ``impl IntoIterator for
+    Vec``, ``for &Vec`` and ``for &mut Vec`` are three impls, three names."""
+    bare = _REFERENCE.sub(lambda m: "&mut " if m.group(1) else "&", _DYN.sub("", name.strip()))
+    return bare.strip() or name
 
 
 def _clean_name(raw: bytes | None) -> str | None:

@@ -334,17 +334,26 @@ def test_comments_alone_above_a_definition_go_with_it_not_into_a_chunk_of_their_
 
 def test_rust_trait_impls_are_named_as_rust_paths_write_them() -> None:
     # ``impl Debug for Error`` and ``impl Display for Error`` were both ``Error``, their methods
-    # both ``Error.fmt``; a reference's ``&'a`` stayed in the name.
+    # both ``Error.fmt``; a reference's ``&'a`` stayed in the name. The reference itself stays:
+    # the impls for ``Bag``, ``&Bag`` and ``&mut Bag`` are three (they were one name, thrice).
     source = (
         "impl Debug for Error {\n    fn fmt(&self) {}\n}\nimpl fmt::Display for Error {\n    fn fmt(&self) {}\n}\n"
         "impl Error {\n    fn new() {}\n}\nimpl<'de, 'a, E> IntoDeserializer<'de, E> for &'a str {\n    fn into(self) {}\n}\n"
+        "impl<T> IntoIterator for Bag<T> {\n    fn into_iter(self) {}\n}\n"
+        "impl<'a, T> IntoIterator for &'a Bag<T> {\n    fn into_iter(self) {}\n}\n"
+        "impl<'a, T> IntoIterator for &'a mut Bag<T> {\n    fn into_iter(self) {}\n}\n"
+        "impl Error for dyn Source {\n    fn new() {}\n}\n"
     )
     found = [(d.symbol, d.kind) for d in list_definitions(prepare("lib.rs", "rust", source))]
     assert found == [
         ("<Error as Debug>", "impl"), ("<Error as Debug>.fmt", "method"),
         ("<Error as Display>", "impl"), ("<Error as Display>.fmt", "method"),
         ("Error", "impl"), ("Error.new", "method"),
-        ("<str as IntoDeserializer>", "impl"), ("<str as IntoDeserializer>.into", "method"),
+        ("<&str as IntoDeserializer>", "impl"), ("<&str as IntoDeserializer>.into", "method"),
+        ("<Bag as IntoIterator>", "impl"), ("<Bag as IntoIterator>.into_iter", "method"),
+        ("<&Bag as IntoIterator>", "impl"), ("<&Bag as IntoIterator>.into_iter", "method"),
+        ("<&mut Bag as IntoIterator>", "impl"), ("<&mut Bag as IntoIterator>.into_iter", "method"),
+        ("<Source as Error>", "impl"), ("<Source as Error>.new", "method"),
     ]
 
 
