@@ -1181,6 +1181,13 @@ class _Run:
         for unit, sym in run:
             if not group and not unit.named and self.extend_last(unit):
                 continue
+            if group and not sym and not self.fits(unit.first, unit.last, symbol_of(1, []), header):
+                # Comments right above a statement too big for any chunk (``// Type flags.``
+                # over a long ``const (`` block) are about it: they lead its first piece, not
+                # a chunk of their own.
+                while group and self.comments_only(group[-1][0]) and group[-1][0].last + 1 >= unit.first:
+                    above = group.pop()[0]
+                    unit = Unit(above.first, unit.last, [*above.nodes, *unit.nodes])
             if group:
                 first = group[0][0].first
                 # (The count matters only for a group naming definitions: counted then alone.)
@@ -1206,6 +1213,10 @@ class _Run:
             else:
                 self.explode(unit, kind, symbol_of(1, [sym] if sym else []), header, parent)
         emit()
+
+    def comments_only(self, unit: Unit) -> bool:
+        """Whether ``unit`` is comments (or attributes) alone."""
+        return all(node.type in self.spec.attached for node in unit.nodes)
 
     def extend_last(self, unit: Unit) -> bool:
         """Glue pure punctuation (a closing brace) to the chunk before it when that still fits."""

@@ -1556,6 +1556,20 @@ def test_a_bodiless_definition_cut_by_lines_joins_parts_that_fit_together() -> N
     assert parts[-1].end_line == 21 and parts[-1].parent_id == parts[0].id
 
 
+def test_a_comment_right_above_a_statement_too_big_for_a_chunk_leads_its_first_piece() -> None:
+    # ``// Type flags for Header.Typeflag.`` above a long ``const (`` block was a chunk of its
+    # own (73 such one-line chunks at 800 chars in Go's standard library): it is about the block.
+    flags = "".join(f"\t// Type {i} is one more kind of entry in the archive.\n\tType{i} = '{i}'\n" for i in range(8))
+    source = "package tar\n\nfunc f() {}\n\n// Type flags for Header.Typeflag.\nconst (\n" + flags + ")\n"
+    chunks = _syntax("common.go", "go", source, unit="chars", budget=200)
+    assert not any(c.text.strip() == "// Type flags for Header.Typeflag." for c in chunks)
+    first = next(c for c in chunks if "const (" in c.text)
+    assert first.start_line == 5 and first.text.startswith("// Type flags for Header.Typeflag.\nconst (")
+    # Cut off by a blank line, it is not known to be about the block: as before.
+    apart = source.replace("Typeflag.\nconst (", "Typeflag.\n\nconst (")
+    assert any(c.text.strip() == "// Type flags for Header.Typeflag." for c in _syntax("common.go", "go", apart, unit="chars", budget=200))
+
+
 def test_go_subtests_are_the_units_of_a_test_function() -> None:
     # Go keeps all code in functions, so ``t.Run("name", func(t *testing.T) {...})`` was cut
     # wherever the budget ran out, through the subtests. A subtest (and a sub-benchmark) is
