@@ -408,8 +408,19 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             comment=_C_LIKE,
             # ``function_signature_item``: a trait's required method (``fn area(&self) -> f64;``).
             functions=frozenset({"function_item", "closure_expression", "function_signature_item"}),
+            # ``extern "C" { fn malloc(size: usize) -> *mut u8; ... }``: a block of foreign
+            # functions, whole when it fits, else a header listing them and the declarations.
             containers=frozenset(
-                {"impl_item", "trait_item", "mod_item", "struct_item", "enum_item", "union_item", "macro_definition"}
+                {
+                    "impl_item",
+                    "trait_item",
+                    "mod_item",
+                    "struct_item",
+                    "enum_item",
+                    "union_item",
+                    "macro_definition",
+                    "foreign_mod_item",
+                }
             ),
             attached=_COMMENTS | {"attribute_item", "inner_attribute_item"},
             needs_body=frozenset({"mod_item"}),  # ``mod backtrace;`` only names a file
@@ -422,7 +433,9 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "enum_item": "enum",
                 "struct_item": "struct",
                 "macro_definition": "macro",
+                "foreign_mod_item": "extern",
             },
+            anonymous_names={"foreign_mod_item": "extern"},
         ),
         CodeSpec(
             name="c",

@@ -54,7 +54,7 @@ _DECLARATOR_TYPES = frozenset(
 )
 _MAX_SIGNATURE_LINES = 6
 # Containers whose members are plain functions, not methods.
-NON_CLASS_KINDS = frozenset({"namespace", "module", "package"})
+NON_CLASS_KINDS = frozenset({"namespace", "module", "package", "extern"})
 # Children past which a node found by looking inside a block whose head shares its first line
 # is cut by lines, as before: a data table (a 256-entry codec map) gives the same cuts by lines,
 # found far faster than piece by piece; a block of code rarely holds more statements.

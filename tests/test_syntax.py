@@ -1570,6 +1570,24 @@ def test_a_comment_right_above_a_statement_too_big_for_a_chunk_leads_its_first_p
     assert any(c.text.strip() == "// Type flags for Header.Typeflag." for c in _syntax("common.go", "go", apart, unit="chars", budget=200))
 
 
+def test_a_rust_extern_block_is_a_container_of_its_foreign_functions() -> None:
+    # ``extern "C" { fn ...; }``: its declarations were loose module code (1,538 of them in
+    # Rust's library). The block is whole when it fits, else a header listing them.
+    decls = "".join(
+        f"    /// Binding {i} of the allocator.\n    fn alloc_{i}(size: usize, align: usize) -> *mut u8;\n" for i in range(6)
+    )
+    source = 'extern "C" {\n' + decls + "}\n\nconst LIMIT: usize = 4;\n"
+    whole = _syntax("ffi.rs", "rust", source, unit="chars", budget=4000)
+    assert [(c.kind, c.symbol, c.start_line, c.end_line) for c in whole][0] == ("extern", "extern", 1, 14)
+    found = {d.symbol: d.kind for d in list_definitions(prepare("ffi.rs", "rust", source))}
+    assert found["extern.alloc_5"] == "function"
+    split = _syntax("ffi.rs", "rust", source, unit="chars", budget=250)
+    head = split[0]
+    assert (head.kind, head.symbol) == ("class_header", "extern") and "alloc_0" in head.header
+    alloc = next(c for c in split if c.symbol == "extern.alloc_2")
+    assert alloc.text.lstrip().startswith("/// Binding 2") and alloc.parent_id == head.id
+
+
 def test_go_subtests_are_the_units_of_a_test_function() -> None:
     # Go keeps all code in functions, so ``t.Run("name", func(t *testing.T) {...})`` was cut
     # wherever the budget ran out, through the subtests. A subtest (and a sub-benchmark) is
