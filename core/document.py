@@ -140,8 +140,9 @@ class Document:
         return self.line_start(first), self.line_end(last)
 
     def is_blank(self, line: int) -> bool:
-        """True when 1-based ``line`` holds only whitespace."""
-        return is_blank_bytes(self.data[self.line_starts[line - 1] : self.line_end(line)])
+        """True when 1-based ``line`` holds only whitespace (or a line continuation's backslash
+        alone: see :func:`is_blank_bytes`)."""
+        return is_blank_bytes(self.data[self.line_starts[line - 1] : self.line_end(line)], continuation=True)
 
     def trim_blank(self, first: int, last: int) -> tuple[int, int]:
         """Lines ``first..last`` without blank lines at either end (one line is kept)."""
@@ -174,9 +175,15 @@ def _line_starts(lines: list[bytes] | list[str]) -> tuple[int, ...]:
     return starts[:-1]
 
 
-def is_blank_bytes(data: bytes) -> bool:
+def is_blank_bytes(data: bytes, *, continuation: bool = False) -> bool:
     """True when UTF-8 ``data`` holds only whitespace, Unicode's included (a no-break space,
-    which bytes.strip keeps, made a chunk of nothing but one)."""
+    which bytes.strip keeps, made a chunk of nothing but one). With ``continuation``, a line
+    of whitespace and the backslash of a line continuation is blank too: to a C macro's or a
+    shell command's parser it is whitespace, which no node, so no chunk, holds."""
     stripped = data.strip()
     # (Only a non-ASCII start may be Unicode's space: the common line costs one byte test.)
-    return not stripped or (stripped[0] >= 0x80 and not stripped.decode("utf-8", "replace").strip())
+    return (
+        not stripped
+        or (continuation and stripped == b"\\")
+        or (stripped[0] >= 0x80 and not stripped.decode("utf-8", "replace").strip())
+    )

@@ -1588,6 +1588,23 @@ def test_a_rust_extern_block_is_a_container_of_its_foreign_functions() -> None:
     assert alloc.text.lstrip().startswith("/// Binding 2") and alloc.parent_id == head.id
 
 
+def test_a_line_continuation_alone_is_blank_to_the_coverage() -> None:
+    # The body of a multi-line C macro read as code: the parser reads the last ``\\`` line as
+    # whitespace, so no node and no chunk held it, and the line counted as lost (found on a
+    # libstdc++ header). Such a line is blank, as it is to the parser.
+    source = (
+        "    {                                              \\\n"
+        "      typedef typename Box::item_type Item;       \\\n"
+        "      typedef Pair<Left, Right, Item> Closure;     \\\n"
+        "      return Wrap<Closure, Item>(Closure(a(), b)); \\\n"
+        "    }                                              \\\n"
+        "                                                   \\\n"
+    )
+    chunks = _syntax("ops.h", "c", source, unit="chars", budget=800)  # lossless
+    assert [(c.start_line, c.end_line) for c in chunks] == [(1, 5)]
+    assert prepare("ops.h", "c", source).doc.is_blank(6) and not prepare("ops.h", "c", "x \\\n").doc.is_blank(1)
+
+
 def test_go_subtests_are_the_units_of_a_test_function() -> None:
     # Go keeps all code in functions, so ``t.Run("name", func(t *testing.T) {...})`` was cut
     # wherever the budget ran out, through the subtests. A subtest (and a sub-benchmark) is
