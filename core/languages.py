@@ -85,6 +85,12 @@ class CodeSpec:
       (glibc's ``__BEGIN_DECLS``: ``extern "C" {`` in C++, nothing in C): the parser reads
       each as a ``/* */`` comment of its length (no offset moves; as a comment its line is
       still in a chunk, with the definition below it); the chunks keep their text;
+    - ``macro_lines``: every upper-case identifier alone on its line is such a macro too
+      (``_GLIBCXX_BEGIN_NAMESPACE_VERSION``, ``Q_OBJECT``, ``_GLIBCXX20_CONSTEXPR`` above a
+      template), read as a ``//`` comment of its length, except above a line that opens a
+      function declarator, where it is the function's return type (``BOOL`` over
+      ``init_window(...)``). The grammar read such a line as a type or a declaration: the
+      definition after it was named after the macro or lost in a parse error;
     - ``free_wrappers``: wrappers that make the function they hold no member of the class it
       is written in (C++'s ``friend Vec operator+(...) {...}``): kind ``function``, its
       breadcrumb still the class's, where it is written and found;
@@ -180,6 +186,7 @@ class CodeSpec:
     free_wrappers: frozenset[str] = frozenset()
     opens_error_root: bool = False
     comment_macros: tuple[str, ...] = ()
+    macro_lines: bool = False
     grammar: str = ""
 
     @property
@@ -453,6 +460,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             needs_body=frozenset({"struct_specifier", "union_specifier", "enum_specifier"}),
             opens_error_root=True,
             comment_macros=_C_DECLS_MACROS,
+            macro_lines=True,
         ),
         CodeSpec(
             name="cpp",
@@ -478,6 +486,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             member_declarations={"field_declaration": "function_declarator", "declaration": "function_declarator"},
             opens_error_root=True,
             comment_macros=_C_DECLS_MACROS,
+            macro_lines=True,
         ),
         CodeSpec(
             name="csharp",

@@ -99,8 +99,10 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
     if not isinstance(spec, CodeSpec):
         return None
     parser = _parser(spec.parser_name)
-    if spec.comment_macros:
-        read = _commented(doc.data, spec.comment_macros)
+    if spec.comment_macros or spec.macro_lines:
+        read = _commented(doc.data, spec.comment_macros) if spec.comment_macros else doc.data
+        if spec.macro_lines:
+            read = _macro_lines_commented(read)
         if read is not doc.data:  # the same lines and offsets: only the parser reads it
             doc = replace(doc, data=read)
     deadline = time.monotonic() + (PARSE_SECONDS if seconds is None else seconds)
@@ -265,6 +267,35 @@ def _macro_pattern(macros: tuple[str, ...]) -> re.Pattern[bytes]:
     names = b"|".join(re.escape(m.encode("ascii")) for m in macros)
     # (A comment may follow it: ``G_BEGIN_DECLS /* for C++ */``.)
     return re.compile(rb"^([ \t]*)(" + names + rb")([ \t]*;?[ \t]*(?:/\*.*?\*/[ \t]*|//.*?)?\r?)$", re.MULTILINE)
+
+
+# An upper-case identifier alone on its line (4+ characters, a letter among them), maybe with
+# a comment after it: ``_GLIBCXX_BEGIN_NAMESPACE_VERSION``, ``Q_OBJECT``, ``_GLIBCXX20_CONSTEXPR``.
+_MACRO_LINE = re.compile(
+    rb"^([ \t]*)((?=[A-Z0-9_]*[A-Z])[A-Z_][A-Z0-9_]{3,})([ \t]*(?:/\*(?:(?!\*/).)*\*/[ \t]*|//[^\n]*)?\r?)$",
+    re.MULTILINE,
+)
+# A declarator's start (``parse_args(``, ``*make_buffer (``, ``Matrix::operator*(``): the
+# line above it is then a return type (``BOOL`` over ``init_window (...)``), kept.
+_DECLARATOR_START = re.compile(rb"[ \t]*[*&]*[ \t]*[A-Za-z_][\w:~]*[ \t]*\(")
+
+
+def _macro_lines_commented(data: bytes) -> bytes:
+    """``data`` with each upper-case identifier that stands alone on its line written as a line
+    comment of its length (see ``CodeSpec.macro_lines``), unless the next line opens a function
+    declarator (then it is the function's return type); ``data`` itself when none is.
+
+    A line comment, not a block comment: such a line inside a block comment (a ``NOTE`` heading)
+    must not close it."""
+    if not _MACRO_LINE.search(data):
+        return data
+
+    def comment(m: re.Match[bytes]) -> bytes:
+        if _DECLARATOR_START.match(data, m.end() + 1):  # the next line
+            return m[0]
+        return m[1] + b"//" + b" " * (len(m[2]) - 2) + m[3]
+
+    return _MACRO_LINE.sub(comment, data)
 
 
 def _parse_until(parser: Parser, data: bytes, deadline: float) -> Tree | None:

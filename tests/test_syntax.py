@@ -1605,6 +1605,59 @@ def test_a_line_continuation_alone_is_blank_to_the_coverage() -> None:
     assert prepare("ops.h", "c", source).doc.is_blank(6) and not prepare("ops.h", "c", "x \\\n").doc.is_blank(1)
 
 
+_MACRO_LINES_CPP = """namespace geo {
+MYLIB_BEGIN_NAMESPACE_VERSION
+
+  /*
+     NOTE
+     The scale is applied first.
+   */
+  template<typename T>
+    MYLIB_CONSTEXPR
+    inline T scale(T value, T factor)
+    { return value * factor; }
+
+class Widget : public QObject {
+    Q_OBJECT
+public:
+    explicit Widget(int size);
+    int size() const { return size_; }
+private:
+    int size_;
+};
+
+MYLIB_END_NAMESPACE_VERSION
+}
+
+BOOL
+init_window(int width, int height)
+{
+    return width > 0 && height > 0;
+}
+"""
+
+
+def test_an_upper_case_macro_alone_on_its_line_is_read_past() -> None:
+    # ``MYLIB_BEGIN_NAMESPACE_VERSION``, ``MYLIB_CONSTEXPR`` above a template and ``Q_OBJECT``
+    # were read as types: the namespace became ``<anonymous>`` ending at the template, and
+    # ``scale`` was lost (libstdc++'s own headers: 13 of 500 fell back to fixed windows, 1,951
+    # chunks were named after a macro). Such a line is read as a comment; one above a
+    # declarator (``BOOL`` over ``init_window(``) is the return type and stays. A ``NOTE`` in a
+    # block comment is no macro, and reading it as a line comment cannot close that comment.
+    prep = prepare("geo.hpp", "cpp", _MACRO_LINES_CPP)
+    found = [(d.symbol, d.kind, d.first, d.last) for d in list_definitions(prep)]
+    assert found == [
+        ("geo", "namespace", 1, 23),
+        ("geo.scale", "function", 8, 11),
+        ("geo.Widget", "class", 13, 20),
+        ("geo.Widget.size", "method", 17, 17),
+        ("init_window", "function", 25, 29),
+    ]
+    chunks = _syntax("geo.hpp", "cpp", _MACRO_LINES_CPP, unit="chars", budget=200)
+    assert not any("damaged" in c.flags for c in chunks)
+    assert any(c.symbol == "geo.scale" and "NOTE" in c.text for c in chunks)
+
+
 def test_go_subtests_are_the_units_of_a_test_function() -> None:
     # Go keeps all code in functions, so ``t.Run("name", func(t *testing.T) {...})`` was cut
     # wherever the budget ran out, through the subtests. A subtest (and a sub-benchmark) is
