@@ -91,6 +91,11 @@ class CodeSpec:
       function declarator, where it is the function's return type (``BOOL`` over
       ``init_window(...)``). The grammar read such a line as a type or a declaration: the
       definition after it was named after the macro or lost in a parse error;
+    - ``doc_comments``: how a documentation comment starts (``/**``, ``///``): one belongs to
+      the definition below it across blank lines too (the JDK's class javadocs stand a blank
+      line above their class), where another comment must touch it, unless a tag says it is
+      about its file (``@file``, ``@license``, ...). Not PHP's: its file-level docblock stands
+      a blank line above whatever comes first, often a function;
     - ``free_wrappers``: wrappers that make the function they hold no member of the class it
       is written in (C++'s ``friend Vec operator+(...) {...}``): kind ``function``, its
       breadcrumb still the class's, where it is written and found;
@@ -187,6 +192,7 @@ class CodeSpec:
     opens_error_root: bool = False
     comment_macros: tuple[str, ...] = ()
     macro_lines: bool = False
+    doc_comments: tuple[str, ...] = ()
     grammar: str = ""
 
     @property
@@ -220,6 +226,10 @@ class TableSpec:
 
 
 _C_LIKE = ("//", "")
+# Documentation comments: javadoc, JSDoc, KDoc, PHPDoc, Doxygen (``/**``), and ``///`` lines
+# (Rust, C#, Swift, Doxygen).
+_DOC_BLOCK = ("/**",)
+_DOC_BOTH = ("/**", "///")
 
 # ``describe('cart', () => {...})``, ``app.get('/users/:id', async (req, res) => {...})``.
 _JS_REGISTRATIONS: dict[str, frozenset[str]] = {
@@ -254,6 +264,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name="javascript",
             extensions=(".js", ".mjs", ".cjs", ".jsx"),
             comment=_C_LIKE,
+            doc_comments=_DOC_BLOCK,
             attached=_COMMENTS | {"decorator"},  # a member's ``@decorator``, a sibling in the class body
             functions=frozenset(
                 {
@@ -297,6 +308,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 name=ts_name,
                 extensions=ts_ext,
                 comment=_C_LIKE,
+                doc_comments=_DOC_BLOCK,
                 attached=_COMMENTS | {"decorator"},  # ``@Get(":id")`` above a method, a sibling in the class body
                 functions=frozenset(
                     {
@@ -365,6 +377,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name="java",
             extensions=(".java",),
             comment=_C_LIKE,
+            doc_comments=_DOC_BLOCK,
             functions=frozenset({"method_declaration", "constructor_declaration", "compact_constructor_declaration"}),
             containers=frozenset(
                 {
@@ -413,6 +426,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name="rust",
             extensions=(".rs",),
             comment=_C_LIKE,
+            doc_comments=_DOC_BOTH,
             # ``function_signature_item``: a trait's required method (``fn area(&self) -> f64;``).
             functions=frozenset({"function_item", "closure_expression", "function_signature_item"}),
             # ``extern "C" { fn malloc(size: usize) -> *mut u8; ... }``: a block of foreign
@@ -448,6 +462,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name="c",
             extensions=(".c", ".h"),
             comment=_C_LIKE,
+            doc_comments=_DOC_BOTH,
             functions=frozenset({"function_definition"}),
             containers=frozenset({"struct_specifier", "union_specifier", "enum_specifier"}),
             wrappers=frozenset({"type_definition", "declaration"}),
@@ -466,6 +481,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name="cpp",
             extensions=(".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx"),
             comment=_C_LIKE,
+            doc_comments=_DOC_BOTH,
             functions=frozenset({"function_definition", "lambda_expression"}),
             containers=frozenset(
                 {"class_specifier", "struct_specifier", "union_specifier", "enum_specifier", "namespace_definition"}
@@ -492,6 +508,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name="csharp",
             extensions=(".cs",),
             comment=_C_LIKE,
+            doc_comments=_DOC_BOTH,
             functions=frozenset(
                 {
                     "method_declaration",
@@ -615,6 +632,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name="kotlin",
             extensions=(".kt", ".kts"),
             comment=_C_LIKE,
+            doc_comments=_DOC_BLOCK,
             functions=frozenset({"function_declaration", "secondary_constructor", "anonymous_initializer"}),
             containers=frozenset({"class_declaration", "object_declaration", "companion_object"}),
             receiver_field="receiver",
@@ -635,6 +653,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name="swift",
             extensions=(".swift",),
             comment=_C_LIKE,
+            doc_comments=_DOC_BOTH,
             # ``protocol_function_declaration``: a protocol's required method (no body).
             functions=frozenset(
                 {
@@ -669,6 +688,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name="scala",
             extensions=(".scala", ".sc"),
             comment=_C_LIKE,
+            doc_comments=_DOC_BLOCK,
             # ``function_declaration``: an abstract ``def`` (no body).
             functions=frozenset({"function_definition", "function_declaration", "lambda_expression"}),
             # ``given_definition``: Scala 3's ``given listShow[A](using ...): Show[List[A]] with``

@@ -55,6 +55,8 @@ _DECLARATOR_TYPES = frozenset(
 _MAX_SIGNATURE_LINES = 6
 # Containers whose members are plain functions, not methods.
 NON_CLASS_KINDS = frozenset({"namespace", "module", "package", "extern"})
+# Tags of a doc comment about its file, not the definition below it (``/** @file ...``).
+_FILE_DOC_TAGS = (b"@file", b"@fileoverview", b"@license", b"@copyright", b"@module", b"@package")
 # Children past which a node found by looking inside a block whose head shares its first line
 # is cut by lines, as before: a data table (a 256-entry codec map) gives the same cuts by lines,
 # found far faster than piece by piece; a block of code rarely holds more statements.
@@ -146,6 +148,7 @@ class _Run:
         self.budget = settings.budget
         self._signatures: dict[tuple[int, int, str], str] = {}
         self._bytes_are_chars = maker.bytes_are_chars
+        self._doc_prefixes = tuple(prefix.encode("ascii") for prefix in spec.doc_comments)
         self._line_starts, self._line_ends = maker.doc.line_starts, maker.doc.line_ends
 
     # ---- sizes -------------------------------------------------------------------------------
@@ -247,10 +250,11 @@ class _Run:
                 continue
             definition, wrappers = self.find_definition(node, in_function=in_function, callbacks=callbacks)
             unit = Unit(first, last, [node], definition, wrappers)
-            if definition is not None and attached and (_lines(attached[-1], data)[1] + 1 >= first or _key(attached[-1]) in heads):
-                # Comments and attributes right above a definition belong to it, and so does the
-                # head of the guard it is the first statement of (``if sys.version_info >= ...:``).
-                while attached and (_lines(attached[-1], data)[1] + 1 >= unit.first or _key(attached[-1]) in heads):
+            if definition is not None and attached and (self._leads(attached[-1], first) or _key(attached[-1]) in heads):
+                # Comments and attributes right above a definition belong to it (a doc comment
+                # across blank lines too), and so does the head of the guard it is the first
+                # statement of (``if sys.version_info >= ...:``).
+                while attached and (self._leads(attached[-1], unit.first) or _key(attached[-1]) in heads):
                     comment = attached.pop()
                     unit.nodes.insert(0, comment)
                     unit.first = _lines(comment, data)[0]
@@ -261,6 +265,22 @@ class _Run:
         units.extend(map(alone, attached))
         units.sort(key=lambda u: (u.first, u.nodes[0].start_byte))
         return _fuse(units)
+
+    def _leads(self, node: Node, first: int) -> bool:
+        """Whether comment or attribute ``node`` belongs to what starts on line ``first``: it
+        ends on the line above, or it is a doc comment (``CodeSpec.doc_comments``) with only
+        blank lines between."""
+        last = _lines(node, self.doc.data)[1]
+        if last + 1 >= first:
+            return True
+        data = self.doc.data
+        return (
+            bool(self._doc_prefixes)
+            and "comment" in node.type
+            and data.startswith(self._doc_prefixes, node.start_byte)
+            and all(self.doc.is_blank(line) for line in range(last + 1, first))
+            and not any(tag in data[node.start_byte : node.end_byte] for tag in _FILE_DOC_TAGS)
+        )
 
     def _guards_definition(self, node: Node, guards: frozenset[str], depth: int = 0) -> bool:
         """Whether guard ``node`` (see ``CodeSpec.guards``) holds a definition in its blocks."""

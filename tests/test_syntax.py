@@ -1658,6 +1658,27 @@ def test_an_upper_case_macro_alone_on_its_line_is_read_past() -> None:
     assert any(c.symbol == "geo.scale" and "NOTE" in c.text for c in chunks)
 
 
+def test_a_doc_comment_belongs_to_the_definition_below_across_blank_lines() -> None:
+    # The JDK writes a blank line between a class's javadoc and the class: the javadoc was a
+    # ``<module>`` chunk (or several) whenever the two did not fit in one. A doc comment is
+    # its definition's across blank lines; a plain comment still has to touch it.
+    doc = "".join(f" * Line {i}: what this ledger keeps, described at length for its reader.\n" for i in range(8))
+    methods = "".join(f"    public void post{i}() {{ entries.add({i}); }}\n" for i in range(10))
+    body = "public class Ledger {\n" + methods + "}\n"
+    source = "package books;\n\n/**\n" + doc + " */\n\n" + body
+    chunks = _syntax("Ledger.java", "java", source, unit="chars", budget=800)
+    head = next(c for c in chunks if c.symbol == "Ledger")
+    assert (head.kind, head.start_line) == ("class_header", 3) and head.text.startswith("/**\n * Line 0")
+    assert not any(c.kind == "module" and "Line 0" in c.text for c in chunks)
+    plain = source.replace("/**\n", "/*\n", 1)
+    chunks = _syntax("Ledger.java", "java", plain, unit="chars", budget=800)
+    assert any(c.kind == "module" and "Line 0" in c.text for c in chunks)
+    # Nor one whose tags say it is about the file.
+    about_file = source.replace(" * Line 0", " * @file Line 0", 1)
+    chunks = _syntax("Ledger.java", "java", about_file, unit="chars", budget=800)
+    assert any(c.kind == "module" and "Line 0" in c.text for c in chunks)
+
+
 def test_go_subtests_are_the_units_of_a_test_function() -> None:
     # Go keeps all code in functions, so ``t.Run("name", func(t *testing.T) {...})`` was cut
     # wherever the budget ran out, through the subtests. A subtest (and a sub-benchmark) is
