@@ -387,9 +387,16 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "record_declaration",
                     "annotation_type_declaration",
                     "enum_constant",  # ``PLUS("+") { int apply(...) {...} }``: its body's methods
+                    # A field of an anonymous class (``Runnable tick = new Runnable() {...};``):
+                    # named by its field, its methods its own.
+                    "object_creation_expression",
                 }
             ),
-            needs_body=frozenset({"enum_constant"}),  # a plain ``RED,`` defines nothing of its own
+            wrappers=frozenset({"field_declaration", "variable_declarator"}),
+            naming_wrappers=frozenset({"variable_declarator"}),
+            body_types=frozenset({"class_body"}),
+            # A plain ``RED,`` or ``new ArrayList<>()`` defines nothing of its own.
+            needs_body=frozenset({"enum_constant", "object_creation_expression"}),
             transparent=frozenset({"enum_body_declarations"}),  # an enum's fields, constructors, methods
             kinds={
                 "interface_declaration": "interface",

@@ -1679,6 +1679,29 @@ def test_a_doc_comment_belongs_to_the_definition_below_across_blank_lines() -> N
     assert any(c.kind == "module" and "Line 0" in c.text for c in chunks)
 
 
+def test_a_java_field_of_an_anonymous_class_is_a_definition_of_its_methods() -> None:
+    # ``Runnable tick = new Runnable() { public void run() {...} };`` was a field's statements:
+    # its methods were found nowhere (147 such chunks in 32 JDK files). It is named by its field,
+    # its methods its own; ``new ArrayList<>()`` and an anonymous class in a method stay code.
+    source = (
+        "public class Scheduler {\n"
+        "    private final Runnable tick = new Runnable() {\n"
+        "        @Override\n        public void run() {\n            fire(System.nanoTime());\n        }\n    };\n"
+        "    private final List<Job> jobs = new ArrayList<>();\n"
+        "    public void start() {\n        Runnable later = new Runnable() { public void run() { stop(); } };\n    }\n"
+        "}\n"
+    )
+    found = [(d.symbol, d.kind, d.first, d.last) for d in list_definitions(prepare("Scheduler.java", "java", source))]
+    assert found == [
+        ("Scheduler", "class", 1, 12),
+        ("Scheduler.tick", "class", 2, 7),
+        ("Scheduler.tick.run", "method", 3, 6),
+        ("Scheduler.start", "method", 9, 11),
+    ]
+    chunks = _syntax("Scheduler.java", "java", source, unit="chars", budget=120)
+    assert any(c.symbol == "Scheduler.tick.run" and "fire(System.nanoTime())" in c.text for c in chunks)
+
+
 def test_go_subtests_are_the_units_of_a_test_function() -> None:
     # Go keeps all code in functions, so ``t.Run("name", func(t *testing.T) {...})`` was cut
     # wherever the budget ran out, through the subtests. A subtest (and a sub-benchmark) is
