@@ -99,16 +99,27 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
     if not isinstance(spec, CodeSpec):
         return None
     parser = _parser(spec.parser_name)
+    plain: bytes | None = None  # the text before macro lines were read as comments
     if spec.comment_macros or spec.macro_lines:
         read = _commented(doc.data, spec.comment_macros) if spec.comment_macros else doc.data
         if spec.macro_lines:
-            read = _macro_lines_commented(read)
+            lines_read = _macro_lines_commented(read)
+            if lines_read is not read:
+                plain, read = read, lines_read
         if read is not doc.data:  # the same lines and offsets: only the parser reads it
             doc = replace(doc, data=read)
     deadline = time.monotonic() + (PARSE_SECONDS if seconds is None else seconds)
     tree = _parse_until(parser, doc.data, deadline)
     if tree is None:
         return Parse(None)
+    if plain is not None and find_damage(tree).ratio > ERROR_FALLBACK_RATIO:
+        # Macro lines read as comments can cost the parse its footing (libstdc++'s ``namespace
+        # std _GLIBCXX_VISIBILITY(default)`` then ``{`` held only because the macro line after
+        # it was read as code): the file as written is parsed too, and kept when it needs no
+        # repair (when both do, the repair below does better on the macros read as comments).
+        other = _parse_until(parser, plain, deadline)
+        if other is not None and find_damage(other).ratio <= ERROR_FALLBACK_RATIO:
+            tree, doc = other, replace(doc, data=plain)
     comment = tuple(part.encode("utf-8") for part in spec.comment)
     unclosed = _missing_at_end(tree, doc)
     if unclosed is not None and unclosed.type in _CLOSERS and unclosed.parent is not None:
@@ -291,11 +302,37 @@ def _macro_lines_commented(data: bytes) -> bytes:
         return data
 
     def comment(m: re.Match[bytes]) -> bytes:
-        if _DECLARATOR_START.match(data, m.end() + 1):  # the next line
+        if _DECLARATOR_START.match(data, m.end() + 1) or _continues(data, m.start(), m.end()):
             return m[0]
         return m[1] + b"//" + b" " * (len(m[2]) - 2) + m[3]
 
     return _MACRO_LINE.sub(comment, data)
+
+
+# A line of code that ends open (a parameter list, an operator, a macro's ``\``), and one that
+# starts by going on with what came before (``);``, ``| FLAG``).
+_OPEN_ENDS = frozenset(b",(|&+-*/%^=!~?\\")
+_OPEN_STARTS = frozenset(b"),;|&+-?")
+_TRAILING_COMMENT = re.compile(rb"[ \t]*(?://[^\n]*|/\*(?:(?!\*/).)*\*/)[ \t]*$")
+
+
+def _continues(data: bytes, start: int, end: int) -> bool:
+    """Whether the line ``data[start:end]`` is part of code around it rather than a macro of
+    its own: the code line before it ends open (``DeviceIntPtr /* keybd */,`` above a lone
+    ``CARD32`` parameter type, ``a |`` above an operand), or the line after it goes on with it
+    (``);``). A comment line above it (a doc comment's ``*/``) says nothing."""
+    at = start - 1  # the newline that ends the line before
+    while at > 0:
+        begin = data.rfind(b"\n", 0, at) + 1
+        code = _TRAILING_COMMENT.sub(b"", data[begin:at].rstrip(b"\r")).strip()
+        if code:
+            if not code.endswith(b"*/") and not code.startswith((b"*", b"/*", b"//")) and code[-1] in _OPEN_ENDS:
+                return True
+            break
+        at = begin - 1
+    stop = data.find(b"\n", end + 1)
+    after = data[end + 1 : stop if stop >= 0 else len(data)].lstrip()
+    return bool(after) and after[0] in _OPEN_STARTS
 
 
 def _parse_until(parser: Parser, data: bytes, deadline: float) -> Tree | None:

@@ -1702,6 +1702,35 @@ def test_a_java_field_of_an_anonymous_class_is_a_definition_of_its_methods() -> 
     assert any(c.symbol == "Scheduler.tick.run" and "fire(System.nanoTime())" in c.text for c in chunks)
 
 
+def test_an_upper_case_line_inside_code_is_no_macro() -> None:
+    # A parameter's type alone on its line (``CARD32 /* newState */`` before ``);``) and an
+    # operand after ``a |`` are code: read as comments, they damaged a sound prototype.
+    from core.parsing import _macro_lines_commented
+
+    source = (
+        "extern void set_leds(\n\tDeviceIntPtr\t/* keybd */,\n\tCARD32\t\t/* newState */\n);\n"
+        "static int flags(int a)\n{\n    int x = a |\n        FLAG_ONE |\n        FLAG_TWO_X\n        ;\n    return x;\n}\n"
+    )
+    assert _macro_lines_commented(source.encode()) == source.encode()
+    chunks = _syntax("xkb.h", "c", source, unit="chars", budget=100)
+    assert not any("damaged" in c.flags for c in chunks)
+    # Above a doc comment's ``*/`` (not an open line of code) the macro is still read past.
+    doc = "/**\n * Swaps.\n */\nMYLIB_CONSTEXPR\nvoid swap(int& a, int& b);\n"
+    assert b"//" in _macro_lines_commented(doc.encode())
+
+
+def test_macro_lines_that_cost_the_parse_its_footing_are_read_as_written() -> None:
+    # Read as a comment, the macro line above this (unclosed) class left most of it in error,
+    # and the repair then re-parsed the file line by line (35 parses of libstdc++'s
+    # stl_queue.h, whose class lost its breadcrumb): the file as written parses, and is kept.
+    from core.document import Document
+    from core.parsing import parse
+
+    source = "MYLIB_BEGIN_NAMESPACE\n  /**\n  */\n    class queue\n    {\n      pop()\n      {\n\tc.pop_front();\n      }\n"
+    parsed = parse(Document.from_text("queue.h", "cpp", source))
+    assert parsed is not None and parsed.tree is not None and parsed.muted == ()
+
+
 def test_go_subtests_are_the_units_of_a_test_function() -> None:
     # Go keeps all code in functions, so ``t.Run("name", func(t *testing.T) {...})`` was cut
     # wherever the budget ran out, through the subtests. A subtest (and a sub-benchmark) is
