@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any
 
+from core.languages import LINE_CONTINUATION_LANGUAGES
+
 
 @dataclass(frozen=True)
 class Document:
@@ -140,9 +142,12 @@ class Document:
         return self.line_start(first), self.line_end(last)
 
     def is_blank(self, line: int) -> bool:
-        """True when 1-based ``line`` holds only whitespace (or a line continuation's backslash
-        alone: see :func:`is_blank_bytes`)."""
-        return is_blank_bytes(self.data[self.line_starts[line - 1] : self.line_end(line)], continuation=True)
+        """True when 1-based ``line`` holds only whitespace (or, in C, C++ and shell, a line
+        continuation's backslash alone: see :func:`is_blank_bytes`)."""
+        return is_blank_bytes(
+            self.data[self.line_starts[line - 1] : self.line_end(line)],
+            continuation=self.language in LINE_CONTINUATION_LANGUAGES,
+        )
 
     def trim_blank(self, first: int, last: int) -> tuple[int, int]:
         """Lines ``first..last`` without blank lines at either end (one line is kept)."""

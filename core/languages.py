@@ -94,8 +94,9 @@ class CodeSpec:
     - ``doc_comments``: how a documentation comment starts (``/**``, ``///``): one belongs to
       the definition below it across blank lines too (the JDK's class javadocs stand a blank
       line above their class), where another comment must touch it, unless a tag says it is
-      about its file (``@file``, ``@license``, ...). Not PHP's: its file-level docblock stands
-      a blank line above whatever comes first, often a function;
+      about its file or a group (``@file``, ``@license``, Doxygen's ``@{``, ...). Not PHP's: its
+      file-level docblock stands a blank line above whatever comes first, often a function; nor
+      C's and C++'s, whose Doxygen groups and banners stand apart from the definitions below;
     - ``free_wrappers``: wrappers that make the function they hold no member of the class it
       is written in (C++'s ``friend Vec operator+(...) {...}``): kind ``function``, its
       breadcrumb still the class's, where it is written and found;
@@ -226,8 +227,12 @@ class TableSpec:
 
 
 _C_LIKE = ("//", "")
-# Documentation comments: javadoc, JSDoc, KDoc, PHPDoc, Doxygen (``/**``), and ``///`` lines
-# (Rust, C#, Swift, Doxygen).
+# Where a line of a lone ``\`` is a line continuation, whitespace to the parser (a C macro's
+# body, a shell command), and so blank to the chunkers (:meth:`core.document.Document.is_blank`);
+# elsewhere it may be a string's text (Rust's multi-line literals).
+LINE_CONTINUATION_LANGUAGES = frozenset({"c", "cpp", "bash", "makefile", "dockerfile"})
+# Documentation comments: javadoc, JSDoc, KDoc, Scaladoc (``/**``), and ``///`` lines (Rust, C#,
+# Swift).
 _DOC_BLOCK = ("/**",)
 _DOC_BOTH = ("/**", "///")
 
@@ -469,7 +474,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name="c",
             extensions=(".c", ".h"),
             comment=_C_LIKE,
-            doc_comments=_DOC_BOTH,
             functions=frozenset({"function_definition"}),
             containers=frozenset({"struct_specifier", "union_specifier", "enum_specifier"}),
             wrappers=frozenset({"type_definition", "declaration"}),
@@ -488,7 +492,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name="cpp",
             extensions=(".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx"),
             comment=_C_LIKE,
-            doc_comments=_DOC_BOTH,
             functions=frozenset({"function_definition", "lambda_expression"}),
             containers=frozenset(
                 {"class_specifier", "struct_specifier", "union_specifier", "enum_specifier", "namespace_definition"}

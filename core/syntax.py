@@ -55,8 +55,24 @@ _DECLARATOR_TYPES = frozenset(
 _MAX_SIGNATURE_LINES = 6
 # Containers whose members are plain functions, not methods.
 NON_CLASS_KINDS = frozenset({"namespace", "module", "package", "extern"})
-# Tags of a doc comment about its file, not the definition below it (``/** @file ...``).
-_FILE_DOC_TAGS = (b"@file", b"@fileoverview", b"@license", b"@copyright", b"@module", b"@package")
+# Tags of a doc comment about its file or a group of definitions, not the one below it
+# (``/** @file ...``, Doxygen's ``/// @{`` and ``/** @name Vector ops */``).
+_NOT_ITEM_DOC_TAGS = (
+    b"@file",
+    b"@fileoverview",
+    b"@license",
+    b"@copyright",
+    b"@module",
+    b"@package",
+    b"@{",
+    b"@}",
+    b"@name",
+    b"@defgroup",
+    b"@addtogroup",
+    b"\\file",
+    b"\\name",
+    b"\\defgroup",
+)
 # Children past which a node found by looking inside a block whose head shares its first line
 # is cut by lines, as before: a data table (a 256-entry codec map) gives the same cuts by lines,
 # found far faster than piece by piece; a block of code rarely holds more statements.
@@ -278,8 +294,10 @@ class _Run:
             bool(self._doc_prefixes)
             and "comment" in node.type
             and data.startswith(self._doc_prefixes, node.start_byte)
+            # (Not a banner: ``/*****``, a ``/////`` rule, ``///!``.)
+            and data[node.start_byte + 3 : node.start_byte + 4] not in (b"/", b"*", b"!")
             and all(self.doc.is_blank(line) for line in range(last + 1, first))
-            and not any(tag in data[node.start_byte : node.end_byte] for tag in _FILE_DOC_TAGS)
+            and not any(tag in data[node.start_byte : node.end_byte] for tag in _NOT_ITEM_DOC_TAGS)
         )
 
     def _guards_definition(self, node: Node, guards: frozenset[str], depth: int = 0) -> bool:

@@ -1603,6 +1603,8 @@ def test_a_line_continuation_alone_is_blank_to_the_coverage() -> None:
     chunks = _syntax("ops.h", "c", source, unit="chars", budget=800)  # lossless
     assert [(c.start_line, c.end_line) for c in chunks] == [(1, 5)]
     assert prepare("ops.h", "c", source).doc.is_blank(6) and not prepare("ops.h", "c", "x \\\n").doc.is_blank(1)
+    # Only where ``\\`` ends a line of code: in Rust it may be a line of a string's text.
+    assert not prepare("t.rs", "rust", 'let s = "a\\\n    \\\nb";\n').doc.is_blank(2)
 
 
 _MACRO_LINES_CPP = """namespace geo {
@@ -1673,9 +1675,16 @@ def test_a_doc_comment_belongs_to_the_definition_below_across_blank_lines() -> N
     plain = source.replace("/**\n", "/*\n", 1)
     chunks = _syntax("Ledger.java", "java", plain, unit="chars", budget=800)
     assert any(c.kind == "module" and "Line 0" in c.text for c in chunks)
-    # Nor one whose tags say it is about the file.
-    about_file = source.replace(" * Line 0", " * @file Line 0", 1)
-    chunks = _syntax("Ledger.java", "java", about_file, unit="chars", budget=800)
+    # Nor one whose tags say it is about the file or a group, nor a banner of stars.
+    for tagged in (source.replace(" * Line 0", " * @file Line 0", 1), source.replace(" * Line 0", " * @name Line 0", 1),
+                   source.replace("/**\n", "/*****\n", 1)):
+        chunks = _syntax("Ledger.java", "java", tagged, unit="chars", budget=800)
+        assert any(c.kind == "module" and "Line 0" in c.text for c in chunks)
+    # C's and C++'s Doxygen comments stand apart from what follows them as often as not
+    # (groups, banners): there a doc comment has to touch its definition.
+    c_source = "/**\n" + doc + " */\n\nint post(struct ledger *l, int amount)\n{\n" + "".join(
+        f"    l->total += amount * {i};\n" for i in range(12)) + "    return l->total;\n}\n"
+    chunks = _syntax("ledger.c", "c", c_source, unit="chars", budget=800)
     assert any(c.kind == "module" and "Line 0" in c.text for c in chunks)
 
 
