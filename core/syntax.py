@@ -836,8 +836,42 @@ class _Run:
                 self.out.append(Pending(kind, symbol, self.comments_above(unit, symbol, header, parent), unit.last, header, parent))
                 continue
             flush()
+            if self.lead_apart(unit, symbol, header, parent, in_container):
+                continue
             self.split_definition(unit, own, header, parent, depth=depth, in_container=in_container)
         flush()
+
+    def lead_apart(self, unit: Unit, symbol: str, header: str, parent: Pending | None, in_container: bool) -> bool:
+        """A definition that fits the budget without the comments above it (a long javadoc) but
+        not with them: the comments are its leading part(s), each under the signature it
+        documents, and the definition is whole in its last part (with the comments' last piece
+        when both fit), so its code is not cut for its documentation. False (nothing made) when
+        it has no such comments or does not fit alone either."""
+        nodes = unit.nodes
+        code = next((i for i, node in enumerate(nodes) if "comment" not in node.type), 0)
+        if code == 0:
+            return False
+        data = self.doc.data
+        first = _lines(nodes[code], data)[0]
+        comments_last = _lines(nodes[code - 1], data)[1]
+        if comments_last >= first or not self.fits(first, unit.last, symbol, ""):
+            return False  # a comment on the definition's own first line, or too big alone
+        definition = unit.definition
+        assert definition is not None
+        kind = self.kind(definition, in_container)
+        repeat = self.repeatable(symbol, self.signature(definition, unit.wrappers, _keywords(unit)))
+        pieces = self.line_pieces(unit.first, comments_last, kind, symbol, repeat, parent, rest_header=repeat)
+        last = pieces[-1]
+        if last.start_byte is None and not last.flags and self.fits(last.first, unit.last, symbol, last.header):
+            last.last = unit.last
+        else:
+            # (Under no header: it holds its signature, and a class's above it would not be its own.)
+            pieces.append(Pending(kind, symbol, first, unit.last, "", parent))
+            self.out.append(pieces[-1])
+        for piece in pieces[1:]:
+            piece.parent = pieces[0]
+        _number(pieces, kind)
+        return True
 
     def comments_above(self, unit: Unit, symbol: str, header: str, parent: Pending | None) -> int:
         """Where a definition that fits the budget starts its chunk: at its own first line, or

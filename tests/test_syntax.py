@@ -129,7 +129,8 @@ _LONG_COMMENT = "\n".join(f"{{mark}} note {i}: what the code below does, and why
         ("python", "m.py", _LONG_COMMENT.format(mark="#") + "\ndef process(a, b):\n"
          + "\n".join(f"    x{i} = a + {i} * b" for i in range(40)) + "\n    return x1\n", "function", "def process(a, b):"),
         ("java", "Big.java", _LONG_COMMENT.format(mark="//") + "\npublic class Big {\n    private int a;\n"
-         "    public int f() { return a + 1; }\n}\n", "class_header", "public class Big"),
+         + "".join(f"    public int f{i}() {{ return a + {i}; }}\n" for i in range(30)) + "}\n",
+         "class_header", "public class Big"),
     ],
     ids=["python", "java"],
 )
@@ -149,6 +150,29 @@ def test_a_head_too_big_for_one_chunk_is_numbered_parts(language, path, source, 
         assert part.parent_id == parts[0].id
         assert part.header == signature
         assert part.size <= 600
+
+
+def test_a_definition_that_fits_without_its_comments_stays_whole_after_them() -> None:
+    # A small class under a javadoc too long to share its chunk was split into header parts
+    # and members: its comments are now its leading parts, each under its signature, and the
+    # class is whole in its last part (a javadoc a blank line above it joins it the same way).
+    body = "public class Big {\n    private int a;\n    public int f() { return a + 1; }\n}\n"
+    source = _LONG_COMMENT.format(mark="//") + "\n" + body
+    javadoc = "/**\n" + _LONG_COMMENT.format(mark=" *") + "\n */\n\n" + body
+    for text in (source, javadoc):
+        chunks = _syntax("Big.java", "java", text, unit="chars", budget=600)
+        parts = [c for c in chunks if c.symbol == "Big"]
+        assert [c.part for c in parts] == list(range(1, len(parts) + 1)) and len(parts) >= 3
+        assert all(c.kind == "class" and c.parts == len(parts) for c in parts)
+        assert parts[0].parent_id is None and all(c.parent_id == parts[0].id for c in parts[1:])
+        assert all(c.header == "public class Big" for c in parts[:-1])
+        last = parts[-1]  # the class whole, after the comments' last piece that fits beside it
+        assert "\npublic class Big {\n" in last.text and last.text.endswith("}") and last.header == "public class Big"
+        assert len(chunks) == len(parts)
+    # Not when the definition alone is too big: then its head takes the comments, as before.
+    big = source.replace("    private int a;\n", "".join(f"    private int a{i} = {i};\n" for i in range(40)))
+    chunks = _syntax("Big.java", "java", big, unit="chars", budget=600)
+    assert any(c.kind == "class_header" for c in chunks)
 
 
 _SWIFT_ACCESSORS = """struct Cart {
@@ -376,7 +400,9 @@ def test_a_definition_without_a_body_over_the_budget_is_numbered_parts_under_its
     assert_lossless(prep, chunks)
     parts = [c for c in chunks if c.symbol == "Store.remove"]
     assert len(parts) >= 2 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    # The doc's pieces are under the signature they document; the method itself is in the last.
     assert all(c.parts == len(parts) and c.header == "V remove(Object key);" for c in parts)
+    assert parts[-1].text.endswith("    V remove(Object key);")
     assert all(c.parent_id == parts[0].id for c in parts[1:])
 
 
@@ -1670,8 +1696,11 @@ def test_a_doc_comment_belongs_to_the_definition_below_across_blank_lines() -> N
     source = "package books;\n\n/**\n" + doc + " */\n\n" + body
     chunks = _syntax("Ledger.java", "java", source, unit="chars", budget=800)
     head = next(c for c in chunks if c.symbol == "Ledger")
-    assert (head.kind, head.start_line) == ("class_header", 3) and head.text.startswith("/**\n * Line 0")
+    assert (head.kind, head.start_line, head.part) == ("class", 3, 1) and head.text.startswith("/**\n * Line 0")
+    assert head.header == "public class Ledger"  # the signature it documents
     assert not any(c.kind == "module" and "Line 0" in c.text for c in chunks)
+    whole = [c for c in chunks if c.symbol == "Ledger"][-1]  # the class itself, whole
+    assert whole.text.endswith("public class Ledger {\n" + methods + "}")
     plain = source.replace("/**\n", "/*\n", 1)
     chunks = _syntax("Ledger.java", "java", plain, unit="chars", budget=800)
     assert any(c.kind == "module" and "Line 0" in c.text for c in chunks)
