@@ -91,6 +91,9 @@ class CodeSpec:
       function declarator, where it is the function's return type (``BOOL`` over
       ``init_window(...)``). The grammar read such a line as a type or a declaration: the
       definition after it was named after the macro or lost in a parse error;
+    - ``packed_members``: containers whose members are packed together up to the budget, as
+      with ``merge_siblings``, when the container is split (Rust's ``extern "C" {...}`` of
+      one-line foreign functions: a chunk each was ~200 characters of signature);
     - ``doc_comments``: how a documentation comment starts (``/**``, ``///``): one belongs to
       the definition below it across blank lines too (the JDK's class javadocs stand a blank
       line above their class), where another comment must touch it, unless a tag says it is
@@ -194,6 +197,7 @@ class CodeSpec:
     comment_macros: tuple[str, ...] = ()
     macro_lines: bool = False
     doc_comments: tuple[str, ...] = ()
+    packed_members: frozenset[str] = frozenset()
     grammar: str = ""
 
     @property
@@ -469,6 +473,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "foreign_mod_item": "extern",
             },
             anonymous_names={"foreign_mod_item": "extern"},
+            packed_members=frozenset({"foreign_mod_item"}),
         ),
         CodeSpec(
             name="c",

@@ -794,8 +794,11 @@ class _Run:
         in_container: bool,
         units: list[Unit] | None = None,
         function_body: bool = False,
+        packed: bool = False,
     ) -> None:
-        """Chunk one level of siblings; definitions that do not fit recurse (depth-bounded)."""
+        """Chunk one level of siblings; definitions that do not fit recurse (depth-bounded).
+        ``packed``: the definitions that fit are packed together as with ``merge_siblings``
+        (``CodeSpec.packed_members``)."""
         if units is None:
             units = self.units(nodes)
         loose_kind = "module" if not path else "statements"
@@ -828,7 +831,7 @@ class _Run:
                 self.out.append(Pending(kind, symbol, unit.first, unit.last, "", parent))
                 continue
             if self.fits(unit.first, unit.last, symbol, header):
-                if self.settings.merge_siblings:
+                if self.settings.merge_siblings or packed:
                     run.append((unit, symbol))
                     continue
                 flush()
@@ -1009,7 +1012,8 @@ class _Run:
                 first.header = self.summary(listed if len(left.defs) == len(listed.defs) else left, symbol, budget - used)
             _number(heads, head_kind)
             classy = is_container and self.classy(definition)  # a test suite's functions are no methods
-            self.level([], path, repeat, first, depth=depth + 1, in_container=classy, units=members)
+            packed = definition.type in self.spec.packed_members
+            self.level([], path, repeat, first, depth=depth + 1, in_container=classy, units=members, packed=packed)
             return
         kind = self.kind(definition, in_container)
         heads = self.head_chunk(head, members, kind, symbol, outer_header, parent, 0, repeat)
