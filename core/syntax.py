@@ -1600,8 +1600,9 @@ def _first_of_type(node: Node, types: frozenset[str]) -> Node | None:
     return None
 
 
-_REFERENCE = re.compile(r"&\s*(?:'\w+\s*)?(mut\s+)?")
+_REFERENCE = re.compile(r"&\s*(?:'\w+\s*)?(mut\s+)?(?:(?:dyn|impl)\s+)?")
 _DYN = re.compile(r"^(?:dyn|impl)\s+")
+_SCOPE_SPACE = re.compile(r"\s*::\s*")
 
 
 def _bare_type(name: str) -> str:
@@ -1616,6 +1617,8 @@ def _clean_name(raw: bytes | None) -> str | None:
     if not raw:
         return None
     text = raw.decode("utf-8", "replace")
+    if "\n" in text and "::" in text:
+        text = _SCOPE_SPACE.sub("::", text)  # ``basic_string<_CharT>::\n    swap``
     if "\n" in text or len(text) > _MAX_NAME:
         return None
     # ``WeightedLru<K, V>`` names the same thing as ``WeightedLru``; drop type arguments.

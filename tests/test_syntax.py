@@ -367,6 +367,7 @@ def test_rust_trait_impls_are_named_as_rust_paths_write_them() -> None:
         "impl<'a, T> IntoIterator for &'a Bag<T> {\n    fn into_iter(self) {}\n}\n"
         "impl<'a, T> IntoIterator for &'a mut Bag<T> {\n    fn into_iter(self) {}\n}\n"
         "impl Error for dyn Source {\n    fn new() {}\n}\n"
+        "impl<'a> Display for &'a dyn Source {\n    fn fmt(&self) {}\n}\n"
     )
     found = [(d.symbol, d.kind) for d in list_definitions(prepare("lib.rs", "rust", source))]
     assert found == [
@@ -378,7 +379,19 @@ def test_rust_trait_impls_are_named_as_rust_paths_write_them() -> None:
         ("<&Bag as IntoIterator>", "impl"), ("<&Bag as IntoIterator>.into_iter", "method"),
         ("<&mut Bag as IntoIterator>", "impl"), ("<&mut Bag as IntoIterator>.into_iter", "method"),
         ("<Source as Error>", "impl"), ("<Source as Error>.new", "method"),
+        ("<&Source as Display>", "impl"), ("<&Source as Display>.fmt", "method"),
     ]
+
+
+def test_a_cpp_name_qualified_across_lines_is_named() -> None:
+    # libstdc++ writes ``basic_string<_CharT, _Traits>::`` on one line and ``swap(...)`` on the
+    # next: a name holding a line break was refused, and the method was ``<function_definition>``.
+    source = (
+        "namespace std {\n  template<typename C, typename T>\n    void\n    basic_string<C, T>::\n"
+        "    swap(basic_string& s) noexcept\n    {\n      s.clear();\n    }\n}\n"
+    )
+    found = [(d.symbol, d.kind) for d in list_definitions(prepare("basic_string.tcc", "cpp", source))]
+    assert found == [("std", "namespace"), ("std.basic_string.swap", "method")]
 
 
 def test_a_rust_mod_declaration_is_no_definition() -> None:
