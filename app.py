@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.arrow_pool import prefer_returning_pool
 from pages import common
+
+prefer_returning_pool()  # the app's process: tables stream with less memory (see the function)
 
 st.set_page_config(page_title="Chunk Explorer", page_icon=":material/content_cut:", layout="wide")
 

@@ -24,7 +24,9 @@ shared machine it is the steadier figure; pandas' reader uses two threads here, 
 three: it builds the chunks while one worker thread reads and parses the next batch and another
 folds the current one into the profile, so its wall time can be well under its CPU time only
 when two cores are free). Peak memory is the child's peak RSS (``ru_maxrss``), shown whole and
-above the child's RSS after its imports.
+above the child's RSS after its imports. The children allocate Arrow's memory as the CLI and the
+app do (``core.arrow_pool``: the system allocator, not mimalloc), unless
+``ARROW_DEFAULT_MEMORY_POOL`` is set.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from core.arrow_pool import ARROW_POOL  # noqa: E402  (os and sys only: no Arrow in the parent)
 OUT = ROOT / "bench" / "out"
 
 VARIANTS = {
@@ -119,7 +123,8 @@ def measure(variant: str, path: Path) -> dict[str, float]:
     done = subprocess.run(
         [sys.executable, __file__, "--child", variant, str(path)],
         cwd=ROOT, capture_output=True, text=True, check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        # As the CLI and the app set it (core.arrow_pool), unless the caller chose otherwise.
+        env={"ARROW_DEFAULT_MEMORY_POOL": ARROW_POOL, **os.environ, "PYTHONPATH": str(ROOT)},
     )  # fmt: skip
     if done.returncode != 0:
         raise SystemExit(f"{variant} failed:\n{done.stderr}")
@@ -180,7 +185,6 @@ def stages(path: Path, reference: float) -> None:
     """Each stage of the CSV chunker alone, one after the other on one thread (the chunker runs
     them in three threads at once): where the time goes, and how far one stage alone is from the
     aim. The batches are kept in memory for the profile and chunk stages: no memory figure."""
-    sys.path.insert(0, str(ROOT))  # the children get it through PYTHONPATH; this runs in the parent
     from core.settings import ChunkSettings
     from core.sources import load_file
     from core.table_profile import TableProfiler

@@ -238,4 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    from core.arrow_pool import prefer_returning_pool
+
+    prefer_returning_pool()  # this process is the CLI's own: its tables stream with less memory
     sys.exit(main())
