@@ -89,8 +89,10 @@ class CodeSpec:
       (``_GLIBCXX_BEGIN_NAMESPACE_VERSION``, ``Q_OBJECT``, ``_GLIBCXX20_CONSTEXPR`` above a
       template), read as a ``//`` comment of its length, except above a line that opens a
       function declarator, where it is the function's return type (``BOOL`` over
-      ``init_window(...)``). The grammar read such a line as a type or a declaration: the
-      definition after it was named after the macro or lost in a parse error;
+      ``init_window(...)``), and within code (the line above ends open: a parameter's type,
+      an operand). The grammar read such a line as a type or a declaration: the definition
+      after it was named after the macro or lost in a parse error. When reading them so leaves
+      most of a file in error, the file as written is parsed (:func:`core.parsing.parse`);
     - ``packed_members``: containers whose members are packed together up to the budget, as
       with ``merge_siblings``, when the container is split (Rust's ``extern "C" {...}`` of
       one-line foreign functions: a chunk each was ~200 characters of signature);

@@ -104,7 +104,7 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
         read = _commented(doc.data, spec.comment_macros) if spec.comment_macros else doc.data
         if spec.macro_lines:
             lines_read = _macro_lines_commented(read)
-            if lines_read is not read:
+            if lines_read != read:  # (every line kept gives equal bytes, not the same object)
                 plain, read = read, lines_read
         if read is not doc.data:  # the same lines and offsets: only the parser reads it
             doc = replace(doc, data=read)

@@ -864,6 +864,8 @@ class _Run:
         kind = self.kind(definition, in_container)
         repeat = self.repeatable(symbol, self.signature(definition, unit.wrappers, _keywords(unit)))
         pieces = self.line_pieces(unit.first, comments_last, kind, symbol, repeat, parent, rest_header=repeat)
+        if not pieces:  # (comments are never blank lines; kept safe all the same)
+            return False
         last = pieces[-1]
         if last.start_byte is None and not last.flags and self.fits(last.first, unit.last, symbol, last.header):
             last.last = unit.last
