@@ -104,7 +104,7 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
         read = _commented(doc.data, spec.comment_macros) if spec.comment_macros else doc.data
         if spec.macro_lines:
             lines_read = _macro_lines_commented(read)
-            if lines_read != read:  # (every line kept gives equal bytes, not the same object)
+            if lines_read is not read:
                 plain, read = read, lines_read
         if read is not doc.data:  # the same lines and offsets: only the parser reads it
             doc = replace(doc, data=read)
@@ -112,21 +112,23 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
     tree = _parse_until(parser, doc.data, deadline)
     if tree is None:
         return Parse(None)
-    if plain is not None and find_damage(tree).ratio > ERROR_FALLBACK_RATIO:
+    damage: Damage | None = None  # (measured once: here when macro lines were read, else below)
+    if plain is not None and (damage := find_damage(tree)).ratio > ERROR_FALLBACK_RATIO:
         # Macro lines read as comments can cost the parse its footing (libstdc++'s ``namespace
         # std _GLIBCXX_VISIBILITY(default)`` then ``{`` held only because the macro line after
         # it was read as code): the file as written is parsed too, and kept when it needs no
         # repair (when both do, the repair below does better on the macros read as comments).
         other = _parse_until(parser, plain, deadline)
-        if other is not None and find_damage(other).ratio <= ERROR_FALLBACK_RATIO:
-            tree, doc = other, replace(doc, data=plain)
+        if other is not None and (other_damage := find_damage(other)).ratio <= ERROR_FALLBACK_RATIO:
+            tree, doc, damage = other, replace(doc, data=plain), other_damage
     comment = tuple(part.encode("utf-8") for part in spec.comment)
     unclosed = _missing_at_end(tree, doc)
     if unclosed is not None and unclosed.type in _CLOSERS and unclosed.parent is not None:
         reopened = _close_early(parser, doc, tree, unclosed.parent, comment, deadline)
         if reopened is not None:
             return reopened
-    damage = find_damage(tree)
+    if damage is None:
+        damage = find_damage(tree)
     if damage.ratio <= ERROR_FALLBACK_RATIO:
         return Parse(tree)
     if _garbage(doc, damage, comment[0]):
@@ -300,13 +302,17 @@ def _macro_lines_commented(data: bytes) -> bytes:
     must not close it."""
     if not _MACRO_LINE.search(data):
         return data
+    rewritten = False
 
     def comment(m: re.Match[bytes]) -> bytes:
+        nonlocal rewritten
         if _DECLARATOR_START.match(data, m.end() + 1) or _continues(data, m.start(), m.end()):
             return m[0]
+        rewritten = True
         return m[1] + b"//" + b" " * (len(m[2]) - 2) + m[3]
 
-    return _MACRO_LINE.sub(comment, data)
+    read = _MACRO_LINE.sub(comment, data)
+    return read if rewritten else data
 
 
 # A line of code that ends open (a parameter list, an operator, a macro's ``\``), and one that

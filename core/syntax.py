@@ -361,6 +361,7 @@ class _Run:
         So is a registered callback (``it('adds', () => {...})``), unless that function is a
         registered callback itself (``callbacks``)."""
         spec = self.spec
+        suites = callbacks or spec.function_suites  # a function's statements may register
         wrappers: list[Node] = []
         current: Node | None = node
         for _ in range(8):  # export > declaration > declarator > as > ... > the definition
@@ -380,7 +381,7 @@ class _Run:
                 return current, wrappers
             if (
                 current.type in spec.registrations
-                and (callbacks or not in_function or spec.function_suites)
+                and (suites or not in_function)
                 and not any(w.type in spec.naming_wrappers or w.type in spec.assignments for w in wrappers)
             ):
                 # Through calls chained after it (``Route::get('/u', fn)->name('user')``,
@@ -398,7 +399,7 @@ class _Run:
                 if (
                     body is not None
                     and call is not None
-                    and (not in_function or ((callbacks or spec.function_suites) and self._suite_call(call)))
+                    and (not in_function or (suites and self._suite_call(call)))
                 ):
                     return call, wrappers + chain
             if current.type in spec.calls:
@@ -939,10 +940,8 @@ class _Run:
             pieces = [p for p in self.out[start:] if p.symbol == symbol]
             for piece in pieces[1:]:
                 piece.parent = pieces[0]
-            if pieces:
-                # Cut line by line, a long doc comment's last piece may be one line beside room.
-                begin = next(i for i in range(len(self.out) - 1, -1, -1) if self.out[i] is pieces[0])
-                pieces = self.join_parts(pieces, symbol, begin)
+            # Cut line by line, a long doc comment's last piece may be one line beside room.
+            pieces = self.join_parts(pieces, symbol, start)
             _number(pieces, kind)
             return
         registers = definition.type in self.spec.registrations
@@ -1249,9 +1248,7 @@ class _Run:
             pending = Pending(unit_kind, symbol, group[0][0].first, group[-1][0].last, header, parent)
             # Only comments (cut off from the definition below by a blank line) may join a split
             # definition's head; statements (imports, constants) are not about it.
-            pending.loose = owner is None and all(
-                node.type in self.spec.attached for unit, _ in group for node in unit.nodes
-            )
+            pending.loose = owner is None and all(self.comments_only(unit) for unit, _ in group)
             self.out.append(pending)
             group.clear()
             named.clear()
