@@ -46,7 +46,9 @@ class CodeSpec:
       Matrix::multiply()``, read as ``Matrix.multiply``; in Lua only ``:``, as ``function
       M.new()`` is a module's function);
     - ``body_types``: node types that hold a body when the grammar has no ``body`` field;
-      ``body_hosts``: child types looked through for one (Go's ``struct_type``);
+      ``body_hosts``: child types looked through for one (Go's ``struct_type``); ``body_paths``:
+      per definition type, the child types down to a body it has none of its own (Kotest's
+      ``class CartSpec : DescribeSpec({ describe("a cart") { ... } })``: its constructor's lambda);
     - ``kinds``: Chunk ``kind`` for node types that are neither plain functions nor classes;
     - ``name_formats``: node types named from one field through a format (``operator {}``);
     - ``scoping``: definitions that, without a body, scope the declarations after them
@@ -134,7 +136,9 @@ class CodeSpec:
       that is the only argument of a call chained on a labelled one
       (``Route::middleware('auth')->group(function () {...})``), or Ruby's block on a constant
       (``Rails.application.routes.draw do``). A callback that registers more is split as a
-      class is: its head lists what it holds;
+      class is: its head lists what it holds. ``call_suffix``: the node after a call's callee
+      that holds its ``value_arguments`` and its trailing lambda, in grammars whose calls have
+      no fields for them (Kotlin's and Swift's ``test("adds") { ... }``);
     - ``function_suites``: suite calls count among a plain function's statements too, and a
       function that holds them is split as a suite. Go keeps all code in functions: its
       subtests (``t.Run("empty cart", func(t *testing.T) {...})``) are a test function's units;
@@ -167,6 +171,7 @@ class CodeSpec:
     method_marks: tuple[str, ...] = (".",)
     body_types: frozenset[str] = frozenset()
     body_hosts: frozenset[str] = frozenset()
+    body_paths: dict[str, tuple[str, ...]] = field(default_factory=dict)
     kinds: dict[str, str] = field(default_factory=dict)
     anonymous_names: dict[str, str] = field(default_factory=dict)
     name_formats: dict[str, tuple[str, str]] = field(default_factory=dict)
@@ -186,6 +191,7 @@ class CodeSpec:
     callbacks: frozenset[str] = frozenset()
     callback_bodies: frozenset[str] = frozenset()
     argument_wraps: frozenset[str] = frozenset()
+    call_suffix: str = ""
     function_suites: bool = False
     local_statements: frozenset[str] = frozenset()
     guards: frozenset[str] = frozenset()
@@ -239,6 +245,13 @@ _C_LIKE = ("//", "")
 LINE_CONTINUATION_LANGUAGES = frozenset({"c", "cpp", "bash", "makefile", "dockerfile"})
 # Documentation comments: javadoc, JSDoc, KDoc, Scaladoc (``/**``), and ``///`` lines (Rust, C#,
 # Swift).
+# Calls that register a labelled trailing lambda in a test's or a route's body (Kotest, Spek,
+# Quick; Ktor's and Vapor's routes): in Kotlin and Swift a test or a route is a function's statement.
+_TRAILING_LAMBDA_SUITES = frozenset(
+    {"describe", "context", "it", "test", "should", "feature", "scenario", "given", "Given", "When", "Then",
+     "fdescribe", "xdescribe", "fcontext", "xcontext", "fit", "xit", "xtest",
+     "routing", "route", "group", "get", "post", "put", "patch", "delete", "head", "options", "webSocket", "authenticate"}
+)  # fmt: skip
 _DOC_BLOCK = ("/**",)
 _DOC_BOTH = ("/**", "///")
 
@@ -653,7 +666,16 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             functions=frozenset({"function_declaration", "secondary_constructor", "anonymous_initializer"}),
             containers=frozenset({"class_declaration", "object_declaration", "companion_object"}),
             receiver_field="receiver",
-            body_types=frozenset({"class_body", "enum_class_body", "function_body"}),
+            # A body's statements sit in one ``statements`` node: read them as the body's own.
+            transparent=frozenset({"statements"}),
+            # ``statements``: an ``init { ... }`` block's own.
+            body_types=frozenset({"class_body", "enum_class_body", "function_body", "statements"}),
+            body_paths={
+                "class_declaration": (
+                    "delegation_specifier", "constructor_invocation", "value_arguments", "value_argument",
+                    "lambda_literal", "statements",
+                )
+            },  # fmt: skip
             kinds={"object_declaration": "object", "companion_object": "object", "property_declaration": "property"},
             # ``var isHidden: Boolean? = null`` then ``set(value) { ... }`` on the lines below.
             accessors=frozenset({"getter", "setter"}),
@@ -665,6 +687,16 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "anonymous_initializer": "init",
                 "secondary_constructor": "constructor",
             },
+            # Kotest's ``describe("cart") { it("adds") { ... } }``, a Ktor route's ``get("/") {
+            # ... }``, Gradle's ``tasks.register<Copy>("docs") { ... }``: a trailing lambda.
+            registrations=frozenset({"call_expression"}),
+            suite_calls=_TRAILING_LAMBDA_SUITES,
+            registration_labels=frozenset({"string_literal"}),
+            callbacks=frozenset({"lambda_literal"}),
+            callback_bodies=frozenset({"statements"}),
+            argument_wraps=frozenset({"value_argument", "annotated_lambda"}),
+            call_suffix="call_suffix",
+            function_suites=True,
         ),
         CodeSpec(
             name="swift",
@@ -700,6 +732,16 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             anonymous_names={"deinit_declaration": "deinit"},
             naming_wrappers=frozenset({"property_declaration"}),
             own_bodies=frozenset({"computed_property", "willset_didset_block"}),
+            # Quick's ``describe("cart") { it("adds") { ... } }`` in a spec's ``spec()``, a
+            # Vapor route's ``app.get("hello") { req in ... }``: a trailing closure.
+            registrations=frozenset({"call_expression"}),
+            suite_calls=_TRAILING_LAMBDA_SUITES,
+            registration_labels=frozenset({"line_string_literal"}),
+            callbacks=frozenset({"lambda_literal"}),
+            callback_bodies=frozenset({"statements"}),
+            argument_wraps=frozenset({"value_argument"}),
+            call_suffix="call_suffix",
+            function_suites=True,
         ),
         CodeSpec(
             name="scala",

@@ -388,7 +388,7 @@ class _Run:
                 # ``describe('slow', fn).timeout(5000)``): they wrap it.
                 chain: list[Node] = []
                 call: Node | None = current
-                bare = not in_function
+                bare = not in_function or bool(spec.call_suffix)  # (see _group)
                 body = self.registered(current, bare=bare)
                 while body is None and len(chain) < _MAX_CHAIN:
                     chain.append(call)
@@ -438,10 +438,30 @@ class _Run:
     def _holds_definitions(self, node: Node, nest: int) -> bool:
         return any(self.find_definition(child, _nest=nest)[0] is not None for child in node.named_children)
 
+    def _suffix(self, call: Node) -> Node | None:
+        """What follows the callee of a call in Kotlin and Swift (``CodeSpec.call_suffix``): its
+        arguments and its trailing lambda (``test("adds") { ... }``)."""
+        last = call.named_children[-1] if self.spec.call_suffix and call.named_child_count > 1 else None
+        return last if last is not None and last.type == self.spec.call_suffix else None
+
+    def _trailing(self, call: Node) -> Node | None:
+        """A call's block written after its arguments: Ruby's ``do ... end``, a Kotlin or Swift
+        trailing lambda (through its wrapper, Kotlin's ``annotated_lambda``)."""
+        block = call.child_by_field_name("block")
+        if block is not None:
+            return block
+        suffix = self._suffix(call)
+        last = suffix.named_children[-1] if suffix is not None and suffix.named_child_count else None
+        if last is not None and last.type in self.spec.argument_wraps and last.named_child_count:
+            last = last.named_children[-1]
+        return last if last is not None and last.type in self.spec.callbacks else None
+
     def _arguments(self, call: Node) -> list[Node]:
         """A call's arguments, comments left out, each through its wrapper (PHP's ``argument``)."""
         spec = self.spec
         arguments = call.child_by_field_name("arguments")
+        if arguments is None and (suffix := self._suffix(call)) is not None:
+            arguments = next((c for c in suffix.named_children if c.type == "value_arguments"), None)
         if arguments is None:
             return []
         found = []
@@ -464,16 +484,19 @@ class _Run:
             return None
         # Ruby's block, else the last function among the arguments (Jest's ``it(name, fn, timeout)``).
         rest = arguments[1:] if labelled else arguments
-        callback = call.child_by_field_name("block") or next((a for a in reversed(rest) if a.type in spec.callbacks), None)
+        callback = self._trailing(call) or next((a for a in reversed(rest) if a.type in spec.callbacks), None)
         if callback is None or callback.type not in spec.callbacks:
             return None
         body = callback.child_by_field_name("body")
+        if body is None and spec.call_suffix:  # a Kotlin or Swift lambda's statements
+            body = next((c for c in callback.named_children if c.type in spec.callback_bodies), None)
         return body if body is not None and body.type in spec.callback_bodies else None
 
     def _callee(self, call: Node) -> str:
         """What a registering call calls, in brief: ``app.post``, ``$(\u2026).on(\u2026).on`` (a
         chain), ``test.each(\u2026)`` (a table), ``server.get`` (type arguments dropped)."""
-        end = next((n.start_byte for n in map(call.child_by_field_name, ("arguments", "block")) if n), call.end_byte)
+        after = (*map(call.child_by_field_name, ("arguments", "block")), self._suffix(call))
+        end = next((n.start_byte for n in after if n), call.end_byte)
         return _brief(self.doc.data[call.start_byte : end].decode("utf-8", "replace"))
 
     def _group(self, call: Node, arguments: list[Node]) -> bool:
@@ -481,7 +504,11 @@ class _Run:
         argument is the callback and it is chained on a labelled call (Laravel's
         ``Route::middleware('auth')->group(function () {...})``, ``app.route('/book').get(fn)``),
         or it is Ruby's block on a receiver (``Rails.application.routes.draw do``, ``RSpec.configure
-        do |config|``). Only at a file's top level."""
+        do |config|``). Only at a file's top level, but in Kotlin and Swift, where a group is a
+        suite call with a trailing lambda alone (Ktor's ``routing { ... }``, a route's ``get {
+        ... }``), in a body too."""
+        if self._suffix(call) is not None:
+            return not arguments and self._trailing(call) is not None and self._suite_call(call)
         if call.child_by_field_name("block") is not None:
             # On a constant (``Rails.application``, ``RSpec``, ``Gem::Specification``): not
             # ``self.class_eval do``, ``[:a, :b].each do``, ``5.times do``.
@@ -497,6 +524,10 @@ class _Run:
         """The call ``call`` is chained on (``a(...)`` of ``a(...).b(...)``), if it is one of
         the registering kind."""
         access = call.child_by_field_name("function") or call  # JS and C# reach it through a member access
+        if self._suffix(call) is not None:  # Kotlin's and Swift's ``describe("x") { }.config(...)``
+            access = call.named_children[0]
+            inner = access.named_children[0] if access.type == "navigation_expression" else None
+            return inner if inner is not None and inner.type in self.spec.registrations else None
         for field_name in ("object", "receiver", "expression"):
             inner = access.child_by_field_name(field_name)
             if inner is not None:
@@ -507,7 +538,12 @@ class _Run:
         """Whether ``call`` is one a registered callback's body registers more with
         (``CodeSpec.suite_calls``: ``it`` in a ``describe``, tape's ``t.test``)."""
         words = _CALLEE_WORDS.findall(self._callee(call))
-        return bool(words) and (words[0] in self.spec.suite_calls or words[-1] in self.spec.suite_calls)
+        if not words:
+            return False
+        if self.spec.call_suffix:
+            # The callee's own name only: Kotlin's ``it`` in ``it.let { }`` is a lambda's parameter.
+            return words[-1] in self.spec.suite_calls
+        return words[0] in self.spec.suite_calls or words[-1] in self.spec.suite_calls
 
     def _label(self, call: Node) -> str | None:
         """A registered callback's label, on one line and cut short; None for a group's."""
@@ -736,7 +772,12 @@ class _Run:
                 return child
             if child.type in spec.body_hosts:
                 return next((c for c in child.named_children if c.type in spec.body_types), None)
-        return None
+        found: Node | None = None
+        for step in spec.body_paths.get(definition.type, ()):
+            found = next((c for c in (definition if found is None else found).named_children if c.type == step), None)
+            if found is None:
+                return None
+        return found
 
     def body_lead(self, definition: Node, body: Node) -> list[Node]:
         """The body and the comments right before it: some grammars (Python's, Ruby's) hang a

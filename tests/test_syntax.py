@@ -1929,3 +1929,110 @@ def test_ruby_groups_need_a_constant_and_the_top_level() -> None:
     )
     found = [d.symbol for d in list_definitions(prepare("report.rb", "ruby", source))]
     assert found == ["Report"], found
+
+
+_KOTLIN_SPECS = """package shop
+
+class CartSpec : DescribeSpec({
+    describe("a cart") {
+        it("starts empty") {
+            val cart = Cart()
+            cart.items.size shouldBe 0
+        }
+        it("adds an item") {
+            val cart = Cart()
+            cart.add(Item("apple", 3))
+            cart.items.size shouldBe 1
+        }
+    }
+})
+
+class CartTest : FunSpec() {
+    init {
+        test("removes an item") {
+            val cart = Cart()
+            cart.remove("apple")
+            cart.items.size shouldBe 0
+        }
+    }
+}
+
+fun Application.configureRouting() {
+    routing {
+        route("/orders") {
+            get {
+                call.respond(listOf("a", "b"))
+            }
+            post("/{id}") {
+                call.respondText("created")
+            }
+        }
+    }
+}
+
+fun tally(values: Map<String, Int>): Int {
+    val cache = mutableMapOf<String, Int>()
+    cache.getOrPut("total") { values.values.sum() }
+    values.keys.forEach { it.let { key -> println(key) } }
+    return cache.getValue("total")
+}
+"""
+
+_GRADLE = """plugins {
+    kotlin("jvm") version "1.9.0"
+}
+
+tasks.register<Copy>("copyDocs") {
+    from("docs")
+    into(layout.buildDirectory.dir("docs"))
+}
+"""
+
+_SWIFT_SPECS = """import Quick
+
+class CartSpec: QuickSpec {
+    override class func spec() {
+        describe("a cart") {
+            it("adds an item") {
+                let cart = Cart()
+                cart.add(Item(name: "apple"))
+                expect(cart.count).to(equal(1))
+            }
+        }
+    }
+}
+
+func routes(_ app: Application) throws {
+    app.get("hello") { req async -> String in
+        "Hello, world!"
+    }
+}
+"""
+
+
+def test_kotlin_and_swift_tests_and_routes_are_callbacks() -> None:
+    # A trailing lambda under a label is Kotest's test, a Ktor route, a Gradle task: it was cut
+    # wherever the budget ran out, as plain code of the class or function holding it. Kotlin's
+    # and Swift's calls have no ``arguments`` field; their ``call_suffix`` holds both.
+    found = {d.symbol: d for d in list_definitions(prepare("CartSpec.kt", "kotlin", _KOTLIN_SPECS))}
+    assert found['CartSpec.describe("a cart").it("adds an item")'].kind == "callback"
+    assert found['CartSpec.describe("a cart").it("adds an item")'].first == 9
+    assert 'CartTest.init.test("removes an item")' in found
+    # A route group needs no label (``routing { }``, ``get { }``): a suite call's lambda alone.
+    assert 'Application.configureRouting.routing.route("/orders").post("/{id}")' in found
+    assert 'Application.configureRouting.routing.route("/orders").get' in found
+    # ``it`` is a lambda's parameter and ``getOrPut("total") { }`` a map's call: statements.
+    assert not any(s.startswith("tally.") for s in found), found
+    gradle = {d.symbol: d.kind for d in list_definitions(prepare("build.gradle.kts", "kotlin", _GRADLE))}
+    assert gradle == {'tasks.register("copyDocs")': "callback"}
+    swift = {d.symbol: d for d in list_definitions(prepare("CartSpec.swift", "swift", _SWIFT_SPECS))}
+    assert swift['CartSpec.spec.describe("a cart").it("adds an item")'].first == 6
+    assert swift['routes.app.get("hello")'].kind == "callback"
+    chunks = _syntax("CartSpec.kt", "kotlin", _KOTLIN_SPECS, unit="chars", budget=260)
+    head = next(c for c in chunks if c.symbol == "CartSpec")
+    assert head.text == "class CartSpec : DescribeSpec({"
+    assert 'describe("a cart") {' in head.header
+    adds = next(c for c in chunks if c.symbol == 'CartSpec.describe("a cart").it("adds an item")')
+    assert adds.text.startswith('        it("adds an item") {') and adds.end_line == 15  # its closers too
+    assert adds.parent_id == next(c.id for c in chunks if c.symbol == 'CartSpec.describe("a cart")')
+    assert_slices_true(prepare("CartSpec.kt", "kotlin", _KOTLIN_SPECS), chunks)
