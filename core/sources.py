@@ -12,6 +12,7 @@ import re
 import stat
 import zipfile
 import zlib
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -132,21 +133,63 @@ def is_binary(data: bytes) -> bool:
 _NOT_CONTROL = bytes(b for b in range(256) if b >= 32 or b in (9, 10, 12, 13, 27))
 
 
-FEW_FOREIGN_BYTES = 64  # non-ASCII bytes below which an encoding is not guessed from statistics
-_ASCII = bytes(range(0x80))
+# The Windows code pages of Latin-script text, most common first (ties go to the first), and
+# the letters of the languages each is written for: French, German, Spanish, Portuguese,
+# Italian, the Nordic languages, Dutch and Catalan; Polish, Czech, Slovak, Hungarian, Romanian
+# and Croatian; Turkish. The same byte is a letter in each (0xB3 is "ł" in cp1250, "³" in
+# cp1252; 0xFD "ı" in cp1254, "ý" in cp1252), so text read in the wrong one shows no letters at
+# all inside its words, or letters that no one of its languages has together (Czech read as
+# cp1252 is "Plzeò", "Budìjovice": Italian's ò and ì beside Czech's á).
+_LATIN_LANGUAGES = {
+    "cp1252": (
+        "àâæçéèêëîïôœùûüÿ", "äöüß", "áéíñóúü", "àáâãçéêíóôõú", "àèéìíîòóùú", "åäöæøé", "éëïóöü", "àçèéíïòóúü",
+    ),
+    "cp1250": ("ąćęłńóśźż", "áčďéěíňóřšťúůýž", "áäčďéíĺľňóôŕšťúýž", "áéíóöőúüű", "ăâîșțşţ", "čćđšž"),
+    "cp1254": ("çğıöşüâîû",),
+}
 
 
-def few_foreign_as_cp1252(data: bytes) -> str | None:
-    """``data`` (not UTF-8) read as Windows-1252 when it holds at most :data:`FEW_FOREIGN_BYTES`
-    non-ASCII bytes and that encoding fits, else None. A few accented letters give a detector
-    too little to go on (it guessed cp1250 for "crème brûlée", cp1006 for "café"): such files
-    get the most common legacy encoding, Excel's and Notepad's on Western Windows."""
-    if len(data[:1_000_000].translate(None, _ASCII)) > FEW_FOREIGN_BYTES:  # ASCII deleted
-        return None
-    try:
-        return data.decode("cp1252")
-    except UnicodeDecodeError:
-        return None
+def _with_capitals(letters: str) -> frozenset[str]:
+    return frozenset(letters + "".join(ch.upper() for ch in letters if len(ch.upper()) == 1) + ("İ" if "ı" in letters else ""))
+
+
+_LATIN_EXPECTED = {
+    page: (_with_capitals("".join(languages)), tuple(map(_with_capitals, languages)))
+    for page, languages in _LATIN_LANGUAGES.items()
+}
+_HIGH_RUNS = re.compile(rb"[\x80-\xff]+")
+_SAMPLE = 1_000_000
+
+
+def latin_code_page(data: bytes) -> str | None:
+    """The Windows code page ``data`` (not UTF-8) is written in when it is Latin-script text:
+    its non-ASCII bytes stand mostly alone inside ASCII words (``café``, ``Größe``), as they do
+    not in Cyrillic, Greek or CJK text, whose words are runs of them. Of cp1252, cp1250 and
+    cp1254, the one that reads the most of them as letters of its languages (Polish read as
+    cp1252 shows ``Wroc³aw``; Turkish shows Icelandic ``ð``, ``ý``, ``þ``). None when the text is
+    not Latin-script (a detector then guesses) or no page decodes it.
+
+    Charset detectors guess poorly on such text, and most on short runs of names and cities
+    (charset-normalizer 3 named cp1257 for French, cp1250 for German and cp1252 for Polish)."""
+    sample = data[:_SAMPLE]
+    runs = [len(run) for run in _HIGH_RUNS.findall(sample)]
+    if not runs or sum(runs) > 2 * len(runs):
+        return None  # no foreign byte, or words of them: another script
+    best: tuple[tuple[int, int], str] | None = None
+    for page, (anyone, each) in _LATIN_EXPECTED.items():
+        try:
+            text = sample.decode(page)
+        except UnicodeDecodeError:
+            continue
+        foreign = Counter(ch for ch in text if ord(ch) > 127)
+        # Letters of its languages, then (on a tie) of its one language that has the most.
+        score = (
+            sum(n for ch, n in foreign.items() if ch in anyone),
+            max(sum(n for ch, n in foreign.items() if ch in letters) for letters in each),
+        )
+        if best is None or score > best[0]:
+            best = (score, page)
+    return None if best is None else best[1]
 
 
 def decode(data: bytes, name: str) -> tuple[str, str]:
@@ -175,9 +218,9 @@ def decode(data: bytes, name: str) -> tuple[str, str]:
         return _normalise(data.decode("utf-8")), "utf-8"
     except UnicodeDecodeError:
         pass
-    western = few_foreign_as_cp1252(data)
-    if western is not None:
-        return _normalise(western), "cp1252"
+    latin = latin_code_page(data)
+    if latin is not None:
+        return _normalise(data.decode(latin)), latin
     from charset_normalizer import from_bytes
 
     best = from_bytes(data[:1_000_000]).best()

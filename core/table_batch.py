@@ -176,8 +176,10 @@ def looks_like_value(cell: str) -> bool:
 def detect_header(rows: Sequence[Sequence[str]]) -> bool:
     """Guess whether the first of ``rows`` (a sample from the top of a table) is a header.
 
-    It is not when one of its cells is a number or a date, unless those are years heading the
-    columns of a wide table (``country, 2022, 2023, 2024`` over figures that are not years). It
+    It is not when one of its cells is a number or a date, unless those are years or dates heading
+    the columns of a wide table (``country, 2022, 2023, 2024`` over figures that are not years;
+    a time series' ``Lat, Long, 1/22/20, 1/23/20``), or a cross-table's rising numbers after a
+    blank corner (``"", 0, 1, 2`` over rows that start with their own labels). It
     is when some column below it holds numbers or dates only. For all-text tables it is when
     none of its cells recurs in its column below; a table of names with no header is
     indistinguishable from one with a header, which is why callers can force the answer
@@ -217,13 +219,35 @@ def _years_heading(first: list[str], rest: Sequence[Sequence[str]]) -> bool:
             return False
     elif len(years) < 2 or (len(years) == len([c for c in first if c.strip()]) and not corner):
         return False
+    below = [r[j] for r in rest for j in years if j < len(r) and r[j].strip() and r[j] not in _MISSING]
+    if len(years) > 1 and all(_DATE.match(first[j]) for j in years):
+        # Dates heading the columns of a time series (``Lat, Long, 1/22/20, 1/23/20, ...``, a
+        # pivot by month), all different, over values that are mostly no dates.
+        labels = [first[j].strip() for j in years]
+        return len(set(labels)) == len(labels) and bool(below) and sum(1 for v in below if _DATE.match(v)) * 2 < len(below)
+    if corner and len(years) > 1 and _numbered_labels(first, rest):
+        return True
     if not all(_YEAR.match(first[j]) for j in years):
         return False
     labels = [int(first[j]) for j in years]
     if labels != sorted(set(labels)) and labels != sorted(set(labels), reverse=True):
         return False
-    below = [r[j] for r in rest for j in years if j < len(r) and r[j].strip() and r[j] not in _MISSING]
     return bool(below) and sum(1 for v in below if _YEAR.match(v)) * 2 < len(below)
+
+
+def _numbered_labels(first: list[str], rest: Sequence[Sequence[str]]) -> bool:
+    """Whether a first row with a blank top-left corner is a cross-table's column labels: all
+    numbers after the corner, rising (``"", 0, 1, 2`` goals; heights in cm), over rows that each
+    start with a label of their own (R's ``write.csv`` of a ``table``)."""
+    try:
+        labels = [float(c) for c in first[1:]]
+    except ValueError:
+        return False
+    return (
+        all(a < b for a, b in zip(labels, labels[1:]))
+        and bool(rest)
+        and all(r and r[0].strip() for r in rest)
+    )
 
 
 # Columns a table may have. A row of more is over any embedding budget by itself (each chunk

@@ -39,9 +39,9 @@ from typing import Any, BinaryIO
 import pyarrow as pa
 
 from core.errors import InputError
-from core.sources import binary_table_message, few_foreign_as_cp1252, is_binary, nul_line
-from core.table_batch import OpenTable, RowBatch, check_width, column_names, detect_header, make_batch
-from core.table_csv_fast import parse_fast
+from core.sources import binary_table_message, is_binary, latin_code_page, nul_line
+from core.table_batch import OpenTable, RowBatch, check_width, column_names, detect_header, looks_like_value, make_batch
+from core.table_csv_fast import parse_fast, quote_left_open
 
 BLOCK_BYTES = 2 << 20
 SAMPLE_BYTES = 1 << 20
@@ -127,6 +127,15 @@ def read_csv_table(
             head += more
     if not recs.rows:
         raise InputError(f"{path}: empty table (only blank lines)")
+    table_start, table_line = recs.start_byte[0], recs.start_line[0]
+    titles = _title_records(recs.rows)
+    notes: tuple[str, ...] = ()
+    if titles:
+        text = " / ".join(" ".join(" ".join(row).split()) for row in recs.rows[:titles] if any(c.strip() for c in row))
+        lines = ", ".join(str(line) for line in recs.start_line[:titles])
+        notes = (f"note: line{'s' if titles > 1 else ''} {lines} above the table read as its title: {text[:200]}",)
+        for kept in (recs.rows, recs.start_byte, recs.end_byte, recs.start_line, recs.end_line):
+            del kept[:titles]
     sample = recs.rows[:_HEADER_SAMPLE_ROWS]
     header = detect_header(sample) if has_header is None else has_header
     if header and len(recs.rows) == 1 and final:
@@ -134,8 +143,12 @@ def read_csv_table(
     # With a header, it sets the width (wider rows are an error below, unless the extra cells
     # are empty); without one, the widest of the top rows does.
     width = len(sample[0]) if header else max(len(r) for r in sample)
+    names = sample[0]
+    if header and len(sample) > 1 and all(len(r) == width + 1 for r in sample[1:]):
+        # R's write.table: every row starts with its name, which the header has no cell for.
+        width, names = width + 1, ["", *names]
     check_width(path, width)
-    columns = column_names(sample[0] if header else None, width)
+    columns = column_names(names if header else None, width)
     data_start = recs.end_byte[0] if header else recs.start_byte[0]
     data_line = recs.end_line[0] + 1 if header else recs.start_line[0]
     if header:
@@ -153,19 +166,55 @@ def read_csv_table(
         columns=columns,
         path=path,
         has_header=header,
+        header_line=recs.start_line[0] if header else None,
     )
     return OpenTable(
         name=name,
         columns=columns,
         generated_header=not header,
-        start_byte=recs.start_byte[0],
-        start_line=recs.start_line[0],
+        start_byte=table_start,  # (its title lines too: the profile's span holds what it names)
+        start_line=table_line,
         header_line=recs.start_line[0] if header else None,
         encoding=encoding,
         has_source_text=True,
         batches=batches,
         text_start=bom,
+        notes=notes,
     )
+
+
+def _title_records(rows: list[list[str]]) -> int:
+    """How many records at the top are a title above the table, not its header nor its data (a
+    report's name, an export's ``# units: EUR`` line, Excel's ``Sales 2023,,,`` and ``,,,``):
+    up to :data:`MAX_TITLE_RECORDS` of one cell of words (or none: a blank record) or a label and
+    its value (``Source:,ONS``), when a record of two or more cells follows them and one more
+    after it. A lone word or a value is a row's first cell, not a title (a table of names whose
+    first rows have no phone numbers yet)."""
+    count = 0
+    while count < len(rows) and _title_like(rows[count]):
+        count += 1
+        if count > MAX_TITLE_RECORDS:
+            return 0  # more than a title: a sheet of notes, not to be guessed at
+    rest = rows[count:]
+    titled = any(c.strip() for row in rows[:count] for c in row)
+    if not count or not titled or len(rest) < 2 or sum(1 for c in rest[0] if c.strip()) < 2:
+        return 0
+    return count
+
+
+def _title_like(row: list[str]) -> bool:
+    filled = [c.strip() for c in row if c.strip()]
+    if len(filled) == 2 and filled[0].endswith(":"):
+        return True  # a label and its value
+    return len(filled) <= 1 and not any(looks_like_value(c) or not _reads_as_title(c) for c in filled)
+
+
+MAX_TITLE_RECORDS = 10  # a BLS export has eight lines of series facts above its header
+
+
+def _reads_as_title(cell: str) -> bool:
+    """Words, a colon or a mark before the text (``# units: EUR``): not a lone name or code."""
+    return any(ch.isspace() for ch in cell) or ":" in cell or not cell[0].isalnum()
 
 
 def _read_at_least(stream: BinaryIO, buf: bytes, size: int) -> bytes:
@@ -200,13 +249,12 @@ def _detect_encoding(head: bytes, eof: bool, path: str) -> str:
             f"{path}: line {damaged}: bytes that are not valid UTF-8 in a file otherwise written in UTF-8; "
             "fix that line or save the file as UTF-8 again"
         )
-    if few_foreign_as_cp1252(head) is not None:  # "café" was read as cp1006: as source files are
-        return "cp1252"
+    latin = latin_code_page(head)  # Excel's "CSV" on Windows, as source files are read
+    if latin is not None:
+        return latin
     from charset_normalizer import from_bytes
 
     best = from_bytes(head).best()
-    if _western(head, best):
-        return "cp1252"
     if best is None or best.encoding is None:
         raise InputError(f"{path}: not valid UTF-8 and no text encoding fits; save it as UTF-8")
     probe = 'a,;\t|"\n\r'
@@ -235,25 +283,6 @@ def _damaged_utf8_line(data: bytes) -> int | None:
     first = _INVALID.search(text)
     assert first is not None
     return text.count("\n", 0, first.start()) + 1
-
-
-def _western(head: bytes, best: Any) -> bool:
-    """Whether a table that is not UTF-8 is Windows-1252 (Excel's "CSV" on Western Windows):
-    it decodes as such and the detector saw no other script in it. A detector alone, on names
-    and cities, guessed cp775 for "José,Zürich" and cp1250 for "população"."""
-    try:
-        head.decode("cp1252")
-    except UnicodeDecodeError:
-        return False
-    if best is None or best.encoding is None or best.encoding == "cp1252":
-        return True
-    import unicodedata
-
-    try:
-        text = head.decode(best.encoding)
-    except (UnicodeDecodeError, LookupError):
-        return True
-    return all(unicodedata.name(ch, "LATIN").startswith("LATIN") for ch in set(text) if ch.isalpha())
 
 
 def _sniff_dialect(sample: str, language: str) -> Dialect:
@@ -303,6 +332,7 @@ def _stream_batches(
     columns: tuple[str, ...],
     path: str,
     has_header: bool,
+    header_line: int | None = None,
 ) -> Iterator[RowBatch]:
     row = 1
     want = BLOCK_BYTES
@@ -315,7 +345,7 @@ def _stream_batches(
             break
         batch, consumed, breaks = _parse_block(
             buf, base=base, base_line=base_line, final=eof, encoding=encoding,
-            dialect=dialect, width=width, columns=columns, first_row=row, path=path,
+            dialect=dialect, width=width, columns=columns, first_row=row, path=path, header_line=header_line,
         )  # fmt: skip
         if consumed == 0 and not eof:
             # One record is longer than the buffer: read more before parsing again.
@@ -341,7 +371,7 @@ def _stream_batches(
 
 def _parse_block(
     buf: bytes, *, base: int, base_line: int, final: bool, encoding: str, dialect: Dialect,
-    width: int, columns: tuple[str, ...], first_row: int, path: str,
+    width: int, columns: tuple[str, ...], first_row: int, path: str, header_line: int | None = None,
 ) -> tuple[RowBatch, int, int | None]:  # fmt: skip
     """Rows of ``buf`` up to its last complete record, how many bytes that took and how many
     line breaks they held (None when not counted). A NUL byte anywhere is refused: text has
@@ -355,7 +385,7 @@ def _parse_block(
         if fast is not None:
             return fast
     recs = _parse_exact(buf, base=base, base_line=base_line, final=final, encoding=encoding, dialect=dialect, path=path)
-    cols, ragged = _to_columns(recs, width, columns, path)
+    cols, ragged = _to_columns(recs, width, columns, path, header_line)
     spans = (recs.start_byte, recs.end_byte, recs.start_line, recs.end_line)
     return make_batch(cols, first_row, spans, ragged, buf[: recs.consumed], base), recs.consumed, None
 
@@ -366,29 +396,6 @@ def _refuse_nul(buf: bytes, base_line: int, path: str) -> None:
     if line is not None:
         line += base_line - 1
         raise InputError(f"{path}: line {line}: a NUL byte, so binary data, not a table (a damaged or truncated file?)")
-
-
-def _quote_left_open(record: str, dialect: Dialect) -> bool:
-    """Whether ``record`` (the file's last) ends inside a quoted cell: a quote that opens a
-    cell and is never closed (a quote inside an unquoted cell is text, as the csv module reads it)."""
-    quote, delimiter = dialect.quotechar, dialect.delimiter
-    if quote not in record:
-        return False
-    inside, at_start, i, n = False, True, 0, len(record)
-    while i < n:
-        ch = record[i]
-        if inside:
-            if ch == quote:
-                if i + 1 < n and record[i + 1] == quote:
-                    i += 1  # a doubled quote is one quote character of the cell
-                else:
-                    inside, at_start = False, False
-        elif ch == quote and at_start:
-            inside = True
-        else:
-            at_start = ch in (delimiter, "\n", "\r")
-        i += 1
-    return inside
 
 
 def _parse_exact(
@@ -433,7 +440,7 @@ def _parse_exact(
         # every line after it (the last line's newline included): say so rather than hand
         # back that row.
         span = work[offsets[first[-1]] :]
-        if _quote_left_open(span.decode(encoding), dialect):
+        if quote_left_open(span.decode(encoding), dialect.delimiter, dialect.quotechar):
             lines = last[-1] - first[-1]
             runs = f", {lines} lines" if lines > 1 else ""
             raise InputError(
@@ -465,7 +472,7 @@ def _whitespace_line(row: list[str], work: bytes, start: int, stop: int, lines: 
 
 
 def _to_columns(
-    recs: _Records, width: int, columns: tuple[str, ...], path: str
+    recs: _Records, width: int, columns: tuple[str, ...], path: str, header_line: int | None = None
 ) -> tuple[list[pa.Array], list[int]]:
     ragged = []
     rows = recs.rows
@@ -474,9 +481,12 @@ def _to_columns(
             continue
         if len(row) > width:
             if any(cell.strip() for cell in row[width:]):
+                # (A header narrower than the rows is often a title or notes above the table.)
+                wide = header_line is not None and len(row) >= 2 * width
+                origin = f"; its header is line {header_line}: is there more above the table?" if wide else ""
                 raise InputError(
                     f"{path}: line {recs.start_line[k]}: {len(row)} cells in a table of {width} columns "
-                    f"({', '.join(columns[:5])}{', ...' if width > 5 else ''})"
+                    f"({', '.join(columns[:5])}{', ...' if width > 5 else ''}){origin}"
                 )
             rows[k] = row[:width]  # trailing empty cells (a delimiter at the line end)
         else:

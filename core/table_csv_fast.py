@@ -137,6 +137,10 @@ def _parse_scanned(
         ends = bounds
     starts = np.concatenate([[0], ends[:-1] + 1]).astype(np.int64)
     stops = ends.astype(np.int64)
+    if final and len(quotes) and len(starts):
+        last = buf[int(starts[-1]) : cut]
+        if quote_left_open(last.decode("utf-8", "replace"), delimiter, quotechar):
+            return None  # a quote in an unquoted cell kept the parity even: ``1",``, then ``"`` opens
     has_cr = stops > starts
     has_cr[has_cr] = data[stops[has_cr] - 1] == 13
     stops = stops - has_cr
@@ -170,3 +174,25 @@ def _parse_scanned(
         raw_base=base,
     )
     return batch, cut, int(np.searchsorted(newlines, cut))
+
+
+def quote_left_open(record: str, delimiter: str, quote: str) -> bool:
+    """Whether ``record`` (the file's last) ends inside a quoted cell: a quote that opens a
+    cell and is never closed (a quote inside an unquoted cell is text, as the csv module reads it)."""
+    if quote not in record:
+        return False
+    inside, at_start, i, n = False, True, 0, len(record)
+    while i < n:
+        ch = record[i]
+        if inside:
+            if ch == quote:
+                if i + 1 < n and record[i + 1] == quote:
+                    i += 1  # a doubled quote is one quote character of the cell
+                else:
+                    inside, at_start = False, False
+        elif ch == quote and at_start:
+            inside = True
+        else:
+            at_start = ch in (delimiter, "\n", "\r")
+        i += 1
+    return inside

@@ -1148,3 +1148,75 @@ def test_excel_error_values_are_missing_so_a_number_column_keeps_its_figures() -
         chunks = chunk_table_source(load_bytes(name, data), ChunkSettings(), "syntax")
         assert "- ratio (decimal): 3 values, 2 missing; min 0.25, max 1.5, total (sum) 2.25" in chunks[-1].text, name
         assert "#DIV/0!" in row_chunks(chunks)[0].text  # the cells still read as Excel shows them
+
+
+# --- a second audit: real tables from R, statsmodels, sklearn and exports ---------------------
+
+
+@pytest.mark.parametrize(("text", "columns"), [
+    # A time series' dates head its columns (the JHU layout), as a pivot by month's do.
+    ("Province/State,Country/Region,Lat,Long,1/22/20,1/23/20,1/24/20\n,Afghanistan,33.9,67.7,2,3,6\n"
+     ",Albania,41.1,20.1,0,0,1\n", ("Province/State", "Country/Region", "Lat", "Long", "1/22/20", "1/23/20", "1/24/20")),
+    ("store,2024-01-01,2024-02-01\nBerlin,120.5,130.25\nParis,88.5,91.25\n", ("store", "2024-01-01", "2024-02-01")),
+    # R's write.csv of a table: rising numeric labels after a blank corner, rows that name themselves.
+    ('"","0","1","2"\n"0",27,29,10\n"1",59,53,14\n"2",28,32,14\n', ("column_1", "0", "1", "2")),
+])
+def test_dates_and_numbered_labels_heading_columns_are_a_header(tmp_path: Path, text: str, columns: tuple[str, ...]) -> None:
+    chunks = chunk_table_source(on_disk(tmp_path, "t.csv", text), ChunkSettings(table_rows=5), "syntax")
+    assert chunks[0].columns == columns and "generated_header" not in chunks[0].flags
+    # Rising numbers after a blank corner over rows without labels of their own are data.
+    data = chunk_table_source(on_disk(tmp_path, "d.csv", ",1,2,3\n4,5,6,7\n,8,9,10\n"), ChunkSettings(), "syntax")
+    assert "generated_header" in data[0].flags
+
+
+@pytest.mark.parametrize(("text", "title"), [
+    ("Quarterly sales report 2023\n\nregion,q1,q2\nNorth,100,120\nSouth,90,80\n", "line 1 above the table read as its title: Quarterly sales report 2023"),
+    ("Quarterly sales report 2023,,\n,,\nregion,q1,q2\nNorth,100,120\nSouth,90,80\n", "lines 1, 2 above the table read as its title: Quarterly sales report 2023"),
+    ("# exported by tool\n# units: EUR\nregion,q1,q2\nNorth,100,120\nSouth,90,80\n", "lines 1, 2 above the table read as its title: # exported by tool / # units: EUR"),
+    ("Source:,ONS\nregion,q1,q2\nNorth,100,120\nSouth,90,80\n", "line 1 above the table read as its title: Source: ONS"),
+])
+def test_title_lines_above_a_csv_header_are_its_title(tmp_path: Path, text: str, title: str) -> None:
+    # They were refused ("4 cells in a table of 1 columns" on the header's line) or, written by
+    # Excel with empty cells after them, read as the header, the real one then a row of data.
+    chunks = chunk_table_source(on_disk(tmp_path, "t.csv", text), ChunkSettings(table_rows=5), "syntax")
+    rows, profile = row_chunks(chunks), next(c for c in chunks if c.kind == "table_profile")
+    assert rows[0].columns == ("region", "q1", "q2") and [r.row_end for r in rows] == [2]
+    assert f"note: {title}" in profile.header and "q1 (integer)" in profile.text
+    assert profile.start_line == 1 and rows[0].text.startswith("North,100,120")
+
+
+def test_a_lone_word_above_wider_rows_is_data_not_a_title(tmp_path: Path) -> None:
+    # A table of names whose first person has no phone number yet.
+    chunks = chunk_table_source(on_disk(tmp_path, "p.csv", "Eve\nBob,555-0101\nAnn,555-0102\n"), ChunkSettings(), "syntax")
+    assert "title" not in next(c for c in chunks if c.kind == "table_profile").header
+
+
+def test_a_header_narrower_than_the_rows_by_a_row_name_is_rs_write_table(tmp_path: Path) -> None:
+    # R's write.table: each row starts with its name, which the header has no cell for. pandas
+    # reads it; it was refused ("3 cells in a table of 2 columns").
+    chunks = chunk_table_source(on_disk(tmp_path, "r.csv", 'a,b\n"1",2,3\n"2",4,5\n'), ChunkSettings(), "syntax")
+    assert chunks[0].columns == ("column_1", "a", "b") and _cells(chunks, 2) == ["3", "5"]
+
+
+def test_a_row_far_wider_than_the_header_asks_whether_something_stands_above_it(tmp_path: Path) -> None:
+    # Eleven lines of facts about a dataset: more than a title, so not taken for one.
+    facts = "".join(f"Fact {k}:,value {k}\n" for k in range(11))
+    source = on_disk(tmp_path, "n.csv", facts + "name,a,b,c,d,e\nx,1,2,3,4,5\n")
+    with pytest.raises(InputError, match=r"line 12: 6 cells in a table of 2 columns .*its header is line 1: is there more"):
+        chunk_table_source(source, ChunkSettings(), "syntax")
+
+
+@pytest.mark.parametrize(("text", "encoding", "expected"), [
+    ("miasto,ludność\nWrocław,672929\nŁódź,658444\nGdańsk,486022\n", "cp1250", ["Wrocław", "Łódź", "Gdańsk"]),
+    ("město,obyvatel\nPlzeň,175000\nČeské Budějovice,94000\nÚstí nad Labem,92000\nŘíčany,16000\n", "cp1250",
+     ["Plzeň", "České Budějovice", "Ústí nad Labem", "Říčany"]),
+    ("şehir,nüfus\nİstanbul,15000000\nŞanlıurfa,2100000\nMuğla,1000000\n", "cp1254", ["İstanbul", "Şanlıurfa", "Muğla"]),
+    # A header of Cyrillic or Chinese over numbers: a few foreign bytes, but in words of them.
+    ("Дата,Количество,Выручка\n2024-01-01,244,59.26\n2024-01-02,134,37.05\n2024-01-03,120,30.10\n", "cp1251",
+     ["2024-01-01", "2024-01-02", "2024-01-03"]),
+])
+def test_a_central_european_or_turkish_csv_is_read_in_its_code_page(tmp_path: Path, text: str, encoding: str, expected: list[str]) -> None:
+    # Every legacy Latin-script table was read as Windows-1252 ("Wroc³aw", "Ýstanbul"), and
+    # a file with a few foreign bytes too, whatever its script ("Äàòà" for "Дата").
+    chunks = chunk_table_source(on_disk(tmp_path, "c.csv", text.encode(encoding)), ChunkSettings(table_rows=5), "syntax")
+    assert _cells(chunks) == expected and chunks[0].columns[0] == text.split(",")[0]
