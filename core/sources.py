@@ -192,6 +192,24 @@ def latin_code_page(data: bytes) -> str | None:
     return None if best is None else best[1]
 
 
+_INVALID = re.compile("[\udc80-\udcff]")  # an undecodable byte, as surrogateescape keeps it
+_MULTIBYTE = re.compile("[\u0080-\ud7ff\ue000-\U0010ffff]")  # a character UTF-8 writes in 2-4 bytes
+
+
+def damaged_utf8_line(data: bytes) -> int | None:
+    """The line of the first invalid byte when ``data`` (not valid UTF-8) is UTF-8 with a few bad
+    bytes rather than a legacy encoding: it holds at least as many well-formed multi-byte
+    characters as invalid bytes. (In Windows-1252 text nearly every byte above 127 stands alone,
+    invalid as UTF-8; read as Windows-1252, a UTF-8 file's every "é" would become "Ã©".)"""
+    text = data.decode("utf-8", "surrogateescape")
+    invalid = _INVALID.findall(text)
+    if not invalid or len(_MULTIBYTE.findall(text)) < len(invalid):
+        return None
+    first = _INVALID.search(text)
+    assert first is not None
+    return text.count("\n", 0, first.start()) + 1
+
+
 def decode(data: bytes, name: str) -> tuple[str, str]:
     """Text and encoding of ``data``: UTF-8, else a detected legacy encoding.
 
@@ -218,6 +236,12 @@ def decode(data: bytes, name: str) -> tuple[str, str]:
         return _normalise(data.decode("utf-8")), "utf-8"
     except UnicodeDecodeError:
         pass
+    damaged = damaged_utf8_line(data)
+    if damaged is not None:
+        raise InputError(
+            f"{name}: line {damaged}: bytes that are not valid UTF-8 in a file otherwise written in UTF-8; "
+            "fix that line or save the file as UTF-8 again"
+        )
     latin = latin_code_page(data)
     if latin is not None:
         return _normalise(data.decode(latin)), latin

@@ -39,7 +39,7 @@ from typing import Any, BinaryIO
 import pyarrow as pa
 
 from core.errors import InputError
-from core.sources import binary_table_message, is_binary, latin_code_page, nul_line
+from core.sources import binary_table_message, damaged_utf8_line, is_binary, latin_code_page, nul_line
 from core.table_batch import OpenTable, RowBatch, check_width, column_names, detect_header, looks_like_value, make_batch
 from core.table_csv_fast import parse_fast, quote_left_open
 
@@ -243,7 +243,7 @@ def _detect_encoding(head: bytes, eof: bool, path: str) -> str:
     except UnicodeDecodeError as exc:
         if not eof and exc.start >= len(text_part) - 4 and exc.reason == "unexpected end of data":
             return "utf-8"  # a character cut by the sample's end
-    damaged = _damaged_utf8_line(text_part)
+    damaged = damaged_utf8_line(text_part)
     if damaged is not None:
         raise InputError(
             f"{path}: line {damaged}: bytes that are not valid UTF-8 in a file otherwise written in UTF-8; "
@@ -265,24 +265,6 @@ def _detect_encoding(head: bytes, eof: bool, path: str) -> str:
     if not ascii_safe:
         raise InputError(f"{path}: {best.encoding} text is not supported; save the table as UTF-8")
     return best.encoding
-
-
-_INVALID = re.compile("[\udc80-\udcff]")  # an undecodable byte, as surrogateescape keeps it
-_MULTIBYTE = re.compile("[\u0080-\ud7ff\ue000-\U0010ffff]")  # a character UTF-8 writes in 2-4 bytes
-
-
-def _damaged_utf8_line(data: bytes) -> int | None:
-    """The line of the first invalid byte when ``data`` (not valid UTF-8) is UTF-8 with a few bad
-    bytes rather than a legacy encoding: it holds at least as many well-formed multi-byte
-    characters as invalid bytes. (In Windows-1252 text nearly every byte above 127 stands alone,
-    invalid as UTF-8; read as Windows-1252, a UTF-8 file's every "é" would become "Ã©".)"""
-    text = data.decode("utf-8", "surrogateescape")
-    invalid = _INVALID.findall(text)
-    if not invalid or len(_MULTIBYTE.findall(text)) < len(invalid):
-        return None
-    first = _INVALID.search(text)
-    assert first is not None
-    return text.count("\n", 0, first.start()) + 1
 
 
 def _sniff_dialect(sample: str, language: str) -> Dialect:

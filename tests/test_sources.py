@@ -255,3 +255,15 @@ def test_minified_files_are_skipped_in_a_repository_but_chunked_alone(tmp_path: 
     zipped = load_zip(_zip({"repo/app.js": b"let a = 1;\n", "repo/vendor.js": bundle}))
     assert [f.path for f in zipped.files] == ["app.js"] and zipped.skipped[0].path == "vendor.js"
     assert load_file(tmp_path / "vendor.js").language == "javascript", "a file chosen alone is read"
+
+
+def test_a_utf8_source_with_a_stray_byte_is_refused_by_line_not_read_as_windows_1252() -> None:
+    # Read as Windows-1252, every accent of the file became mojibake ("cafÃ©") in the view, the
+    # chunks and the index; tables already refused such a file, naming the line.
+    data = 'PRICES = {"café": 2.5, "crème brûlée": 6}\n\nprint(PRICES)\n'.encode() + b"# \xff\n"
+    with pytest.raises(InputError, match=r"m\.py: line 4: bytes that are not valid UTF-8 in a file otherwise"):
+        load_bytes("m.py", data)
+    # A file in a legacy encoding is still read in it, and Central European text in its own.
+    assert load_bytes("l.py", 'x = "café"\n'.encode("cp1252")).encoding == "cp1252"
+    polish = load_bytes("p.py", '# Wrocław, Łódź, Gdańsk\nmiasta = ["Kraków"]\n'.encode("cp1250"))
+    assert polish.encoding == "cp1250" and "Wrocław" in polish.text
