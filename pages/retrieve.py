@@ -65,11 +65,21 @@ if not any(r["chunks"] for r in indexed["reports"]):
     st.stop()
 
 reports = indexed["reports"]
-summary = " · ".join(
-    f"{r['strategy']}: {r['chunks']} chunks, {r['embedded']} texts embedded, {r['reused']} re-used from the cache"
-    + (f", {len(r['too_long'])} over the model's limit" if r.get("too_long") else "")
-    for r in reports
-)
+
+
+def _report_line(r: dict) -> str:
+    """One strategy's indexing: what was embedded, re-used or already there."""
+    done = ([f"{r['embedded']} texts embedded"] if r["embedded"] else []) + (
+        [f"{r['reused']} re-used from the cache"] if r["reused"] else []
+    )
+    if r.get("unchanged"):
+        done.append(f"{r['unchanged']} already indexed")
+    if r.get("too_long"):
+        done.append(f"{len(r['too_long'])} over the model's limit")
+    return f"{r['strategy']}: {r['chunks']} chunks" + (f" ({', '.join(done)})" if done else "")
+
+
+summary = " · ".join(map(_report_line, reports))
 st.success(f"Indexed. {summary}")
 
 # ---- the query ----------------------------------------------------------------------------------
@@ -86,9 +96,17 @@ if samples:
         st.session_state["last_sample_q"] = chosen
         st.session_state["view_file"] = spec["path"]
         st.session_state["answer"] = spec.get("symbol") or "a line range"
+        st.session_state["answer_for"] = chosen
         if spec.get("start_line"):
             st.session_state["answer_lines"] = (spec["start_line"], spec["end_line"])
 query = st.text_input("Question or code to search for", key="q", placeholder="how are expired reservations released?")
+if st.session_state.get("answer_for") not in (None, query):
+    # A question of one's own after a sample's: the sample's answer and file are not its own
+    # (they scored it 0 against the wrong definition). The file follows the new top result.
+    st.session_state["answer"] = "(none)"
+    st.session_state["answer_for"] = None
+    st.session_state["view_top"] = True  # (set below, once the results are known)
+    st.session_state.pop("answer_lines", None)
 left, middle, right = st.columns(3)
 k = left.slider("Results per strategy (k)", 1, 20, key="k")
 mode = middle.radio("Mode", MODES, key="mode", horizontal=True)
@@ -155,8 +173,9 @@ for column, strategy in zip(columns, common.STRATEGIES):
             chunk = hit.chunk
             first, last = hit.lines
             scores = ", ".join(f"{name} {value:.3f}" for name, value in hit.scores.items())
-            st.markdown(f"**#{hit.rank}** {common.code_span(chunk.path)} lines {first}-{last} · "
-                        f"{common.md(chunk.symbol or '-')} {badge(chunk.path, first, last)}")
+            symbol = f"· {common.md(chunk.symbol)} " if chunk.symbol else ""
+            st.markdown(f"**#{hit.rank}** {common.code_span(chunk.path)} lines {first}-{last} "
+                        f"{symbol}{badge(chunk.path, first, last)}")
             size = sum(c.size for c in hit.chunks)
             found = (f" · found by part {chunk.part} of {chunk.parts} (lines {chunk.start_line}-{chunk.end_line}); "
                      f"the whole definition is returned, {len(hit.chunks)} chunks") if hit.group else ""
@@ -169,6 +188,8 @@ for column, strategy in zip(columns, common.STRATEGIES):
 hit_paths = [h.chunk.path for s in common.STRATEGIES for h in hits[s]]
 # Every chunk a result returns carries its rank (all parts of a whole definition).
 default_view = hit_paths[0] if hit_paths else paths[0]
+if st.session_state.pop("view_top", False):
+    st.session_state["view_file"] = default_view
 common.seed_state({"view_file": default_view}, {"view_file": paths})
 view_path = st.selectbox("Show results on file", paths, key="view_file")
 source = next(f for f in files if f.path == view_path)
