@@ -191,7 +191,8 @@ def sidebar_settings() -> None:
             high,
             step=step,
             key=f"budget_{unit}",
-            help="Largest chunk, breadcrumb and header included. The default fits the model's input.",
+            help="Largest chunk, breadcrumb and header included. In model tokens the default fits the model's "
+                 "input; in the other units it is a rough equivalent, so watch 'Over model limit'.",
         )
         st.slider(
             "Overlap (% of budget, fixed windows)",

@@ -25,7 +25,7 @@ common.intro(
     "Run a whole set of annotated questions against both strategies and all three search modes. "
     "**whole@k** is the share of questions whose answer comes back whole in one result among the top "
     "k (a function too big for one chunk comes back as all its parts, found by any of them); "
-    "**in context** fills a 1,024-token prompt with results in rank order, so big chunks cannot "
+    "**in context** fills a prompt of the Context's tokens (1,024 by default) with results in rank order, so big chunks cannot "
     "win by being big. The sweep tries several settings and highlights the best."
 )
 
@@ -153,8 +153,9 @@ if missed:
 # ---- sweep ----------------------------------------------------------------------------------------
 st.subheader("Parameter sweep")
 unit = settings.unit
-low, high, _ = common.BUDGET_RANGES[unit]
-options = sorted({max(low, min(high, int(settings.budget * f))) for f in (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)})
+low, high, step = common.BUDGET_RANGES[unit]
+# Budgets the sidebar can set (its slider moves in steps), so a best point can be carried over.
+options = sorted({max(low, min(high, round(settings.budget * f / step) * step)) for f in (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)})
 grid_columns = st.columns(5)
 # The choices follow the sidebar's budget and head weight: keep the picks that are still offered
 # (a budget step must not empty the sweep), else start again from the defaults.

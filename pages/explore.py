@@ -89,8 +89,16 @@ for strategy, title in (("fixed", "Fixed windows"), ("syntax", "Syntax-aware")):
     columns = st.columns(6)
     columns[0].markdown(f"**{title}**")
     columns[1].metric("Chunks", report.chunks)
-    columns[2].metric(f"Median size ({settings.unit})", f"{report.median_size:g}")
-    columns[3].metric("Definitions cut", len(report.cut), help=common.md(", ".join(report.cut) or "none"))
+    columns[2].metric(f"Median size ({unit})", f"{report.median_size:g}")
+    # A definition over the budget must be cut; one whose text is under it need not have been
+    # (though its chunk also carries a breadcrumb, and a member its class's header).
+    columns[3].metric(
+        "Definitions cut", len(report.cut),
+        delta=f"{len(report.cut_avoidable)} under the budget" if report.cut else None, delta_color="off",
+        delta_arrow="off",
+        help=common.md("cut: " + (", ".join(report.cut) or "none") + " · of them, text under the budget (a chunk "
+                       "also carries its breadcrumb and header): " + (", ".join(report.cut_avoidable) or "none")),
+    )
     columns[4].metric("No signature", len(report.without_signature),
                       help="chunks that hold code of a definition but not its signature line")
     columns[5].metric("Over model limit", len(report.over_model_limit),
@@ -98,27 +106,55 @@ for strategy, title in (("fixed", "Fixed windows"), ("syntax", "Syntax-aware")):
 if chunks["syntax"] and chunks["syntax"][0].fallback:
     reason = chunks["syntax"][0].fallback
     st.warning(f"The syntax chunker fell back for this file ({reason}): {FALLBACK_REASONS.get(reason, 'see the docs')}.")
+elif damaged := [c for c in chunks["syntax"] if "damaged" in c.flags]:
+    spans = ", ".join(f"{c.start_line}-{c.end_line}" for c in damaged[:5]) + (" …" if len(damaged) > 5 else "")
+    st.warning(f"Part of this file does not parse (lines {spans}): the syntax-aware chunks there follow a damaged "
+               "tree, and are flagged `damaged`.")
 
-sizes = pd.DataFrame(
-    [{"strategy": s, "size": c.size} for s in common.STRATEGIES for c in chunks[s]]
-)
-if not sizes.empty:
+
+
+def _histogram_bars(sizes: dict[str, list[int]], budget: int) -> list[dict[str, object]]:
+    """Bars of a size histogram, the two strategies side by side in each bin (Vega-Lite offsets
+    no bars on a binned axis: it stacked them, so 3 fixed and 2 syntax chunks read as 5)."""
+    top = max([budget, *(max(v) for v in sizes.values() if v)])
+    raw = top / 30
+    scale = 10 ** max(0, len(str(int(raw))) - 1)
+    step = next(m * scale for m in (1, 2, 5, 10) if m * scale >= raw)
+    bars = []
+    for k, strategy in enumerate(common.STRATEGIES):
+        counts: dict[int, int] = {}
+        for size in sizes.get(strategy, []):
+            counts[size // step] = counts.get(size // step, 0) + 1
+        for slot, count in counts.items():
+            start = slot * step
+            bars.append({"strategy": strategy, "from": start + k * step / 2, "to": start + (k + 1) * step / 2,
+                         "chunks": count, "sizes": f"{start}-{start + step - 1}"})
+    return bars
+
+
+bars = _histogram_bars({s: [c.size for c in chunks[s]] for s in common.STRATEGIES}, settings.budget)
+if bars:
     # The Vega-Lite spec itself: building it through Altair (schema objects, validation) took
     # 23 ms of every rerun, a quarter of a budget change's, and this page reruns on every move.
     histogram = {
         "height": 160,
         "layer": [
             {
-                "mark": {"type": "bar", "opacity": 0.75},
+                "data": {"values": bars},
+                "mark": {"type": "bar", "opacity": 0.85},
                 "encoding": {
-                    "x": {"field": "size", "type": "quantitative", "bin": {"maxbins": 30}, "title": f"chunk size ({unit})"},
-                    "y": {"aggregate": "count", "type": "quantitative", "title": "chunks"},
+                    "x": {"field": "from", "type": "quantitative", "title": f"chunk size ({unit})"},
+                    "x2": {"field": "to"},
+                    "y": {"field": "chunks", "type": "quantitative", "title": "chunks",
+                          "axis": {"tickMinStep": 1, "format": "d"}},
+                    "y2": {"datum": 0},
                     "color": {
                         "field": "strategy",
                         "type": "nominal",
                         "scale": {"domain": ["fixed", "syntax"], "range": ["#f28e2b", "#4e79a7"]},
                     },
-                    "xOffset": {"field": "strategy", "type": "nominal"},
+                    "tooltip": [{"field": "strategy"}, {"field": "sizes", "title": f"size ({unit})"},
+                                {"field": "chunks"}],
                 },
             },
             {
@@ -128,7 +164,7 @@ if not sizes.empty:
             },
         ],
     }
-    st.vega_lite_chart(sizes, histogram, width="stretch")
+    st.vega_lite_chart(None, histogram, width="stretch")
 
 # ---- the view ----------------------------------------------------------------------------------
 bands = [
@@ -140,10 +176,12 @@ window = common.view_window(text, "view_from")
 if window is not None:
     view = render_view(text, language, bands, cuts=reports["fixed"].cuts, header_band=1,
                        first_line=window[0], last_line=window[1])
-    with st.container(height=720, key="code_view"):
+    # Up to 720 px: a short file's view is not a tall empty box.
+    with st.container(height=min(720, 60 + 21 * (window[1] - window[0] + 1)), key="code_view"):
         st.html(view)
 
 # ---- inspect one chunk ---------------------------------------------------------------------------
+INSPECT_LIST_MAX = 2_000  # chunks listed for picking; past it, a strategy and a number
 st.subheader("Inspect a chunk")
 options = [(s, i) for s in common.STRATEGIES for i in range(len(chunks[s]))]
 
@@ -156,9 +194,20 @@ def describe(option: tuple[str, int]) -> str:
             f"lines {chunk.start_line}-{chunk.end_line} · {chunk.size} {chunk.unit}")
 
 
-if options:
+if len(options) > INSPECT_LIST_MAX:
+    # Tens of thousands of options (a 2 MB file at a small budget) made every rerun seconds long.
+    strategy = st.radio("Strategy", common.STRATEGIES, index=1, horizontal=True, key="inspect_strategy")
+    count = len(chunks[strategy])
+    number = st.number_input(f"Chunk number (1-{count:,})", 1, max(count, 1), key="inspect_number") if count else 0
+    choice = (strategy, min(number, count) - 1) if count else None
+    if choice is not None:
+        st.caption(describe(choice))
+elif options:
     default = next((i for i, o in enumerate(options) if o[0] == "syntax"), 0)
     choice = st.selectbox("Chunk", options, index=default, format_func=describe, key="inspect")
+else:
+    choice = None
+if choice is not None:
     chunk = chunks[choice[0]][choice[1]]
     left, right = st.columns([1, 2])
     meta = {k: v for k, v in chunk.to_dict().items() if k not in {"text", "embed_text", "header"}}

@@ -38,11 +38,13 @@ with left:
             source = common.sample_table(name)
     else:
         upload = st.file_uploader("Upload a CSV, TSV or XLSX file", type=["csv", "tsv", "xlsx"], key="upload_table")
+        refused = False
         if upload is not None:
             try:
                 source = load_bytes(upload.name, upload.getvalue())
             except ChunkExplorerError as exc:
                 common.error(exc)
+                refused = True
 with middle:
     rows = st.number_input("Rows per chunk (0: fill the budget)", 0, 500, step=5, key="rows")
     fmt = st.selectbox("Serialisation", TABLE_FORMATS, key="fmt")
@@ -51,7 +53,8 @@ with right:
                               help="Whether the first row holds column names; 'detect' decides from the data.")
 
 if source is None:
-    st.info("Pick a sample table or upload one to start.")
+    if not (kind != "Sample" and refused):  # (the error above says why; no hint beside it)
+        st.info("Pick a sample table or upload one to start.")
     st.stop()
 if source.language not in {"csv", "tsv", "xlsx"}:
     common.error(f"{source.path} is not a table; open it on the Explore code page.")

@@ -33,6 +33,10 @@ def test_opens_on_a_sample_that_shows_the_failure(app: AppTest) -> None:
     figures = metrics(app)
     fixed_cut, syntax_cut = (int(v) for v in figures["Definitions cut"])
     assert fixed_cut > syntax_cut
+    # Each count says how many of its cuts were of definitions under the budget: fixed windows
+    # cut them at random, syntax-aware only where a breadcrumb and header tipped one over.
+    under = [int(m.delta.split()[0]) for m in app.metric if m.label == "Definitions cut"]
+    assert under[0] > under[1] and all(m.delta.endswith(" under the budget") for m in app.metric if m.label == "Definitions cut")
     html = view_html(app)
     assert "✂ cuts" in html and "retry" in html
     assert app.expander[0].label == "What am I looking at?"
@@ -87,6 +91,9 @@ def test_pasted_code_with_a_language(app: AppTest) -> None:
     app.selectbox(key="paste_lang").set_value("python").run()
     app.text_area(key="paste_text").input("".join(f"def f{i}(:\n  ))) ((( [[[ \n" for i in range(40))).run()
     assert any("fell back for this file (parse_error): most of it does not parse" in w.value for w in app.warning)
+    # A file mostly sound is chunked around its damage, and the page says where.
+    app.text_area(key="paste_text").input("def ok():\n    return 1\n\n\ndef broken(:\n    return (\n").run()
+    assert any("does not parse (lines 5-6)" in w.value for w in app.warning), [w.value for w in app.warning]
     app.text_area(key="paste_text").input("x = 1\n" * 400_000).run()  # 2.4 MB: over a file's limit
     assert not app.exception
     assert any("pasted code: 2,400,000 bytes, over the 2,000,000-byte limit" in m.value for m in app.markdown)
@@ -200,6 +207,12 @@ def test_a_long_file_is_drawn_a_window_at_a_time_and_a_minified_one_not_at_all(a
     assert "f600" in html and "f700" not in html  # lines 1,801-1,803 hold f600; f700 starts at 2,101
     app.selectbox(key="view_from").set_value(2001).run()
     assert "f700" in view_html(app) and not app.exception
+    # Over 2,000 chunks are picked by strategy and number, not listed (a list of 35,000 made
+    # every rerun of a 2 MB file seconds long).
+    app.slider(key="budget_tokens").set_value(16).run()
+    assert not app.exception and not [s for s in app.selectbox if s.key == "inspect"]
+    app.number_input(key="inspect_number").set_value(1001).run()
+    assert any(c.value.startswith("syntax #1001 ") for c in app.caption), [c.value for c in app.caption][-3:]
     minified = ("var a=1;" * 50_000).encode()  # 400 KB on one line
     app.file_uploader(key="upload_files").upload("min.js", minified).run()
     assert not app.exception
