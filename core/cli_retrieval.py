@@ -25,6 +25,7 @@ _MODE_CHOICES = ("vector", "keyword", "hybrid")
 # Equal to core.index.DEFAULT_DB (a test checks it); not imported from there so that building the
 # parser, which every sub-command including ``chunk`` does, loads neither numpy nor Chroma.
 DEFAULT_DB = Path("data") / "chroma"
+DEFAULT_CACHE = DEFAULT_DB / "chunk_explorer" / "embeddings.sqlite3"  # Store(DEFAULT_DB).cache_path (tested)
 
 
 _PARTS_HELP = (
@@ -60,7 +61,9 @@ def add_commands(sub: argparse._SubParsersAction, add_chunk_options: Callable[[a
     evaluate.add_argument("-k", type=int, default=5, help="cut-off of touched@k, whole@k, MRR (default 5)")
     evaluate.add_argument("--mode", choices=(*_MODE_CHOICES, "all"), default="all", help="default: all")
     evaluate.add_argument("--context", type=int, default=1024, help="tokens of the size-neutral context (default 1024)")
-    evaluate.add_argument("--cache", type=Path, default=Path("data") / "embeddings.sqlite3", help="embedding cache file")
+    # The index's and the app's cache (data/chroma/chunk_explorer/): an eval run warms both.
+    evaluate.add_argument("--cache", type=Path, default=DEFAULT_CACHE,
+                          help="embedding cache file (default: the data folder's, which index and the app use)")
     evaluate.add_argument("--no-cache", action="store_true", help="keep embeddings in memory only")
     evaluate.add_argument("--sweep", action="append", default=[], metavar="NAME=V1,V2", help="grid axis (repeatable)")
     evaluate.add_argument("--json", action="store_true", help="JSON on stdout instead of a table")

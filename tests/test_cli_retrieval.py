@@ -184,6 +184,9 @@ def test_the_cli_default_data_folder_is_the_library_default() -> None:
     from core import cli_retrieval, index
 
     assert cli_retrieval.DEFAULT_DB == index.DEFAULT_DB
+    # eval's cache is the data folder's, which index and the app read: an eval run warms both.
+    # (Store.cache_path is its own folder's embeddings.sqlite3; the folder is DB/OURS.)
+    assert cli_retrieval.DEFAULT_CACHE == index.DEFAULT_DB / index.OURS / "embeddings.sqlite3"
 
 
 def test_query_returns_a_split_function_whole_unless_bare_parts(
