@@ -20,7 +20,7 @@ Steps:
 Documented handling of odd input: blank and whitespace-only lines are not rows; a row shorter
 than the header is padded with empty cells (flagged ``ragged``); a row longer than the header is
 refused unless the extra cells are empty (trailing delimiters); a file using bare CR line ends
-is refused; an unclosed quote runs to the end of the file (as in Python's csv module); a cell
+(old Macs) is read with each CR as LF, byte for byte, as source files are; an unclosed quote runs to the end of the file (as in Python's csv module); a cell
 may hold up to :data:`MAX_CELL_CHARS` characters (the csv module's process-wide field size limit
 is raised to that) and a record up to :data:`MAX_RECORD_BYTES` bytes.
 """
@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import accumulate, islice
-from typing import Any, BinaryIO
+from typing import BinaryIO, cast
 
 import pyarrow as pa
 
@@ -101,6 +101,9 @@ def read_csv_table(
     if is_binary(head[bom : bom + 8192]):
         raise InputError(binary_table_message(path, language, head))
     _refuse_nul(head, 1, path)  # the header too (data blocks are checked as they stream)
+    if b"\r" in head and b"\n" not in head:
+        # Old Mac line ends: each CR is read as LF, byte for byte, so spans still index the file.
+        head, stream = head.replace(b"\r", b"\n"), cast(BinaryIO, _CrAsLf(stream))
     encoding = _detect_encoding(head[bom:], eof, path)
     hint = _SEP_HINT.match(head, bom)
     # Excel's "sep=;" first line names the delimiter; it is no row of the table.
@@ -215,6 +218,16 @@ MAX_TITLE_RECORDS = 10  # a BLS export has eight lines of series facts above its
 def _reads_as_title(cell: str) -> bool:
     """Words, a colon or a mark before the text (``# units: EUR``): not a lone name or code."""
     return any(ch.isspace() for ch in cell) or ":" in cell or not cell[0].isalnum()
+
+
+class _CrAsLf:
+    """A stream of a file with bare CR line ends, read with LF in their place."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+
+    def read(self, size: int = -1) -> bytes:
+        return self._stream.read(size).replace(b"\r", b"\n")
 
 
 def _read_at_least(stream: BinaryIO, buf: bytes, size: int) -> bytes:

@@ -374,8 +374,8 @@ def _render_column(col: ColumnProfile) -> str:
     kind = col.kind
     if kind in ("integer", "decimal"):
         return (
-            f"{head}; min {_number(col.min)}, max {_number(col.max)}, "
-            f"total (sum) {_number(col.sum)}, mean {_number(col.mean, 4)}"
+            f"{head}; min {_exact(col.min)}, max {_exact(col.max)}, "
+            f"total (sum) {_exact(col.sum, 12)}, mean {_number(col.mean, 4)}"
         )
     if kind == "date":
         return f"{head}; from {col.first_date} to {col.last_date}"
@@ -392,6 +392,16 @@ def _render_column(col: ColumnProfile) -> str:
         shown = ", ".join(f"{_short(value)} ({mark}{count})" for value, count in common)
         return f"{head}; {distinct} distinct; most common: {shown}"
     return f"{head}; {distinct} distinct (every value different)"
+
+
+def _exact(value: float | int | None, significant: int = 17) -> str:
+    """A figure as its cells write it: the shortest digits that read back as the same number
+    (``0.1512782``, not ``0.151278``), a sum's float noise cut at ``significant`` digits
+    (``12345.67``, not ``12345.670000000002``)."""
+    if value is None or isinstance(value, int) or math.isnan(value) or math.isinf(value):
+        return _number(value)
+    text = repr(float(f"{value:.{significant}g}")) if significant < 17 else repr(value)
+    return text[:-2] if text.endswith(".0") else text
 
 
 def _number(value: float | int | None, digits: int = 6) -> str:

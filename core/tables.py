@@ -530,6 +530,25 @@ class _TableChunker:
             return sizes
         return [self.sizer.measure(t) for t in texts]
 
+    def _listing_to_fit(self, lines: list[str], room: int) -> list[str]:
+        """The profile's lines, its column listing (ten names a line, first in ``lines``)
+        packed again into lines that fit ``room`` when one did not: long names made parts over
+        the budget and the model's limit, and a line is never cut."""
+        listing = [line for line in lines if line.startswith(("columns: ", "more columns: "))]
+        if not listing or max(self._measure_many(listing)) <= room:
+            return lines
+        names = [name for line in listing for name in line.partition(": ")[2].split(", ")]
+        packed: list[str] = []
+        current: list[str] = []
+        for name in names:
+            prefix = "more columns: " if packed else "columns: "
+            if current and self._measure_many([prefix + ", ".join([*current, name])])[0] > room:
+                packed.append(prefix + ", ".join(current))
+                current = []
+            current.append(name)
+        packed.append(("more columns: " if packed else "columns: ") + ", ".join(current))
+        return [*packed, *lines[len(listing) :]]
+
     def _profile_chunks(self) -> list[Chunk]:
         """The profile: one chunk, or parts under the budget when it is longer (each part
         repeats the table's shape as its header). Every part spans the whole table."""
@@ -537,9 +556,9 @@ class _TableChunker:
         profile = self.profiler.finish(table.notes)
         header = profile.heading()
         above = self.crumb + header + "\n"
-        lines = profile.body_lines()
         sep = 1 if self.settings.unit == "chars" else 0
         room = self.settings.budget - self._measure_many([above])[0]
+        lines = self._listing_to_fit(profile.body_lines(), room)
         groups: list[list[str]] = [[]]
         used = 0
         for line, size in zip(lines, self._measure_many(lines)):

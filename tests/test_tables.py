@@ -648,7 +648,6 @@ def test_preview_frames_carry_chunk_columns_and_types() -> None:
         ("long.csv", b"a,b\n1,2\n3,4,5\n", "line 3: 3 cells in a table of 2 columns"),
         ("binary.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)), "binary data"),
         ("wide.csv", b"\xff\xfe" + "a,b\n1,2\n".encode("utf-16-le") + b"\x00\xd8", "not valid UTF-16 text"),
-        ("mac.csv", b"a,b\r1,2\r3,4\r", "bare CR line ends"),
         ("late.csv", b"a,b\n" + b"1,2\n" * 5000 + b"3,\x00\x00\x89PNG\n4,5\n", "line 5002: a NUL byte, so binary data"),
         ("wide_header.csv", ",".join(f"c{i}" for i in range(3000)).replace("c2999", "c\x00").encode() + b"\n1,2\n",
          "line 1: a NUL byte"),
@@ -1220,3 +1219,27 @@ def test_a_central_european_or_turkish_csv_is_read_in_its_code_page(tmp_path: Pa
     # a file with a few foreign bytes too, whatever its script ("Äàòà" for "Дата").
     chunks = chunk_table_source(on_disk(tmp_path, "c.csv", text.encode(encoding)), ChunkSettings(table_rows=5), "syntax")
     assert _cells(chunks) == expected and chunks[0].columns[0] == text.split(",")[0]
+
+
+def test_a_table_with_old_mac_line_ends_is_read_with_each_cr_as_lf(tmp_path: Path) -> None:
+    # Two of statsmodels' result files use bare CRs; they were refused, though the README said
+    # a lone CR is read as LF, byte for byte (so spans still index the file's bytes).
+    data = b"a,b\r1,2\r3,4\r"
+    chunks = chunk_table_source(on_disk(tmp_path, "mac.csv", data), ChunkSettings(table_rows=1), "syntax")
+    rows = row_chunks(chunks)
+    assert [r.text for r in rows] == ["1,2", "3,4"] and [r.start_line for r in rows] == [2, 3]
+    assert all(data[r.start_byte : r.end_byte].replace(b"\r", b"\n").decode() == r.text for r in rows)
+
+
+def test_profile_figures_are_the_cells_own_and_a_long_listing_fits_the_budget(tmp_path: Path) -> None:
+    source = on_disk(tmp_path, "p.csv", "x,y\n0.1512782,1\n0.5,2\n1234.5678912,3\n0.1,4\n0.2,5\n")
+    profile = next(c for c in chunk_table_source(source, ChunkSettings(), "syntax") if c.kind == "table_profile")
+    # Rounded to six places, min and max were figures no cell holds (0.151278).
+    assert "max 1234.5678912, total (sum) 1235.5191694" in profile.text
+    # Ten long names a line made a listing no part could hold: parts went over the budget.
+    names = [f"quarterly_forecast_revenue_for_region_{r}_product_line_{k}_adjusted" for r in "ABCDE" for k in range(6)]
+    wide = on_disk(tmp_path, "w.csv", ",".join(names) + "\n" + ",".join("1" for _ in names) + "\n")
+    parts = [c for c in chunk_table_source(wide, ChunkSettings(), "syntax") if c.kind == "table_profile"]
+    assert len(parts) > 1 and not any("oversized" in p.flags for p in parts)
+    listed = " ".join(p.text for p in parts if p.text.startswith(("columns: ", "more columns: ")))
+    assert all(f"{name} (integer)" in listed for name in names)
