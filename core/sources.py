@@ -109,12 +109,23 @@ _WIDE_BOMS = (
 
 def wide_encoding(data: bytes) -> str | None:
     """``utf-16`` or ``utf-32`` when ``data`` starts with that encoding's byte order mark (what
-    Windows editors and Excel's "Unicode Text" write), else None. Without a mark such text is
-    full of NUL bytes and is taken for binary."""
+    Windows editors and Excel's "Unicode Text" write); ``utf-16-le`` or ``utf-16-be`` for such
+    text without the mark (PowerShell's and some exporters'), known by nearly every other byte
+    being NUL beside printable ASCII; else None (full of NUL bytes, it would be taken for binary)."""
     for mark, encoding in _WIDE_BOMS:
         if data.startswith(mark):
             return encoding
+    head = data[:512]
+    head = head[: len(head) - len(head) % 2]
+    if len(head) >= 8:
+        for encoding, zeros, chars in (("utf-16-le", head[1::2], head[0::2]), ("utf-16-be", head[0::2], head[1::2])):
+            # (Past Latin-1, a character's high byte is no NUL: "€" is AC 20.)
+            if len(zeros.replace(b"\x00", b"")) * 10 <= len(zeros) and len(chars.translate(None, _PRINTABLE_ASCII)) * 10 <= len(chars):
+                return encoding
     return None
+
+
+_PRINTABLE_ASCII = bytes(range(32, 127)) + b"\t\n\r"
 
 
 def is_binary(data: bytes) -> bool:

@@ -153,6 +153,7 @@ class OpenTable:
     text_start: int = 0  # bytes before the text proper (a UTF-8 byte order mark)
     file_encoding: str | None = None  # the file's own encoding when it is read transcoded (UTF-16)
     notes: tuple[str, ...] = ()  # what a reader of the profile should know (formulas never calculated)
+    decimal_comma: bool = False  # cells written with a decimal comma (a ``;``-separated file) are numbers
 
     @property
     def read_as(self) -> str | None:
@@ -163,7 +164,8 @@ class OpenTable:
 
 # --- header detection and naming -------------------------------------------------------------
 
-_NUMBER = re.compile(r"^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?%?\s*$")
+# (A decimal comma too, ``1,5``: no header cell reads so, in a European file or a quoted one.)
+_NUMBER = re.compile(r"^\s*[-+]?(\d+([.,]\d*)?|[.,]\d+)([eE][-+]?\d+)?%?\s*$")
 _DATE = re.compile(r"^\s*\d{4}-\d{2}-\d{2}([T ][\d:.]+)?\s*$|^\s*\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\s*$")
 _MISSING = frozenset(NA_MARKERS)
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -110,6 +111,7 @@ def read_csv_table(
     skip, first_line = (hint.end(), 2) if hint else (bom, 1)
     sample_end = len(head) if eof else head.rfind(b"\n") + 1
     sample_text = head[skip : max(sample_end, skip)].decode(encoding, errors="replace")
+    _refuse_markup(sample_text, eof, path, language)
     dialect = Dialect(hint.group(1).decode("ascii"), '"') if hint else _sniff_dialect(sample_text[:_SNIFF_CHARS], language)
 
     # Parse the top of the file to find the header and the first data row; grow the sample
@@ -183,6 +185,7 @@ def read_csv_table(
         batches=batches,
         text_start=bom,
         notes=notes,
+        decimal_comma=dialect.delimiter == ";",
     )
 
 
@@ -218,6 +221,25 @@ MAX_TITLE_RECORDS = 10  # a BLS export has eight lines of series facts above its
 def _reads_as_title(cell: str) -> bool:
     """Words, a colon or a mark before the text (``# units: EUR``): not a lone name or code."""
     return any(ch.isspace() for ch in cell) or ":" in cell or not cell[0].isalnum()
+
+
+_MARKUP = re.compile(r"\s*<(!doctype\s+html|html|\?xml|table|head|body|div)\b", re.IGNORECASE)
+
+
+def _refuse_markup(text: str, eof: bool, path: str, language: str) -> None:
+    """:class:`InputError` for an HTML or XML page, or JSON, saved under a table's name (a
+    download that came back as a web page): it read as a table of one column of markup."""
+    what = None
+    if _MARKUP.match(text):
+        what = "HTML or XML"
+    elif eof and text.lstrip()[:1] in ("{", "[") and text.rstrip()[-1:] in ("}", "]"):
+        try:
+            json.loads(text)
+            what = "JSON"
+        except ValueError:
+            pass
+    if what is not None:
+        raise InputError(f"{path}: {what}, not a .{language} table (a web page or an API's answer saved under this name?)")
 
 
 class _CrAsLf:
@@ -285,6 +307,7 @@ def _sniff_dialect(sample: str, language: str) -> Dialect:
     first otherwise); the double quote as quote character."""
     candidates = ("\t", ",", ";", "|") if language == "tsv" else (",", "\t", ";", "|")
     best: tuple[tuple[float, int], str] | None = None
+    scores: dict[str, tuple[float, int]] = {}
     for delimiter in candidates:
         try:
             rows = [r for r in islice(csv.reader(io.StringIO(sample, newline="\n"), delimiter=delimiter), 100) if r]
@@ -296,9 +319,13 @@ def _sniff_dialect(sample: str, language: str) -> Dialect:
         width, agree = Counter(len(r) for r in complete).most_common(1)[0]
         if width < 2:
             continue
-        score = (agree / len(complete), width)
+        score = scores[delimiter] = (agree / len(complete), width)
         if best is None or score > best[0]:
             best = (score, delimiter)
+    if best is not None and best[1] == "," and scores.get(";", (0.0, 0))[0] == best[0][0] and _decimal_commas(sample):
+        # Every comma between digits, and semicolons as consistent: European numbers (``1,5;2,25``),
+        # which split at the commas made more columns.
+        best = (scores[";"], ";")
     if language == "tsv" and (best is None or "\t" not in sample):
         delimiter = "\t"  # one column: a TSV's cells may hold commas (they do not make columns)
     else:
@@ -309,6 +336,16 @@ def _sniff_dialect(sample: str, language: str) -> Dialect:
     # Spaces after a delimiter are kept as cell text (as pandas and the csv module do by
     # default): the sniffer's guess at "skip initial space" misreads cells that are a space.
     return Dialect(delimiter, '"')
+
+
+_COMMA = re.compile(r",")
+_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d)")
+
+
+def _decimal_commas(sample: str) -> bool:
+    """Whether every comma of ``sample`` stands between two digits."""
+    commas = len(_COMMA.findall(sample))
+    return bool(commas) and len(_DECIMAL_COMMA.findall(sample)) == commas
 
 
 # --- the stream of batches ------------------------------------------------------------------

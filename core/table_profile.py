@@ -67,6 +67,7 @@ class ColumnProfile:
     distinct_partial: bool = False  # the column turned to text late: counts cover later rows
     top_tracked: bool = True  # False once the values proved mostly distinct
     _text_seen: bool = False
+    decimal_comma: bool = False  # a European file (``;`` between cells): ``1.234,5`` is a number
 
     @property
     def kind(self) -> str:
@@ -129,7 +130,7 @@ class ColumnProfile:
         self._add_text(len(values), values=values)
 
     def _add_numbers(self, values: pa.Array) -> None:
-        numbers = _as_numbers(values, try_int=self.integer)
+        numbers = _as_numbers(values, try_int=self.integer, decimal_comma=self.decimal_comma)
         if numbers is None:
             self.numeric = False
             if self.min is not None:
@@ -269,9 +270,13 @@ def _try_cast(values: pa.Array, target: pa.DataType) -> pa.Array | None:
         return None
 
 
-def _as_numbers(values: pa.Array, *, try_int: bool = True) -> pa.Array | list[int] | None:
+_EUROPEAN_NUMBER = r"^\s*[-+]?(\d{1,3}(\.\d{3})+|\d+),\d+\s*$"
+
+
+def _as_numbers(values: pa.Array, *, try_int: bool = True, decimal_comma: bool = False) -> pa.Array | list[int] | None:
     """Integers (a list of Python ints when int64 cannot hold them), else decimals, else None
-    when some value is not a number."""
+    when some value is not a number. With ``decimal_comma``, ``1.234,5`` and ``12,90`` are
+    decimals too (Excel's CSV where the comma is the decimal mark: ``;`` between cells)."""
     if try_int:
         numbers = _try_cast(values, pa.int64())
         if numbers is not None and not _hexadecimal(values):
@@ -280,6 +285,9 @@ def _as_numbers(values: pa.Array, *, try_int: bool = True) -> pa.Array | list[in
     if numbers is None:
         # pandas reads " 12.5" and "+3.5" as numbers too.
         numbers = _try_cast(pc.utf8_trim_whitespace(values), pa.float64())
+    if numbers is None and decimal_comma and pc.all(pc.match_substring_regex(values, _EUROPEAN_NUMBER)).as_py():
+        plain = pc.replace_substring(pc.replace_substring(pc.utf8_trim_whitespace(values), ".", ""), ",", ".")
+        return _try_cast(plain, pa.float64())
     if numbers is None:
         return None
     if pc.any(pc.is_nan(numbers)).as_py():
@@ -425,8 +433,8 @@ def _short(value: str, limit: int = 40) -> str:
 class TableProfiler:
     """Folds row batches (one string array per column) into a :class:`TableProfile`."""
 
-    def __init__(self, name: str, columns: list[str], *, generated_header: bool = False) -> None:
-        self.profile = TableProfile(name, [ColumnProfile(c) for c in columns], generated_header)
+    def __init__(self, name: str, columns: list[str], *, generated_header: bool = False, decimal_comma: bool = False) -> None:
+        self.profile = TableProfile(name, [ColumnProfile(c, decimal_comma=decimal_comma) for c in columns], generated_header)
 
     def finish(self, notes: tuple[str, ...] = ()) -> TableProfile:
         """The profile once every batch is folded in, with the notes found around the table

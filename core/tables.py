@@ -86,11 +86,11 @@ _LONG_TEXT = 20_000  # characters past which a text's tokens are counted word by
 @contextmanager
 def open_stream(source: SourceFile) -> Iterator[BinaryIO]:
     """The bytes of a table source, as a binary stream (its data, its file, or its text); a
-    CSV/TSV file in UTF-16 or UTF-32 (marked by its byte order mark) as its UTF-8 form."""
+    CSV/TSV file in UTF-16 or UTF-32 (by its byte order mark, or its NULs) as its UTF-8 form."""
     with _raw_stream(source) as raw:
         wide = None
         if source.language != "xlsx":
-            wide = wide_encoding(raw.read(4))
+            wide = wide_encoding(raw.read(512))
             raw.seek(0)
         yield raw if wide is None else _Utf8Form(raw, wide, source.path)  # type: ignore[misc]
 
@@ -207,7 +207,8 @@ def profile_tables(source: SourceFile, *, has_header: bool | None = None) -> lis
     profiles = []
     with open_tables(source, has_header=has_header) as tables:
         for table in tables:
-            profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header)
+            profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header,
+                                     decimal_comma=table.decimal_comma)
             for batch in table.batches:
                 profiler.add(batch.columns)
             profiles.append(profiler.finish(table.notes))
@@ -290,7 +291,8 @@ class _TableChunker:
             self.crumb = f"table: {table.name}\n"  # the table's name is context the rows need
         self.prefix = self.crumb + self.header + "\n"
         self.prefix_size = self.sizer.measure(self.prefix)
-        self.profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header)
+        self.profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header,
+                                     decimal_comma=table.decimal_comma)
         # A row chunk's flags, by (oversized, ragged).
         self._flag_sets = {
             (over, rag): tuple(sorted(

@@ -1243,3 +1243,29 @@ def test_profile_figures_are_the_cells_own_and_a_long_listing_fits_the_budget(tm
     assert len(parts) > 1 and not any("oversized" in p.flags for p in parts)
     listed = " ".join(p.text for p in parts if p.text.startswith(("columns: ", "more columns: ")))
     assert all(f"{name} (integer)" in listed for name in names)
+
+
+def test_utf16_without_its_mark_is_read_and_markup_under_a_tables_name_is_named(tmp_path: Path) -> None:
+    # PowerShell's UTF-16 without a byte order mark was "binary data"; an HTML page or JSON saved
+    # as .csv had "only a header row, no data rows".
+    text = "name,city,amount\nJosé,Zürich,12.50\nAnaïs,Köln,3 €\n"
+    chunks = chunk_table_source(on_disk(tmp_path, "u.csv", text.encode("utf-16-le")), ChunkSettings(), "syntax")
+    assert _cells(chunks) == ["José", "Anaïs"] and table_encoding(on_disk(tmp_path, "u.csv", text.encode("utf-16-le"))) == "utf-16-le"
+    for name, data, what in (("page.csv", "<!DOCTYPE html>\n<html><body><table><tr><td>1</td></tr></table></body></html>\n", "HTML"),
+                             ("api.csv", '[{"a": 1, "b": 2}, {"a": 3, "b": 4}]\n', "JSON")):
+        with pytest.raises(InputError, match=rf"{name}: {what}.*, not a \.csv table"):
+            chunk_table_source(on_disk(tmp_path, name, data), ChunkSettings(), "syntax")
+
+
+def test_a_european_csv_reads_its_decimal_commas_as_numbers(tmp_path: Path) -> None:
+    # Excel's CSV where the comma is the decimal mark puts ";" between cells. Headerless, every
+    # cell's comma made "," the delimiter (more columns, as consistent); with a header the prices
+    # were text, with no sum for "total" questions.
+    bare = chunk_table_source(on_disk(tmp_path, "m.csv", "1,5;2,25;3,75\n4,5;5,25;6,75\n7,5;8,25;9,75\n"), ChunkSettings(), "syntax")
+    assert bare[0].columns == ("column_1", "column_2", "column_3") and _cells(bare) == ["1,5", "4,5", "7,5"]
+    shop = on_disk(tmp_path, "p.csv", "Artikel;Preis;Menge\nMilch;0,99;3\nKäse;12,90;1\nBrot;1.234,50;2\n")
+    profile = next(c for c in chunk_table_source(shop, ChunkSettings(), "syntax") if c.kind == "table_profile")
+    assert "- Preis (decimal): 3 values, 0 missing; min 0.99, max 1234.5, total (sum) 1248.39" in profile.text
+    # In a comma-separated file a quoted "1,234" is a thousands separator's: no decimal, text.
+    us = on_disk(tmp_path, "us.csv", 'item,price\nA,"1,234"\nB,"2,5"\n')
+    assert "price (text)" in next(c for c in chunk_table_source(us, ChunkSettings(), "syntax") if c.kind == "table_profile").text
