@@ -167,9 +167,18 @@ def leave_legacy_page_mode() -> None:
         st.rerun()
 
 
+# The code source a session picked (and its file), kept across pages: Streamlit drops a widget's
+# value at the end of a page that does not draw it, so a visit to Tables or Evaluate sent
+# Explore back to the default sample, and one to Retrieve lost the file.
+KEPT_CHOICES = ("source", "project", "file")
+
+
 def sidebar_settings() -> None:
     """The chunking settings, shared by every page (same widget keys everywhere)."""
     leave_legacy_page_mode()
+    for key in KEPT_CHOICES:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
     budget_ranges = {f"budget_{u}": (low, high) for u, (low, high, _) in BUDGET_RANGES.items()}
     seed_state(
         SETTING_DEFAULTS,
@@ -403,6 +412,22 @@ class Picked:
         return path, []
 
 
+def _kept_uploads(key: str, uploaded: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    """What an uploader holds, kept in the session for the other pages: an uploader's files are
+    gone once a page without it has run, and Streamlit cannot put them back. When it is empty,
+    the files uploaded earlier in this session, with a way to forget them."""
+    if uploaded:
+        st.session_state[key] = uploaded
+        return uploaded
+    kept = st.session_state.get(key) or []
+    if kept:
+        names = ", ".join(name for name, _ in kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
+        left, right = st.columns([4, 1])
+        left.caption(f"Using what you uploaded earlier in this session: {md(names)}. Upload again to replace it.")
+        right.button("Forget it", key=f"forget_{key}", on_click=st.session_state.pop, args=(key, None))
+    return kept
+
+
 def sample_projects() -> list[str]:
     """Bundled sample projects with code (tables and query sets have their own pages)."""
     return sorted(p.name for p in SAMPLES.iterdir() if p.is_dir() and p.name not in {"tables", "queries"})
@@ -423,9 +448,9 @@ def pick_code_source(default_project: str) -> Picked:
         uploads = st.file_uploader(
             "Upload one or more code or text files", accept_multiple_files=True, key="upload_files"
         )
-        for upload in uploads or []:
+        for name, data in _kept_uploads("kept_uploads", [(u.name, u.getvalue()) for u in uploads or []]):
             try:
-                source = load_bytes(upload.name, upload.getvalue())
+                source = load_bytes(name, data)
             except InputError as exc:
                 picked.problems.append(str(exc))
                 continue
@@ -437,10 +462,9 @@ def pick_code_source(default_project: str) -> Picked:
         picked.label = "upload"
     elif kind == "Upload zip":
         upload = st.file_uploader("Upload a zipped repository", type=["zip"], key="upload_zip")
-        if upload is not None:
-            data = upload.getvalue()
+        for name, data in _kept_uploads("kept_zip", [(upload.name, upload.getvalue())] if upload is not None else []):
             try:
-                corpus = zip_corpus(digest(data), data, upload.name)
+                corpus = zip_corpus(digest(data), data, name)
             except InputError as exc:
                 picked.problems.append(str(exc))
             else:
@@ -448,7 +472,7 @@ def pick_code_source(default_project: str) -> Picked:
                 picked.problems += [f"skipped {s.path}: {s.reason}" for s in corpus.skipped]
                 picked.problems += [f"skipped {f.path}: a table (open it on the Tables page)"
                                     for f in corpus.files if f.text is None]
-                picked.label = picked.archive = upload.name
+                picked.label = picked.archive = name
         picked.shareable = False
     else:
         languages = sorted(CODE_LANGUAGES + TEXT_LANGUAGES)

@@ -218,3 +218,23 @@ def test_a_long_file_is_drawn_a_window_at_a_time_and_a_minified_one_not_at_all(a
     assert not app.exception
     assert any("too many to draw here" in i.value for i in app.info)
     assert app.metric  # the figures are there all the same
+
+
+def test_the_source_file_and_uploads_are_kept_across_pages(app: AppTest) -> None:
+    # Streamlit drops a widget's value with a page that does not draw it: a visit to Tables sent
+    # Explore back to the default sample, Retrieve lost the file, and uploads were gone.
+    app.selectbox(key="project").set_value("systems_kit").run()
+    app.selectbox(key="file").set_value("go/ratelimit/limiter.go").run()
+    for page in ("pages/tables.py", "pages/retrieve.py"):
+        app.switch_page(page).run()
+        app.switch_page("pages/explore.py").run()
+        assert not app.exception
+        assert (app.selectbox(key="project").value, app.selectbox(key="file").value) == ("systems_kit", "go/ratelimit/limiter.go"), page
+    app.radio(key="source").set_value("Upload files").run()
+    app.file_uploader(key="upload_files").upload("kept.py", b"def kept_across_pages():\n    return 1\n").run()
+    app.switch_page("pages/tables.py").run()
+    app.switch_page("pages/explore.py").run()
+    assert app.radio(key="source").value == "Upload files" and "kept_across_pages" in view_html(app)
+    assert any("uploaded earlier in this session: kept.py" in c.value for c in app.caption)
+    app.button(key="forget_kept_uploads").click().run()
+    assert not app.exception and "kept_across_pages" not in view_html(app)
