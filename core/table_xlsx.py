@@ -70,6 +70,11 @@ def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool
         for sheet in book.worksheets:
             table = _open_sheet(sheet, path=path, name=f"{name}#{sheet.title}", has_header=has_header)
             if table is not None:
+                state = getattr(sheet, "sheet_state", "visible")
+                if state != "visible":
+                    # Hidden sheets often hold lookups or a program's workings, not the report.
+                    shown = "only a macro or a program shows it" if state == "veryHidden" else "Excel does not show it"
+                    table.notes = (*table.notes, f"note: a hidden sheet ({shown})")
                 blank = _uncalculated_formulas(stream, getattr(sheet, "_worksheet_path", ""))
                 if blank:
                     table.notes = (
@@ -227,10 +232,17 @@ def _first_filled(cells: list[str]) -> str:
 
 
 def _rows_note(rows: list[tuple[int, list[str]]], where: str, limit: int) -> str:
-    """A table note naming one-cell ``rows`` (a few: their sheet numbers) and their text."""
+    """A table note naming ``rows`` of a cell or two (a few: their sheet numbers) and their text."""
     lines = ", ".join(str(number) for number, _ in rows)
-    text = " / ".join(_first_filled(cells) for _, cells in rows)
+    text = " / ".join(_label_and_value([c.strip() for c in cells if c.strip()]) for _, cells in rows)
     return f"note: row{'s' if len(rows) > 1 else ''} {lines} {where}: {text[:limit]}"
+
+
+def _label_and_value(filled: list[str]) -> str:
+    """A title row's text: its cell, or ``label: value``."""
+    if len(filled) == 2 and not filled[0].endswith(":"):
+        return f"{filled[0]}: {filled[1]}"
+    return " ".join(filled)
 
 
 def _title_rows(sample: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
@@ -241,9 +253,17 @@ def _title_rows(sample: list[tuple[int, list[str]]]) -> list[tuple[int, list[str
     while count < len(sample) and count < 5 and _filled(sample[count][1]) == 1:
         count += 1
     rest = sample[count:]
-    if not count or len(rest) < 2 or _filled(rest[0][1]) < 2:
-        return []
-    return sample[:count]
+    if count and len(rest) >= 2 and _filled(rest[0][1]) >= 2:
+        return sample[:count]
+    # Labels beside their values (``Report | Sales 2024``, ``Currency | EUR``) above a table at
+    # least twice as wide: a report's facts, not its header.
+    count = 0
+    while count < len(sample) and count < 5 and 1 <= _filled(sample[count][1]) <= 2:
+        count += 1
+    rest = sample[count:]
+    if count and len(rest) >= 2 and _filled(rest[0][1]) >= 4:
+        return sample[:count]
+    return []
 
 
 MAX_NOTE_ROWS = 3  # one-cell rows past this many after a blank row are data (names without phones), not notes

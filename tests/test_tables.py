@@ -1269,3 +1269,31 @@ def test_a_european_csv_reads_its_decimal_commas_as_numbers(tmp_path: Path) -> N
     # In a comma-separated file a quoted "1,234" is a thousands separator's: no decimal, text.
     us = on_disk(tmp_path, "us.csv", 'item,price\nA,"1,234"\nB,"2,5"\n')
     assert "price (text)" in next(c for c in chunk_table_source(us, ChunkSettings(), "syntax") if c.kind == "table_profile").text
+
+
+def test_a_sheets_labelled_facts_above_it_are_its_title_and_a_hidden_sheet_says_so() -> None:
+    # "Report | Sales 2024" took the header's place: the real header became a row of data and
+    # every column text. A hidden sheet (lookups, a program's workings) was chunked without a word.
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["Report", "Sales 2024"])
+    sheet.append(["Currency", "EUR"])
+    sheet.append([])
+    for row in (["region", "q1", "q2", "q3"], ["North", 100, 120, 130], ["South", 90, 80, 70]):
+        sheet.append(row)
+    # Two-column tables keep their first row as the header (no wider table below).
+    pair = book.create_sheet("Pairs")
+    for row in (["name", "phone"], ["Eve", "555-0101"], ["Bob", "555-0102"]):
+        pair.append(row)
+    hidden = book.create_sheet("Lookups")
+    hidden.sheet_state = "hidden"
+    for row in (["code", "label"], ["A", "alpha"]):
+        hidden.append(row)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    chunks = chunk_table_source(load_bytes("r.xlsx", buffer.getvalue()), ChunkSettings(), "syntax")
+    profiles = {c.symbol.split("#")[1]: c for c in chunks if c.kind == "table_profile"}
+    assert row_chunks(chunks)[0].columns == ("region", "q1", "q2", "q3")
+    assert "rows 1, 2 above the table read as its title: Report: Sales 2024 / Currency: EUR" in profiles["Sheet"].header
+    assert "q1 (integer)" in profiles["Sheet"].text and "title" not in profiles["Pairs"].header
+    assert "note: a hidden sheet (Excel does not show it)" in profiles["Lookups"].header
