@@ -66,10 +66,14 @@ class Dialect:
 
     delimiter: str = ","
     quotechar: str = '"'
+    whitespace: bool = False  # cells apart by runs of spaces (R's and Fortran's number tables)
 
     def reader_options(self) -> dict[str, object]:
         """Keyword arguments for :func:`csv.reader`."""
-        return {"delimiter": self.delimiter, "quotechar": self.quotechar, "doublequote": True, "strict": False}
+        options: dict[str, object] = {"delimiter": self.delimiter, "quotechar": self.quotechar, "doublequote": True, "strict": False}
+        if self.whitespace:
+            options["skipinitialspace"] = True  # a run of spaces is one delimiter
+        return options
 
 
 @dataclass
@@ -326,6 +330,8 @@ def _sniff_dialect(sample: str, language: str) -> Dialect:
         # Every comma between digits, and semicolons as consistent: European numbers (``1,5;2,25``),
         # which split at the commas made more columns.
         best = (scores[";"], ";")
+    if best is None and language != "tsv" and _space_delimited(sample):
+        return Dialect(" ", '"', whitespace=True)
     if language == "tsv" and (best is None or "\t" not in sample):
         delimiter = "\t"  # one column: a TSV's cells may hold commas (they do not make columns)
     else:
@@ -336,6 +342,19 @@ def _sniff_dialect(sample: str, language: str) -> Dialect:
     # Spaces after a delimiter are kept as cell text (as pandas and the csv module do by
     # default): the sniffer's guess at "skip initial space" misreads cells that are a space.
     return Dialect(delimiter, '"')
+
+
+def _space_delimited(sample: str) -> bool:
+    """Whether a sample that no delimiter splits is a table of cells apart by runs of spaces
+    (``5 162 60``; sklearn's linnerud, statsmodels' results): its lines split into as many
+    words nearly always, and most of them numbers (a list of two-word names is one column)."""
+    rows = [line.split() for line in islice((x for x in sample.splitlines() if x.strip()), 101)]
+    complete = rows[:-1] if len(rows) > 1 else rows
+    if not complete:
+        return False
+    width, agree = Counter(len(r) for r in complete).most_common(1)[0]
+    cells = [c for r in complete for c in r]
+    return width >= 2 and agree * 10 >= len(complete) * 9 and sum(map(looks_like_value, cells)) * 2 >= len(cells)
 
 
 _COMMA = re.compile(r",")
@@ -409,7 +428,7 @@ def _parse_block(
     line breaks they held (None when not counted). A NUL byte anywhere is refused: text has
     none, so the file is binary or damaged from there on (the first 8 KB were checked whole)."""
     _refuse_nul(buf, base_line, path)
-    if encoding == "utf-8":
+    if encoding == "utf-8" and not dialect.whitespace:
         fast = parse_fast(
             buf, base=base, base_line=base_line, final=final, delimiter=dialect.delimiter,
             quotechar=dialect.quotechar, width=width, first_row=first_row,
@@ -445,7 +464,10 @@ def _parse_exact(
         ) from None
     # Start of every physical line, relative to the buffer (csv.reader counts lines for us).
     offsets = [0, *accumulate(len(piece) + 1 for piece in work.split(b"\n"))]
-    reader = csv.reader(io.StringIO(text, newline="\n"), **dialect.reader_options())  # type: ignore[arg-type]
+    lines: Iterator[str] = io.StringIO(text, newline="\n")
+    if dialect.whitespace:
+        lines = map(_trim_spaces, lines)  # (one line for one: the csv module still counts them)
+    reader = csv.reader(lines, **dialect.reader_options())  # type: ignore[arg-type]
     rows: list[list[str]] = []
     first: list[int] = []
     last: list[int] = []
@@ -495,6 +517,13 @@ def _parse_exact(
     return _Records(
         rows, starts, ends, [base_line + k for k in first], [base_line + k - 1 for k in last], consumed
     )
+
+
+def _trim_spaces(line: str) -> str:
+    """A line of a space-delimited table without the spaces around its cells (they would read
+    as empty cells), its line break kept."""
+    body = line.rstrip("\r\n")
+    return body.strip(" \t") + line[len(body) :]
 
 
 def _whitespace_line(row: list[str], work: bytes, start: int, stop: int, lines: int) -> bool:

@@ -1297,3 +1297,16 @@ def test_a_sheets_labelled_facts_above_it_are_its_title_and_a_hidden_sheet_says_
     assert "rows 1, 2 above the table read as its title: Report: Sales 2024 / Currency: EUR" in profiles["Sheet"].header
     assert "q1 (integer)" in profiles["Sheet"].text and "title" not in profiles["Pairs"].header
     assert "note: a hidden sheet (Excel does not show it)" in profiles["Lookups"].header
+
+
+def test_a_table_of_numbers_apart_by_spaces_has_its_columns(tmp_path: Path) -> None:
+    # sklearn's linnerud and a dozen statsmodels results files: read as one column, the first
+    # line of numbers then taken for its name, with no figures.
+    text = "Chins Situps Jumps\n5 162 60\n  2  110  60\n12 101 101 \n\n13 155 58\n"
+    chunks = chunk_table_source(on_disk(tmp_path, "s.csv", text), ChunkSettings(table_rows=2), "syntax")
+    rows, profile = row_chunks(chunks), next(c for c in chunks if c.kind == "table_profile")
+    assert rows[0].columns == ("Chins", "Situps", "Jumps") and _cells(chunks, 1) == ["162", "110", "101", "155"]
+    assert rows[0].text == "5 162 60\n  2  110  60" and "Situps (integer): 4 values, 0 missing; min 101, max 162" in profile.text
+    # Names of two words are one column of text, not two columns.
+    names = chunk_table_source(on_disk(tmp_path, "n.csv", "name\nAda Lovelace\nAlan Turing\nGrace Hopper\n"), ChunkSettings(), "syntax")
+    assert names[0].columns == ("name",) and _cells(names) == ["Ada Lovelace", "Alan Turing", "Grace Hopper"]
