@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 import warnings
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import date, datetime, time, timedelta
+from itertools import zip_longest
 from typing import Any, BinaryIO
 
 import pyarrow as pa
@@ -68,7 +69,8 @@ def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool
     try:
         found = False
         for sheet in book.worksheets:
-            table = _open_sheet(sheet, path=path, name=f"{name}#{sheet.title}", has_header=has_header)
+            merges = _merged_ranges(stream, getattr(sheet, "_worksheet_path", ""))
+            table = _open_sheet(sheet, path=path, name=f"{name}#{sheet.title}", has_header=has_header, merges=merges)
             if table is not None:
                 state = getattr(sheet, "sheet_state", "visible")
                 if state != "visible":
@@ -177,8 +179,12 @@ def cell_text(value: Any) -> str:
     return str(value)
 
 
-def _open_sheet(sheet: Any, *, path: str, name: str, has_header: bool | None) -> OpenTable | None:
+def _open_sheet(
+    sheet: Any, *, path: str, name: str, has_header: bool | None, merges: Sequence[tuple[int, int, int, int]] = ()
+) -> OpenTable | None:
     rows = _sheet_rows(sheet, path)
+    if merges:
+        rows = _fill_merges(rows, merges)
     sample: list[tuple[int, list[str]]] = []
     for item in rows:
         sample.append(item)
@@ -192,6 +198,12 @@ def _open_sheet(sheet: Any, *, path: str, name: str, has_header: bool | None) ->
     # more, when there are such: a note in column A beside a table from B is no column of it).
     wide = [cells for _, cells in sample if _filled(cells) > 1]
     left = min(next(j for j, c in enumerate(cells) if c.strip()) for cells in wide or [cells for _, cells in sample])
+    stacked = _header_rows(sample, merges) if has_header is not False else 1
+    if stacked > 1:
+        # A header over two or three rows, its upper cells merged across the lower (``Revenue``
+        # over ``Q1 Q2 Q3``): one header row, ``Revenue Q1``.
+        joined = [" ".join(dict.fromkeys(t for t in texts if t.strip())) for texts in zip_longest(*(c for _, c in sample[:stacked]), fillvalue="")]
+        sample = [(sample[0][0], joined), *sample[stacked:]]
     cells_only = [cells[left:] for _, cells in sample]
     header = detect_header(cells_only) if has_header is None else has_header
     if header and len(sample) == 1:
@@ -202,6 +214,9 @@ def _open_sheet(sheet: Any, *, path: str, name: str, has_header: bool | None) ->
     first_row = sample[0][0]
     data = sample[1:] if header else sample
     notes = (_rows_note(title, "above the table read as its title", 200),) if title else ()
+    if merges:
+        notes = (*notes, f"note: merged cells ({len(merges):,}) read as their value in every row and column they cover"
+                 + (f"; the header is rows {sample[0][0]}-{sample[0][0] + stacked - 1} joined" if stacked > 1 else ""))
     table = OpenTable(
         name=name,
         columns=columns,
@@ -305,6 +320,84 @@ def _reads_as_note(cells: list[str]) -> bool:
 def _chain(first: list[tuple[int, list[str]]], rest: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, list[str]]]:
     yield from first
     yield from rest
+
+
+_MERGE = re.compile(rb'<(?:\w+:)?mergeCell\s+ref="\$?([A-Z]{1,3})\$?(\d+):\$?([A-Z]{1,3})\$?(\d+)"')
+_MERGES_MAX_XML = 64 << 20  # bytes of a sheet's XML read for its merged cells (they end it)
+_MERGES_MAX = 10_000
+
+
+def _column_number(letters: bytes) -> int:
+    number = 0
+    for letter in letters:
+        number = number * 26 + letter - 64
+    return number
+
+
+def _merged_ranges(stream: BinaryIO, member: str) -> list[tuple[int, int, int, int]]:
+    """A sheet's merged cells as (first row, first column, last row, last column), 1-based: a
+    label merged down over the rows it heads (``North`` over three), a heading across its
+    columns. openpyxl's read-only sheets do not report them; they close the sheet's XML. None
+    read for a sheet too big to read twice, or one the reader cannot open (it says why)."""
+    if not member:
+        return []
+    try:
+        with zipfile.ZipFile(stream) as archive:
+            if archive.getinfo(member).file_size > _MERGES_MAX_XML:
+                return []
+            with archive.open(member) as xml:
+                data = xml.read()
+    except (KeyError, OSError, ValueError, zipfile.BadZipFile):
+        return []
+    at = data.rfind(b"<mergeCells")
+    if at < 0:
+        at = data.rfind(b":mergeCells")
+    if at < 0:
+        return []
+    found = []
+    for match in _MERGE.finditer(data, at):
+        first_col, first_row, last_col, last_row = match.groups()
+        found.append((int(first_row), _column_number(first_col), int(last_row), _column_number(last_col)))
+        if len(found) >= _MERGES_MAX:
+            break
+    return found
+
+
+def _fill_merges(
+    rows: Iterator[tuple[int, list[str]]], merges: Sequence[tuple[int, int, int, int]]
+) -> Iterator[tuple[int, list[str]]]:
+    """``rows`` with each merged range's cells holding its top-left value, as Excel shows it: a
+    row chunk under a merged ``North`` says it is North's (it had an empty first cell)."""
+    starting: dict[int, list[tuple[int, int, int, int]]] = {}
+    for merge in merges:
+        starting.setdefault(merge[0], []).append(merge)
+    open_ranges: list[tuple[int, int, int, int, str]] = []  # (last row, first col, last col, first row, value)
+    for number, cells in rows:
+        open_ranges = [r for r in open_ranges if r[0] >= number]
+        for first_row, first_col, last_row, last_col in starting.get(number, ()):
+            value = cells[first_col - 1] if first_col - 1 < len(cells) else ""
+            if value:
+                open_ranges.append((last_row, first_col, last_col, first_row, value))
+        for last_row, first_col, last_col, first_row, value in open_ranges:
+            if len(cells) < last_col:
+                cells = cells + [""] * (last_col - len(cells))
+            for j in range(first_col - 1, last_col):
+                if not cells[j]:
+                    cells[j] = value
+        yield number, cells
+
+
+def _header_rows(sample: list[tuple[int, list[str]]], merges: Sequence[tuple[int, int, int, int]]) -> int:
+    """How many sheet rows the header takes: more than one when a merged cell of its first row
+    reaches down into the next (``Region`` over two rows beside ``Revenue`` over ``Q1 Q2 Q3``)."""
+    if not sample or not merges:
+        return 1
+    top = sample[0][0]
+    reach = max((last_row for first_row, _, last_row, _ in merges if first_row == top), default=top)
+    stacked = 1
+    while stacked < min(3, len(sample) - 1) and sample[stacked][0] <= reach:
+        stacked += 1
+    return stacked
 
 
 def _sheet_rows(sheet: Any, path: str) -> Iterator[tuple[int, list[str]]]:

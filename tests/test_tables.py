@@ -1310,3 +1310,25 @@ def test_a_table_of_numbers_apart_by_spaces_has_its_columns(tmp_path: Path) -> N
     # Names of two words are one column of text, not two columns.
     names = chunk_table_source(on_disk(tmp_path, "n.csv", "name\nAda Lovelace\nAlan Turing\nGrace Hopper\n"), ChunkSettings(), "syntax")
     assert names[0].columns == ("name",) and _cells(names) == ["Ada Lovelace", "Alan Turing", "Grace Hopper"]
+
+
+def test_merged_cells_are_read_as_their_value_where_they_stand_and_a_two_row_header_joins() -> None:
+    # A region merged down over its rows left every row but its first without one (a chunk of
+    # ",807,857,767" said nothing of North), and "Revenue" merged over Q1..Q3 above them made
+    # the sub-header a row of data and the figures text.
+    book = openpyxl.Workbook()
+    sheet = book.active
+    rows = [["Region", "Revenue", None, None, "Units"], [None, "Q1", "Q2", "Q3", None],
+            ["North", 737, 361, 859, 23], [None, 807, 857, 767, 34], ["South", 764, 153, 260, 8], [None, 480, 580, 352, 25]]
+    for row in rows:
+        sheet.append(row)
+    for merged in ("A1:A2", "B1:D1", "E1:E2", "A3:A4", "A5:A6"):
+        sheet.merge_cells(merged)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    chunks = chunk_table_source(load_bytes("m.xlsx", buffer.getvalue()), ChunkSettings(table_rows=2), "syntax")
+    rows_out, profile = row_chunks(chunks), next(c for c in chunks if c.kind == "table_profile")
+    assert rows_out[0].columns == ("Region", "Revenue Q1", "Revenue Q2", "Revenue Q3", "Units")
+    assert [r.text for r in rows_out] == ["North,737,361,859,23\nNorth,807,857,767,34", "South,764,153,260,8\nSouth,480,580,352,25"]
+    assert (rows_out[0].start_line, rows_out[1].end_line) == (3, 6)
+    assert "Revenue Q2 (integer)" in profile.text and "the header is rows 1-2 joined" in profile.header
