@@ -143,8 +143,12 @@ if missed:
                    f"touched at rank {outcome.touched_rank or '-'} · returned elsewhere: "
                    f"{common.md(', '.join(elsewhere) or 'none')}")
         st.html(legend(bands))
+        # Drawn from a little above the answer, which a view from line 1 left out of sight.
+        start = max(1, target[0] - 8)
+        if start > 1:
+            st.caption(f"From line {start}, a little above the answer.")
         with st.container(height=520, key="miss_view"):
-            st.html(render_view(source.text, source.language, bands, answer=target))
+            st.html(render_view(source.text, source.language, bands, answer=target, first_line=start))
     else:  # a table: its rows are drawn on the Tables page
         st.caption(f"target: {common.md(spec.path)} lines {spec.start_line}-{spec.end_line} · touched at rank "
                    f"{outcome.touched_rank or '-'} · returned: {common.md(', '.join(outcome.top) or 'none')} "

@@ -177,8 +177,9 @@ for column, strategy in zip(columns, common.STRATEGIES):
             st.markdown(f"**#{hit.rank}** {common.code_span(chunk.path)} lines {first}-{last} "
                         f"{symbol}{badge(chunk.path, first, last)}")
             size = sum(c.size for c in hit.chunks)
+            inside = " with the definitions inside it" if len(hit.chunks) > chunk.parts else ""
             found = (f" · found by part {chunk.part} of {chunk.parts} (lines {chunk.start_line}-{chunk.end_line}); "
-                     f"the whole definition is returned, {len(hit.chunks)} chunks") if hit.group else ""
+                     f"the whole definition is returned: {len(hit.chunks)} chunks, its parts{inside}") if hit.group else ""
             st.caption(f"score {hit.score:.4f} ({scores}) · {size} {chunk.unit}{found}"
                        + (" · over the model's limit" if hit.over_model_limit else ""))
             with st.expander("definition text" if hit.group else "chunk text"):
