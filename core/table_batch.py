@@ -209,10 +209,12 @@ _YEAR = re.compile(r"^\s*(1[89]\d\d|20\d\d)\s*$")
 
 
 def _years_heading(first: list[str], rest: Sequence[Sequence[str]]) -> bool:
-    """Whether a first row whose value-like cells are all years (at least two, different, in
-    order, beside a text cell or a blank top-left corner, as pivot tables have; or one, beside
-    two text cells of which one heads numbers or dates: ``product, price, 2023``) heads columns
-    whose values below are mostly no years (a year-like figure among them may happen)."""
+    """Whether a first row with value-like cells heads columns: they are all years (at least
+    two, different, in order, beside a text cell or a blank top-left corner, as pivot tables
+    have; or one, beside two text cells of which one heads numbers or dates: ``product, price,
+    2023``) over values mostly no years (a year-like figure among them may happen); or two or
+    more different dates over values mostly no dates; or a cross-table's numbered labels
+    (:func:`_numbered_labels`)."""
     years = [j for j, c in enumerate(first) if looks_like_value(c)]
     corner = bool(first) and not first[0].strip()
     if len(years) == 1:

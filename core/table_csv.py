@@ -2,13 +2,15 @@
 
 Steps:
 
-1. Look at the first megabyte: refuse binary data and UTF-16/32 (:func:`core.tables.open_stream`
-   hands such files over in their UTF-8 form); take UTF-8 (a BOM is skipped),
-   else the encoding charset-normalizer finds (it must be ASCII-compatible, so that line breaks,
-   quotes and delimiters are single bytes).
-2. Pick the delimiter (``,`` ``;`` tab ``|``: the one that gives the most consistent row width)
-   and the quote character (``"``, or ``'`` when :class:`csv.Sniffer` finds it and no ``"``
-   appears), then decide whether the first record is a header.
+1. Look at the first megabyte: refuse binary data, and HTML or JSON under a table's name;
+   UTF-16/32 (:func:`core.tables.open_stream` hands such files over in their UTF-8 form); take
+   UTF-8 (a BOM is skipped), else the Windows code page of Latin-script text
+   (:func:`core.sources.latin_code_page`), else the encoding charset-normalizer finds (it must
+   be ASCII-compatible, so that line breaks, quotes and delimiters are single bytes).
+2. Pick the delimiter (``,`` ``;`` tab ``|``: the one that gives the most consistent row width;
+   ``;`` over ``,`` when every comma is a decimal one; runs of spaces when none splits a table of
+   numbers) and the double quote as quote character, set aside title lines above the table
+   (named in the profile), then decide whether the first record is a header.
 3. Stream the rest in blocks of about :data:`BLOCK_BYTES`, each cut at a record boundary, so
    memory stays bounded whatever the file's size. A UTF-8 block is first offered to the
    vectorised paths of :mod:`core.table_csv_fast` (Arrow's parser, spans from lengths or from a
@@ -19,10 +21,12 @@ Steps:
 
 Documented handling of odd input: blank and whitespace-only lines are not rows; a row shorter
 than the header is padded with empty cells (flagged ``ragged``); a row longer than the header is
-refused unless the extra cells are empty (trailing delimiters); a file using bare CR line ends
-(old Macs) is read with each CR as LF, byte for byte, as source files are; an unclosed quote runs to the end of the file (as in Python's csv module); a cell
-may hold up to :data:`MAX_CELL_CHARS` characters (the csv module's process-wide field size limit
-is raised to that) and a record up to :data:`MAX_RECORD_BYTES` bytes.
+refused unless the extra cells are empty (trailing delimiters), or unless every row is one cell
+longer (R's ``write.table``: the header has no cell for the rows' names); a file using bare CR
+line ends (old Macs) is read with each CR as LF, byte for byte, as source files are; an unclosed
+quote runs to the end of the file (as in Python's csv module); a cell may hold up to
+:data:`MAX_CELL_CHARS` characters (the csv module's process-wide field size limit is raised to
+that) and a record up to :data:`MAX_RECORD_BYTES` bytes.
 """
 
 from __future__ import annotations

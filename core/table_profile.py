@@ -270,7 +270,8 @@ def _try_cast(values: pa.Array, target: pa.DataType) -> pa.Array | None:
         return None
 
 
-_EUROPEAN_NUMBER = r"^\s*[-+]?(\d{1,3}(\.\d{3})+|\d+),\d+\s*$"
+# ``12,90``, ``1.234,50``, and ``7`` or ``1.234`` beside them (the dot groups thousands there).
+_EUROPEAN_NUMBER = r"^\s*[-+]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?\s*$"
 
 
 def _as_numbers(values: pa.Array, *, try_int: bool = True, decimal_comma: bool = False) -> pa.Array | list[int] | None:
