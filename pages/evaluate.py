@@ -25,8 +25,8 @@ common.intro(
     "Run a whole set of annotated questions against both strategies and all three search modes. "
     "**whole@k** is the share of questions whose answer comes back whole in one result among the top "
     "k (a function too big for one chunk comes back as all its parts, found by any of them); "
-    "**in context** fills a prompt of the Context's tokens (1,024 by default) with results in rank order, so big chunks cannot "
-    "win by being big. The sweep tries several settings and highlights the best."
+    "**in context** fills a prompt of the Context's tokens (1,024 by default) with results in rank "
+    "order, so big chunks cannot win by being big. The sweep tries several settings and highlights the best."
 )
 
 settings = common.current_settings()

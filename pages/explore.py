@@ -112,7 +112,6 @@ elif damaged := [c for c in chunks["syntax"] if "damaged" in c.flags]:
                "tree, and are flagged `damaged`.")
 
 
-
 def _histogram_bars(sizes: dict[str, list[int]], budget: int) -> list[dict[str, object]]:
     """Bars of a size histogram, the two strategies side by side in each bin (Vega-Lite offsets
     no bars on a binned axis: it stacked them, so 3 fixed and 2 syntax chunks read as 5)."""
@@ -198,6 +197,8 @@ if len(options) > INSPECT_LIST_MAX:
     # Tens of thousands of options (a 2 MB file at a small budget) made every rerun seconds long.
     strategy = st.radio("Strategy", common.STRATEGIES, index=1, horizontal=True, key="inspect_strategy")
     count = len(chunks[strategy])
+    if st.session_state.get("inspect_number", 1) > max(count, 1):
+        st.session_state["inspect_number"] = max(count, 1)  # (the other strategy has fewer chunks)
     number = st.number_input(f"Chunk number (1-{count:,})", 1, max(count, 1), key="inspect_number") if count else 0
     choice = (strategy, min(number, count) - 1) if count else None
     if choice is not None:

@@ -213,6 +213,10 @@ def test_a_long_file_is_drawn_a_window_at_a_time_and_a_minified_one_not_at_all(a
     assert not app.exception and not [s for s in app.selectbox if s.key == "inspect"]
     app.number_input(key="inspect_number").set_value(1001).run()
     assert any(c.value.startswith("syntax #1001 ") for c in app.caption), [c.value for c in app.caption][-3:]
+    last = int(app.number_input(key="inspect_number").max)
+    app.number_input(key="inspect_number").set_value(last).run()
+    app.radio(key="inspect_strategy").set_value("fixed").run()  # fewer chunks: the number follows
+    assert not app.exception and app.number_input(key="inspect_number").value <= app.number_input(key="inspect_number").max
     minified = ("var a=1;" * 50_000).encode()  # 400 KB on one line
     app.file_uploader(key="upload_files").upload("min.js", minified).run()
     assert not app.exception
