@@ -167,10 +167,12 @@ def leave_legacy_page_mode() -> None:
         st.rerun()
 
 
-# The code source a session picked (and its file), kept across pages: Streamlit drops a widget's
-# value at the end of a page that does not draw it, so a visit to Tables or Evaluate sent
-# Explore back to the default sample, and one to Retrieve lost the file.
-KEPT_CHOICES = ("source", "project", "file")
+# What a session picked on each page (the code source and its file, the table, the query set),
+# kept across pages: Streamlit drops a widget's value at the end of a page that does not draw
+# it, so a visit to Tables or Evaluate sent Explore back to the default sample, and one to
+# Retrieve lost the file.
+KEPT_CHOICES = ("source", "project", "file", "tsource", "table", "rows", "fmt", "has_header", "qsource", "qset",
+                "eval_k", "context")
 
 
 def sidebar_settings() -> None:
@@ -412,7 +414,7 @@ class Picked:
         return path, []
 
 
-def _kept_uploads(key: str, uploaded: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+def kept_uploads(key: str, uploaded: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
     """What an uploader holds, kept in the session for the other pages: an uploader's files are
     gone once a page without it has run, and Streamlit cannot put them back. When it is empty,
     the files uploaded earlier in this session, with a way to forget them."""
@@ -448,7 +450,7 @@ def pick_code_source(default_project: str) -> Picked:
         uploads = st.file_uploader(
             "Upload one or more code or text files", accept_multiple_files=True, key="upload_files"
         )
-        for name, data in _kept_uploads("kept_uploads", [(u.name, u.getvalue()) for u in uploads or []]):
+        for name, data in kept_uploads("kept_uploads", [(u.name, u.getvalue()) for u in uploads or []]):
             try:
                 source = load_bytes(name, data)
             except InputError as exc:
@@ -462,7 +464,7 @@ def pick_code_source(default_project: str) -> Picked:
         picked.label = "upload"
     elif kind == "Upload zip":
         upload = st.file_uploader("Upload a zipped repository", type=["zip"], key="upload_zip")
-        for name, data in _kept_uploads("kept_zip", [(upload.name, upload.getvalue())] if upload is not None else []):
+        for name, data in kept_uploads("kept_zip", [(upload.name, upload.getvalue())] if upload is not None else []):
             try:
                 corpus = zip_corpus(digest(data), data, name)
             except InputError as exc:

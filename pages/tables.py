@@ -39,9 +39,10 @@ with left:
     else:
         upload = st.file_uploader("Upload a CSV, TSV or XLSX file", type=["csv", "tsv", "xlsx"], key="upload_table")
         refused = False
-        if upload is not None:
+        # (Kept in the session: the uploader is empty again after a visit to another page.)
+        for upload_name, data in common.kept_uploads("kept_table", [(upload.name, upload.getvalue())] if upload else []):
             try:
-                source = load_bytes(upload.name, upload.getvalue())
+                source = load_bytes(upload_name, data)
             except ChunkExplorerError as exc:
                 common.error(exc)
                 refused = True

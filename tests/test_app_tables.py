@@ -65,3 +65,15 @@ def test_upload_good_and_bad_tables(tables: AppTest) -> None:
     tables.file_uploader(key="upload_table").set_value(("unclosed.csv", unclosed, "text/csv")).run()
     assert not tables.exception
     assert any("line 2: a quoted cell is never closed" in e.value for e in tables.error)
+
+
+def test_an_uploaded_table_and_its_choices_are_kept_across_pages(tables: AppTest) -> None:
+    tables.radio(key="tsource").set_value("Upload").run()
+    tables.file_uploader(key="upload_table").upload("mini.csv", b"city,temp\nOslo,3\nRome,18\n", "text/csv").run()
+    tables.selectbox(key="fmt").set_value("markdown").run()
+    tables.switch_page("pages/explore.py").run()
+    tables.switch_page("pages/tables.py").run()
+    assert not tables.exception
+    assert tables.radio(key="tsource").value == "Upload" and tables.selectbox(key="fmt").value == "markdown"
+    assert any("uploaded earlier in this session: mini.csv" in c.value for c in tables.caption)
+    assert figures(tables)["Without header"][1] == 0
