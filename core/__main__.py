@@ -43,6 +43,9 @@ def _add_chunk_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--unit", choices=UNITS, help="default: tokens of the model")
     parser.add_argument("--overlap", type=int, help="fixed windows only (default 0)")
     parser.add_argument("--language", choices=sorted(LANGUAGES), help="override detection (one file only)")
+    parser.add_argument(
+        "--encoding", help="the file's text encoding, when detection gets it wrong (one file only): cp1250, koi8_r, ..."
+    )
     parser.add_argument("--raw-cuts", action="store_true", default=None, help="fixed windows cut anywhere, not at line ends")
     merge = parser.add_mutually_exclusive_group()
     merge.add_argument("--merge", action="store_true", default=None, help="pack small sibling definitions together up to the budget")
@@ -165,7 +168,7 @@ def cmd_chunk(args: argparse.Namespace) -> int:
 
     settings = settings_from_args(args)
     limits = Limits(max_file_bytes=args.max_bytes)
-    corpus = load_any(args.path, language=args.language, limits=limits, root=args.root)
+    corpus = load_any(args.path, language=args.language, limits=limits, root=args.root, encoding=args.encoding)
     strategies(args.strategy)  # an unknown strategy is refused before any worker starts
     jobs = choose_jobs(args.jobs, corpus.files)
     for source in corpus.files:

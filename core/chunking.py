@@ -78,7 +78,10 @@ def chunk_source(source: SourceFile, settings: ChunkSettings, strategy: str) -> 
     return chunk_document(prepare(source.path, source.language, source.text), settings, strategy)
 
 
-def load_any(path: Path, *, language: str | None = None, limits: Limits = Limits(), root: Path | None = None) -> Corpus:
+def load_any(
+    path: Path, *, language: str | None = None, limits: Limits = Limits(), root: Path | None = None,
+    encoding: str | None = None,
+) -> Corpus:
     """A file, a folder or a zipped repository as a corpus (a single bad file is an error, not
     a skip). Files are named by their path below ``root`` when it is given (so that a file of a
     project is named as the app names it: ``inventory/models.py``), else below the folder, or by
@@ -86,6 +89,8 @@ def load_any(path: Path, *, language: str | None = None, limits: Limits = Limits
     if path.is_dir():
         if language is not None:
             raise SettingsError("--language applies to a single file, not to a folder")
+        if encoding is not None:
+            raise SettingsError("--encoding applies to a single file, not to a folder")
         corpus = load_folder(path, limits=limits)
         prefix = _below(path, root)
         if prefix:
@@ -98,6 +103,8 @@ def load_any(path: Path, *, language: str | None = None, limits: Limits = Limits
     if problem:
         raise InputError(f"{shown_name(path.name)}: {problem}")
     if path.suffix.lower() == ".zip" and language is None and path.is_file():
+        if encoding is not None:
+            raise SettingsError("--encoding applies to a single file, not to a zipped repository")
         if root is not None:
             raise SettingsError("--root does not apply to a zip: its files are named as in the archive")
         size = path.stat().st_size
@@ -109,7 +116,7 @@ def load_any(path: Path, *, language: str | None = None, limits: Limits = Limits
             raise InputError(f"{path.name}: cannot read ({exc.strerror})") from None
         return load_zip(data, name=path.name, limits=limits)
     display = _below(path, root) or path.name
-    return Corpus(files=[load_file(path, display=display, language=language, limits=limits)])
+    return Corpus(files=[load_file(path, display=display, language=language, limits=limits, encoding=encoding)])
 
 
 def _below(path: Path, root: Path | None) -> str:

@@ -82,7 +82,7 @@ def _corpus(args: argparse.Namespace) -> tuple[Any, Path]:
     from core.chunking import load_any
     from core.sources import Limits
 
-    corpus = load_any(args.path, language=args.language, limits=Limits(max_file_bytes=args.max_bytes))
+    corpus = load_any(args.path, language=args.language, limits=Limits(max_file_bytes=args.max_bytes), encoding=args.encoding)
     if not corpus.files:
         raise InputError(f"{args.path}: no files to index")
     return corpus, args.path

@@ -78,6 +78,7 @@ class SourceFile:
     data: bytes | None = None
     origin: Path | None = None
     encoding: str = "utf-8"
+    declared_encoding: str | None = None  # a table's encoding as the user gave it (--encoding), not detected
 
 
 @dataclass(frozen=True)
@@ -221,6 +222,31 @@ def damaged_utf8_line(data: bytes) -> int | None:
     return text.count("\n", 0, first.start()) + 1
 
 
+def checked_encoding(encoding: str, name: str) -> str:
+    """The codec name of an encoding a user gave (``--encoding``), or :class:`InputError`."""
+    import codecs
+
+    try:
+        return codecs.lookup(encoding).name
+    except LookupError:
+        raise InputError(f"{name}: unknown encoding {encoding!r} (Python's names: cp1250, koi8_r, shift_jis, utf-16...)") from None
+
+
+def decode_as(data: bytes, name: str, encoding: str) -> tuple[str, str]:
+    """Text of ``data`` in the ``encoding`` a user gave, when detection got it wrong; the line
+    of the first byte it cannot decode in an :class:`InputError` otherwise."""
+    codec = checked_encoding(encoding, name)
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"{name}: line {line}: bytes that are not valid {encoding} ({exc.reason})") from None
+    if text.startswith("\ufeff") and codec != "utf-8":
+        text = text[1:]  # a UTF-16/32 byte order mark, as decode drops it
+    _refuse_nul(text, name)
+    return _normalise(text), codec
+
+
 def decode(data: bytes, name: str) -> tuple[str, str]:
     """Text and encoding of ``data``: UTF-8, else a detected legacy encoding.
 
@@ -301,8 +327,11 @@ def binary_table_message(path: str, language: str, head: bytes) -> str:
     return f"{path}: {what} in a .{language} file, not a table"
 
 
-def load_bytes(name: str, data: bytes, *, language: str | None = None, limits: Limits = Limits()) -> SourceFile:
-    """One uploaded or read file, checked and decoded. ``language`` overrides detection."""
+def load_bytes(
+    name: str, data: bytes, *, language: str | None = None, limits: Limits = Limits(), encoding: str | None = None
+) -> SourceFile:
+    """One uploaded or read file, checked and decoded. ``language`` and ``encoding`` override
+    detection."""
     clean = _clean_name(name)
     detected = language is None
     language = language or detect_language(clean)
@@ -313,14 +342,15 @@ def load_bytes(name: str, data: bytes, *, language: str | None = None, limits: L
     if language in TABLE_LANGUAGES:
         if len(data) > limits.max_table_bytes:
             raise InputError(f"{clean}: {len(data):,} bytes is over the table limit of {limits.max_table_bytes:,}")
-        if language != "xlsx" and wide_encoding(data) is None and is_binary(data):
+        declared = _declared_table_encoding(encoding, clean, language)
+        if language != "xlsx" and declared is None and wide_encoding(data) is None and is_binary(data):
             raise InputError(binary_table_message(clean, language, data))
-        return SourceFile(clean, language, data=data)
+        return SourceFile(clean, language, data=data, declared_encoding=declared)
     if len(data) > limits.max_file_bytes:
         raise InputError(
             f"{clean}: {len(data):,} bytes is over the limit of {limits.max_file_bytes:,} for one source file"
         )
-    text, encoding = decode(data, clean)
+    text, encoding = decode(data, clean) if encoding is None else decode_as(data, clean, encoding)
     if not text.lstrip("\ufeff").strip():
         raise InputError(f"{clean}: empty file (only a byte order mark and blank lines)")
     hinted = content_hint(clean, text) if detected else None
@@ -334,8 +364,12 @@ def load_bytes(name: str, data: bytes, *, language: str | None = None, limits: L
     return SourceFile(clean, language, text=text, encoding=encoding)
 
 
-def load_file(path: Path, *, display: str | None = None, language: str | None = None, limits: Limits = Limits()) -> SourceFile:
-    """One file from disk (tables are not read here but streamed later from ``origin``)."""
+def load_file(
+    path: Path, *, display: str | None = None, language: str | None = None, limits: Limits = Limits(),
+    encoding: str | None = None,
+) -> SourceFile:
+    """One file from disk (tables are not read here but streamed later from ``origin``);
+    ``encoding`` overrides detection."""
     name = display or path.name
     try:
         info = path.stat()
@@ -349,7 +383,7 @@ def load_file(path: Path, *, display: str | None = None, language: str | None = 
             raise InputError(f"{name}: empty file")
         if info.st_size > limits.max_table_bytes:
             raise InputError(f"{name}: {info.st_size:,} bytes is over the table limit of {limits.max_table_bytes:,}")
-        return SourceFile(_clean_name(name), lang, origin=path)
+        return SourceFile(_clean_name(name), lang, origin=path, declared_encoding=_declared_table_encoding(encoding, name, lang))
     if info.st_size > limits.max_file_bytes:
         raise InputError(
             f"{name}: {info.st_size:,} bytes is over the limit of {limits.max_file_bytes:,} for one source file"
@@ -358,7 +392,15 @@ def load_file(path: Path, *, display: str | None = None, language: str | None = 
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"{name}: cannot read ({exc.strerror})") from None
-    return load_bytes(name, data, language=language, limits=limits)
+    return load_bytes(name, data, language=language, limits=limits, encoding=encoding)
+
+
+def _declared_table_encoding(encoding: str | None, name: str, language: str) -> str | None:
+    if encoding is None:
+        return None
+    if language == "xlsx":
+        raise InputError(f"{name}: an .xlsx workbook has no text encoding to give")
+    return checked_encoding(encoding, name)
 
 
 def shown_name(name: str) -> str:

@@ -94,9 +94,10 @@ class _Records:
 
 
 def read_csv_table(
-    stream: BinaryIO, *, path: str, name: str, language: str, has_header: bool | None = None
+    stream: BinaryIO, *, path: str, name: str, language: str, has_header: bool | None = None, encoding: str | None = None
 ) -> OpenTable:
-    """Open a CSV/TSV stream as one table (its rows stream from ``stream`` as they are read).
+    """Open a CSV/TSV stream as one table (its rows stream from ``stream`` as they are read);
+    ``encoding`` (a codec name) overrides detection.
 
     Raises :class:`InputError` for binary data, undecodable text, an empty file or a file with
     a header and no data rows.
@@ -106,14 +107,14 @@ def read_csv_table(
     eof = len(head) < SAMPLE_BYTES
     if not head.strip():
         raise InputError(f"{path}: empty file")
-    bom = _check_bom(head, path)
+    bom = _check_bom(head, path) if encoding is None else len(b"\xef\xbb\xbf") * head.startswith(b"\xef\xbb\xbf")
     if is_binary(head[bom : bom + 8192]):
         raise InputError(binary_table_message(path, language, head))
     _refuse_nul(head, 1, path)  # the header too (data blocks are checked as they stream)
     if b"\r" in head and b"\n" not in head:
         # Old Mac line ends: each CR is read as LF, byte for byte, so spans still index the file.
         head, stream = head.replace(b"\r", b"\n"), cast(BinaryIO, _CrAsLf(stream))
-    encoding = _detect_encoding(head[bom:], eof, path)
+    encoding = _detect_encoding(head[bom:], eof, path) if encoding is None else _ascii_safe(encoding, path)
     hint = _SEP_HINT.match(head, bom)
     # Excel's "sep=;" first line names the delimiter; it is no row of the table.
     skip, first_line = (hint.end(), 2) if hint else (bom, 1)
@@ -300,14 +301,20 @@ def _detect_encoding(head: bytes, eof: bool, path: str) -> str:
     best = from_bytes(head).best()
     if best is None or best.encoding is None:
         raise InputError(f"{path}: not valid UTF-8 and no text encoding fits; save it as UTF-8")
+    return _ascii_safe(best.encoding, path)
+
+
+def _ascii_safe(encoding: str, path: str) -> str:
+    """``encoding`` when it writes line breaks, quotes and delimiters as ASCII's single bytes, as
+    the reader needs, else :class:`InputError`."""
     probe = 'a,;\t|"\n\r'
     try:
-        ascii_safe = probe.encode(best.encoding) == probe.encode("ascii")
+        ascii_safe = probe.encode(encoding) == probe.encode("ascii")
     except (LookupError, UnicodeEncodeError):
         ascii_safe = False
     if not ascii_safe:
-        raise InputError(f"{path}: {best.encoding} text is not supported; save the table as UTF-8")
-    return best.encoding
+        raise InputError(f"{path}: {encoding} text is not supported; save the table as UTF-8")
+    return encoding
 
 
 def _sniff_dialect(sample: str, language: str) -> Dialect:

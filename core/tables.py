@@ -90,9 +90,15 @@ def open_stream(source: SourceFile) -> Iterator[BinaryIO]:
     with _raw_stream(source) as raw:
         wide = None
         if source.language != "xlsx":
-            wide = wide_encoding(raw.read(512))
+            wide = wide_encoding(raw.read(512)) if source.declared_encoding is None else _wide(source.declared_encoding)
             raw.seek(0)
         yield raw if wide is None else _Utf8Form(raw, wide, source.path)  # type: ignore[misc]
+
+
+def _wide(codec: str) -> str | None:
+    """``codec`` when it writes ASCII in more than one byte (UTF-16/32): such text is read in
+    its UTF-8 form."""
+    return codec if codec.startswith(("utf-16", "utf-32", "utf_16", "utf_32")) else None
 
 
 class _Utf8Form:
@@ -161,7 +167,11 @@ def open_tables(source: SourceFile, *, has_header: bool | None = None) -> Iterat
             from core.table_csv import read_csv_table
 
             def one() -> Iterator[OpenTable]:
-                table = read_csv_table(stream, path=source.path, name=name, language=source.language, has_header=has_header)
+                declared = source.declared_encoding if not isinstance(stream, _Utf8Form) else None
+                table = read_csv_table(
+                    stream, path=source.path, name=name, language=source.language, has_header=has_header,
+                    encoding=declared,
+                )
                 if isinstance(stream, _Utf8Form):
                     table.file_encoding = stream.encoding
                 yield table

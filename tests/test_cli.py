@@ -307,3 +307,24 @@ def test_output_is_written_as_it_comes_never_held_whole(monkeypatch: pytest.Monk
     whole = sum(out.sizes)
     assert whole > 100_000 and len(out.sizes) > 5
     assert max(out.sizes) < 10_000 + 20_000  # the limit, and at most one line past it
+
+
+def test_an_encoding_detection_got_wrong_can_be_given(tmp_path: Path) -> None:
+    # A detector read a repetitive KOI8-R table as Shift-JIS, and nothing could say otherwise.
+    rows = "город,население\n" + "Екатеринбург,9729816\nМосква,12600000\n" * 40
+    (tmp_path / "ru.csv").write_bytes(rows.encode("koi8_r"))
+    done = run("chunk", str(tmp_path / "ru.csv"), "--strategy", "syntax", "--rows", "5", "--encoding", "koi8_r")
+    assert done.returncode == 0, done.stderr
+    first = json.loads(done.stdout.splitlines()[0])
+    assert first["columns"] == ["город", "население"] and first["text"].startswith("Екатеринбург,9729816")
+    assert "read as koi8-r" in done.stderr
+    (tmp_path / "k.py").write_bytes('CITY = "Москва"\n'.encode("koi8_r"))
+    code = run("chunk", str(tmp_path / "k.py"), "--strategy", "syntax", "--encoding", "koi8_r")
+    assert code.returncode == 0 and "Москва" in json.loads(code.stdout.splitlines()[0])["text"]
+    for args, message in (
+        ((str(tmp_path), "--encoding", "koi8_r"), "error: --encoding applies to a single file, not to a folder"),
+        ((str(tmp_path / "k.py"), "--encoding", "klingon"), "error: k.py: unknown encoding 'klingon'"),
+        ((str(tmp_path / "k.py"), "--encoding", "ascii"), "error: k.py: line 1: bytes that are not valid ascii"),
+    ):
+        bad = run("chunk", *args)
+        assert bad.returncode == 2 and bad.stderr.startswith(message), bad.stderr
