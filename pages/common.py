@@ -171,7 +171,7 @@ def leave_legacy_page_mode() -> None:
 # kept across pages: Streamlit drops a widget's value at the end of a page that does not draw
 # it, so a visit to Tables or Evaluate sent Explore back to the default sample, and one to
 # Retrieve lost the file.
-KEPT_CHOICES = ("source", "project", "file", "tsource", "table", "rows", "fmt", "has_header", "qsource", "qset",
+KEPT_CHOICES = ("source", "project", "file", "tsource", "table", "rows", "fmt", "has_header", "tencoding", "qsource", "qset",
                 "eval_k", "context")
 
 
@@ -317,22 +317,30 @@ def damage_for(path: str, language: str, text: str, settings_key: str, strategy:
 
 @st.cache_resource(max_entries=64, show_spinner="Chunking the table…")
 def table_chunks_for(
-    path: str, language: str, data: bytes, settings_key: str, strategy: str, has_header: bool | None
+    path: str, language: str, data: bytes, settings_key: str, strategy: str, has_header: bool | None,
+    encoding: str | None = None,
 ) -> tuple[Chunk, ...]:
-    """Chunks of one table file (the table chunker or the naive windows)."""
+    """Chunks of one table file (the table chunker or the naive windows); ``encoding`` as the
+    user gave it (None: detected)."""
     from core.tables import chunk_table_source
 
     settings = ChunkSettings.from_dict(_settings_dict(settings_key))
-    source = SourceFile(path, language, data=data)
+    source = SourceFile(path, language, data=data, declared_encoding=encoding)
     return tuple(chunk_table_source(source, settings, strategy, has_header=has_header))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def table_preview(path: str, language: str, data: bytes, has_header: bool | None) -> dict:
+def table_preview(path: str, language: str, data: bytes, has_header: bool | None, encoding: str | None = None) -> dict:
     """The first rows of every table in a file, as DataFrames by table name."""
     from core.tables import read_table_preview
 
-    return read_table_preview(SourceFile(path, language, data=data), max_rows=200, has_header=has_header)
+    source = SourceFile(path, language, data=data, declared_encoding=encoding)
+    return read_table_preview(source, max_rows=200, has_header=has_header)
+
+
+# Encodings offered for an uploaded table whose detected one reads wrong (Python's codec names).
+ENCODINGS = ("detect", "utf-8", "cp1252", "cp1250", "cp1251", "cp1253", "cp1254", "cp1257", "iso-8859-1",
+             "iso-8859-2", "koi8_r", "mac_roman", "shift_jis", "euc_jp", "gb18030", "big5", "euc_kr", "utf-16")
 
 
 def table_figures(chunks: tuple[Chunk, ...], model: str):  # type: ignore[no-untyped-def]

@@ -41,8 +41,16 @@ with left:
         refused = False
         # (Kept in the session: the uploader is empty again after a visit to another page.)
         for upload_name, data in common.kept_uploads("kept_table", [(upload.name, upload.getvalue())] if upload else []):
+            if not upload_name.lower().endswith(".xlsx"):
+                common.seed_state({"tencoding": "detect"}, {"tencoding": common.ENCODINGS})
+                chosen = st.selectbox("Text encoding", common.ENCODINGS, key="tencoding",
+                                      help="'detect' reads UTF-8, UTF-16 and the Windows code pages by themselves; "
+                                           "pick one when the cells or column names read wrong.")
+                declared = None if chosen == "detect" else chosen
+            else:
+                declared = None
             try:
-                source = load_bytes(upload_name, data)
+                source = load_bytes(upload_name, data, encoding=declared)
             except ChunkExplorerError as exc:
                 common.error(exc)
                 refused = True
@@ -64,10 +72,11 @@ if source.language not in {"csv", "tsv", "xlsx"}:
 settings = common.current_settings().with_(table_rows=int(rows) or None, table_format=fmt)
 header_flag = {"detect": None, "yes": True, "no": False}[has_header]
 try:
-    previews = common.table_preview(source.path, source.language, common.table_bytes(source), header_flag)
+    previews = common.table_preview(source.path, source.language, common.table_bytes(source), header_flag,
+                                    source.declared_encoding)
     chunks = {
         strategy: common.table_chunks_for(source.path, source.language, common.table_bytes(source),
-                                          settings.chunk_key(), strategy, header_flag)
+                                          settings.chunk_key(), strategy, header_flag, source.declared_encoding)
         for strategy in ("fixed", "syntax")
     }
 except ChunkExplorerError as exc:
@@ -116,6 +125,7 @@ for chunk in (c for c in chunks["syntax"] if c.kind == "table_profile"):
     st.code(chunk.embed_text, language=None)
 
 common.export_panel(chunks, settings, f"sample_repos/tables/{source.path}" if kind == "Sample" else source.path,
-                    source.path.rsplit("/", 1)[-1], [] if has_header == "detect" else ["--header", has_header])
+                    source.path.rsplit("/", 1)[-1], ([] if has_header == "detect" else ["--header", has_header])
+                    + (["--encoding", source.declared_encoding] if source.declared_encoding else []))
 if kind == "Sample":
     common.write_url({**common.SETTING_DEFAULTS, **defaults})

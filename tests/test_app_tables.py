@@ -77,3 +77,15 @@ def test_an_uploaded_table_and_its_choices_are_kept_across_pages(tables: AppTest
     assert tables.radio(key="tsource").value == "Upload" and tables.selectbox(key="fmt").value == "markdown"
     assert any("uploaded earlier in this session: mini.csv" in c.value for c in tables.caption)
     assert figures(tables)["Without header"][1] == 0
+
+
+def test_an_uploaded_tables_encoding_can_be_given(tables: AppTest) -> None:
+    # A repetitive KOI8-R table, which the detector read as a Japanese encoding.
+    rows = "город,население\n" + "Екатеринбург,9729816\nМосква,12600000\n" * 40
+    tables.radio(key="tsource").set_value("Upload").run()
+    tables.file_uploader(key="upload_table").upload("ru.csv", rows.encode("koi8_r"), "text/csv").run()
+    tables.selectbox(key="tencoding").set_value("koi8_r").run()
+    assert not tables.exception and not tables.error
+    assert any("ru.csv" in m.value and "read as koi8-r" in m.value for m in tables.markdown)
+    assert any("Москва" in c.value and "население" in c.value for c in tables.code)
+    assert any("--encoding koi8-r" in c.value for c in tables.code), "the exported command says it too"
