@@ -156,6 +156,8 @@ class ColumnProfile:
     def _add_dates(self, values: pa.Array) -> None:
         stamps = _try_cast(values, pa.timestamp("us"))
         if stamps is None or not pc.all(pc.match_substring_regex(values.slice(0, 32), _ISO_DATE)).as_py():
+            stamps = _day_month_year(values)  # Europe's 31.12.2024 (unambiguous, unlike 12/31 and 31/12)
+        if stamps is None:
             self.dated = False  # not ISO 8601 dates (or shaped like one but impossible: 2024-02-30)
             return
         low, high = (s.as_py() for s in pc.min_max(stamps).values())
@@ -259,6 +261,27 @@ def _present(col: pa.Array) -> tuple[pa.Array, int]:
         missing = pa.array(empty)
     n_missing = pc.sum(missing).as_py() or 0
     return (col.filter(pc.invert(missing)) if n_missing else col), n_missing
+
+
+_DOTTED_DATE = r"^\s*\d{1,2}\.\d{1,2}\.\d{4}\s*$"
+
+
+def _day_month_year(values: pa.Array) -> pa.Array | None:
+    """Dates written ``31.12.2024`` (day, month, year, with dots) as timestamps, else None."""
+    if not pc.all(pc.match_substring_regex(values, _DOTTED_DATE)).as_py():
+        return None
+    trimmed = pc.utf8_trim_whitespace(values)
+    try:
+        stamps = pc.strptime(trimmed, format="%d.%m.%Y", unit="us")
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    # (strptime reads 31.02.2024 as 2 March: a day and month that did not survive are no date.)
+    parts = pc.extract_regex(trimmed, r"^(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.")
+    same = pc.and_(
+        pc.equal(pc.cast(parts.field("d"), pa.int64()), pc.day(stamps)),
+        pc.equal(pc.cast(parts.field("m"), pa.int64()), pc.month(stamps)),
+    )
+    return stamps if pc.all(same).as_py() else None
 
 
 def _try_cast(values: pa.Array, target: pa.DataType) -> pa.Array | None:

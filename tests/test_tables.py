@@ -1266,6 +1266,12 @@ def test_a_european_csv_reads_its_decimal_commas_as_numbers(tmp_path: Path) -> N
     shop = on_disk(tmp_path, "p.csv", "Artikel;Preis;Menge\nMilch;0,99;3\nKäse;12,90;1\nBrot;1.234,50;2\n")
     profile = next(c for c in chunk_table_source(shop, ChunkSettings(), "syntax") if c.kind == "table_profile")
     assert "- Preis (decimal): 3 values, 0 missing; min 0.99, max 1234.5, total (sum) 1248.39" in profile.text
+    # Its dates, 31.12.2024, have a range; 31.02.2024 is no date (Arrow's strptime read 2 March).
+    dated = on_disk(tmp_path, "d.csv", "Datum;Menge\n03.01.2024;3\n7.1.2024;1\n31.12.2023;2\n")
+    assert "Datum (date): 3 values, 0 missing; from 2023-12-31 to 2024-01-07" in next(
+        c for c in chunk_table_source(dated, ChunkSettings(), "syntax") if c.kind == "table_profile").text
+    wrong = on_disk(tmp_path, "w.csv", "Datum;Menge\n31.02.2024;3\n01.01.2024;1\n")
+    assert "Datum (text)" in next(c for c in chunk_table_source(wrong, ChunkSettings(), "syntax") if c.kind == "table_profile").text
     # In a comma-separated file a quoted "1,234" is a thousands separator's: no decimal, text.
     us = on_disk(tmp_path, "us.csv", 'item,price\nA,"1,234"\nB,"2,5"\n')
     assert "price (text)" in next(c for c in chunk_table_source(us, ChunkSettings(), "syntax") if c.kind == "table_profile").text
