@@ -8,7 +8,12 @@ class ChunkExplorerError(Exception):
 
 
 class InputError(ChunkExplorerError):
-    """The input (a file, an upload, an archive, a table) cannot be used, and why."""
+    """The input (a file, an upload, an archive, a table) cannot be used, and why; ``problems``
+    lists every one found when the message names only the first few (malformed query lines)."""
+
+    def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems = problems
 
 
 class SettingsError(ChunkExplorerError):

@@ -123,7 +123,7 @@ def parse_queries(text: str, source: str = "queries", *, max_queries: int | None
     if errors:
         shown = "; ".join(errors[:_MAX_ERRORS_SHOWN])
         more = f" (and {len(errors) - _MAX_ERRORS_SHOWN} more)" if len(errors) > _MAX_ERRORS_SHOWN else ""
-        raise InputError(f"{source}: {len(errors)} malformed query line(s): {shown}{more}")
+        raise InputError(f"{source}: {len(errors)} malformed query line(s): {shown}{more}", tuple(errors))
     if not specs:
         raise InputError(f"{source}: no queries (expected JSONL lines with query, path and symbol or start_line/end_line)")
     return specs

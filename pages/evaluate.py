@@ -66,6 +66,10 @@ try:
     queries = parse_queries(text, label or "queries", max_queries=common.MAX_QUESTIONS)
 except ChunkExplorerError as exc:
     common.error(exc)
+    problems = getattr(exc, "problems", ())
+    if len(problems) > 5:  # the message names the first five
+        with st.expander(f"All {len(problems):,} malformed lines"):
+            st.code("\n".join(problems), language=None)
     st.stop()
 st.caption(f"{questions(len(queries))} · corpus: every bundled sample project")
 query_hash = common.digest(text)

@@ -45,6 +45,11 @@ def test_malformed_query_lines_are_named(evaluate: AppTest) -> None:
     assert not evaluate.exception
     message = " ".join(e.value for e in evaluate.error)
     assert "line 2" in message and "line 3" in message
+    # Past five, the message names the first five, and every one is listed below it.
+    many = b"".join(b"not json %d\n" % i for i in range(8))
+    evaluate.file_uploader(key="upload_queries").upload("many.jsonl", many, "application/json").run()
+    assert "(and 3 more)" in " ".join(e.value for e in evaluate.error)
+    assert evaluate.expander[-1].label == "All 8 malformed lines" and "line 8:" in evaluate.code[-1].value
     line = b'{"query": "ok", "path": "py_inventory/inventory/models.py", "symbol": "Sku"}\n'
     for name, data, expected in [
         ("empty.jsonl", b"  \n", "empty.jsonl: empty file; a query set is JSONL"),
