@@ -171,7 +171,7 @@ def leave_legacy_page_mode() -> None:
 # kept across pages: Streamlit drops a widget's value at the end of a page that does not draw
 # it, so a visit to Tables or Evaluate sent Explore back to the default sample, and one to
 # Retrieve lost the file.
-KEPT_CHOICES = ("source", "project", "file", "tsource", "table", "rows", "fmt", "has_header", "tencoding", "qsource", "qset",
+KEPT_CHOICES = ("source", "project", "file", "encoding", "tsource", "table", "rows", "fmt", "has_header", "tencoding", "qsource", "qset",
                 "eval_k", "context")
 
 
@@ -410,16 +410,18 @@ class Picked:
     shareable: bool = True
     label: str = ""
     archive: str = ""  # the uploaded zip's name: the CLI reads the archive itself
+    encoding: str | None = None  # the uploads' text encoding as the user gave it (None: detected)
 
     def cli_target(self, path: str) -> tuple[str, list[str]]:
         """What the exported command chunks so that its ids match the app's: a sample file
-        named below its project (``--root``), an uploaded archive whole, else the file."""
+        named below its project (``--root``), an uploaded archive whole, else the file (in the
+        encoding given for it)."""
         if self.shareable:
             project = f"sample_repos/{self.label}"
             return f"{project}/{path}", ["--root", project]
         if self.archive:
             return self.archive, []
-        return path, []
+        return path, ["--encoding", self.encoding] if self.encoding else []
 
 
 def kept_uploads(key: str, uploaded: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
@@ -458,9 +460,16 @@ def pick_code_source(default_project: str) -> Picked:
         uploads = st.file_uploader(
             "Upload one or more code or text files", accept_multiple_files=True, key="upload_files"
         )
-        for name, data in kept_uploads("kept_uploads", [(u.name, u.getvalue()) for u in uploads or []]):
+        kept = kept_uploads("kept_uploads", [(u.name, u.getvalue()) for u in uploads or []])
+        if kept:
+            seed_state({"encoding": "detect"}, {"encoding": ENCODINGS})
+            chosen = st.selectbox("Text encoding", ENCODINGS, key="encoding",
+                                  help="'detect' reads UTF-8, UTF-16 and the Windows code pages by themselves; "
+                                       "pick one when the text reads wrong.")
+            picked.encoding = None if chosen == "detect" else chosen
+        for name, data in kept:
             try:
-                source = load_bytes(name, data)
+                source = load_bytes(name, data, encoding=picked.encoding)
             except InputError as exc:
                 picked.problems.append(str(exc))
                 continue

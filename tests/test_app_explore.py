@@ -242,3 +242,14 @@ def test_the_source_file_and_uploads_are_kept_across_pages(app: AppTest) -> None
     assert any("uploaded earlier in this session: kept.py" in c.value for c in app.caption)
     app.button(key="forget_kept_uploads").click().run()
     assert not app.exception and "kept_across_pages" not in view_html(app)
+
+
+def test_an_uploads_text_encoding_can_be_given(app: AppTest) -> None:
+    source = "".join(f'CITY_{i} = "Москва, Екатеринбург, Новосибирск"\n' for i in range(30))
+    app.radio(key="source").set_value("Upload files").run()
+    app.file_uploader(key="upload_files").upload("cities.py", source.encode("koi8_r")).run()
+    app.selectbox(key="encoding").set_value("koi8_r").run()
+    assert not app.exception and "Екатеринбург" in view_html(app)
+    assert any("read as koi8-r" in c.value for c in app.caption)
+    command = next(c.value for c in app.code if c.value.startswith("python -m core chunk"))
+    assert "--encoding koi8_r" in command
