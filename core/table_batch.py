@@ -175,6 +175,13 @@ def looks_like_value(cell: str) -> bool:
     return bool(_NUMBER.match(cell) or _DATE.match(cell))
 
 
+def reads_as_note(text: str) -> bool:
+    """Whether a lone cell (stripped, not empty) reads as a note or a title ("Source: internal
+    data", "* preliminary", "Quarterly sales report") rather than a row's one value filled
+    ("Eve" in a table of names and phones): words, a colon, or a mark before the text."""
+    return any(ch.isspace() for ch in text) or ":" in text or not text[0].isalnum()
+
+
 def detect_header(rows: Sequence[Sequence[str]]) -> bool:
     """Guess whether the first of ``rows`` (a sample from the top of a table) is a header.
 

@@ -45,7 +45,9 @@ import pyarrow as pa
 
 from core.errors import InputError
 from core.sources import binary_table_message, damaged_utf8_line, is_binary, latin_code_page, nul_line
-from core.table_batch import OpenTable, RowBatch, check_width, column_names, detect_header, looks_like_value, make_batch
+from core.table_batch import (
+    OpenTable, RowBatch, check_width, column_names, detect_header, looks_like_value, make_batch, reads_as_note,
+)  # fmt: skip
 from core.table_csv_fast import parse_fast, quote_left_open
 
 BLOCK_BYTES = 2 << 20
@@ -107,7 +109,8 @@ def read_csv_table(
     eof = len(head) < SAMPLE_BYTES
     if not head.strip():
         raise InputError(f"{path}: empty file")
-    bom = _check_bom(head, path) if encoding is None else len(b"\xef\xbb\xbf") * head.startswith(b"\xef\xbb\xbf")
+    # (An encoding given is used as given; only a UTF-8 byte order mark is then skipped.)
+    bom = _check_bom(head, path) if encoding is None else 3 * head.startswith(b"\xef\xbb\xbf")
     if is_binary(head[bom : bom + 8192]):
         raise InputError(binary_table_message(path, language, head))
     _refuse_nul(head, 1, path)  # the header too (data blocks are checked as they stream)
@@ -221,15 +224,10 @@ def _title_like(row: list[str]) -> bool:
     filled = [c.strip() for c in row if c.strip()]
     if len(filled) == 2 and filled[0].endswith(":"):
         return True  # a label and its value
-    return len(filled) <= 1 and not any(looks_like_value(c) or not _reads_as_title(c) for c in filled)
+    return len(filled) <= 1 and not any(looks_like_value(c) or not reads_as_note(c) for c in filled)
 
 
 MAX_TITLE_RECORDS = 10  # a BLS export has eight lines of series facts above its header
-
-
-def _reads_as_title(cell: str) -> bool:
-    """Words, a colon or a mark before the text (``# units: EUR``): not a lone name or code."""
-    return any(ch.isspace() for ch in cell) or ":" in cell or not cell[0].isalnum()
 
 
 _MARKUP = re.compile(r"\s*<(!doctype\s+html|html|\?xml|table|head|body|div)\b", re.IGNORECASE)

@@ -25,7 +25,7 @@ import pyarrow as pa
 
 from core.errors import InputError
 from core.sources import Limits
-from core.table_batch import OpenTable, RowBatch, check_width, column_names, detect_header, make_batch
+from core.table_batch import OpenTable, RowBatch, check_width, column_names, detect_header, make_batch, reads_as_note
 
 BATCH_ROWS = 20_000
 MAX_UNCOMPRESSED = 2_000_000_000  # bytes of XML a workbook may expand to
@@ -69,7 +69,9 @@ def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool
     try:
         found = False
         for sheet in book.worksheets:
-            merges = _merged_ranges(stream, getattr(sheet, "_worksheet_path", ""))
+            xml = _sheet_xml(stream, getattr(sheet, "_worksheet_path", ""))  # (read once for both)
+            merges, blank = _merged_ranges(xml), _uncalculated_formulas(xml)
+            del xml
             table = _open_sheet(sheet, path=path, name=f"{name}#{sheet.title}", has_header=has_header, merges=merges)
             if table is not None:
                 state = getattr(sheet, "sheet_state", "visible")
@@ -77,7 +79,6 @@ def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool
                     # Hidden sheets often hold lookups or a program's workings, not the report.
                     shown = "only a macro or a program shows it" if state == "veryHidden" else "Excel does not show it"
                     table.notes = (*table.notes, f"note: a hidden sheet ({shown})")
-                blank = _uncalculated_formulas(stream, getattr(sheet, "_worksheet_path", ""))
                 if blank:
                     table.notes = (
                         *table.notes,
@@ -100,18 +101,27 @@ _FORMULA = re.compile(rb"<(?:\w+:)?f[\s/>]")  # the tag, not text: inline string
 _VALUE = re.compile(rb"<(?:\w+:)?v>")  # a value, empty included (a formula whose result is "")
 
 
-def _uncalculated_formulas(stream: BinaryIO, member: str) -> int:
-    """Formula cells without a calculated value near the top of a sheet (counted up to
-    :data:`_FORMULA_SCAN_CELLS`). openpyxl, pandas and other writers store formulas without
-    results; read for their values (``data_only``) such cells are empty, as if nothing were there.
-    0 when the sheet's XML cannot be read here (the reader reports damage itself)."""
+def _sheet_xml(stream: BinaryIO, member: str) -> bytes:
+    """A sheet's XML as stored in the workbook, whole up to :data:`_MERGES_MAX_XML` bytes, else
+    its first :data:`_FORMULA_SCAN_BYTES`; empty when it cannot be read here (the reader reports
+    damage itself)."""
     if not member:
-        return 0
+        return b""
     try:
-        with zipfile.ZipFile(stream) as archive, archive.open(member) as xml:
-            head = xml.read(_FORMULA_SCAN_BYTES)
+        with zipfile.ZipFile(stream) as archive:
+            whole = archive.getinfo(member).file_size <= _MERGES_MAX_XML
+            with archive.open(member) as xml:
+                return xml.read() if whole else xml.read(_FORMULA_SCAN_BYTES)
     except (KeyError, OSError, ValueError, zipfile.BadZipFile):
-        return 0
+        return b""
+
+
+def _uncalculated_formulas(xml: bytes) -> int:
+    """Formula cells without a calculated value near the top of a sheet's ``xml`` (its first
+    :data:`_FORMULA_SCAN_BYTES`, counted up to :data:`_FORMULA_SCAN_CELLS`). openpyxl, pandas
+    and other writers store formulas without results; read for their values (``data_only``)
+    such cells are empty, as if nothing were there."""
+    head = xml[:_FORMULA_SCAN_BYTES]
     if not _FORMULA.search(head):
         return 0
     blank = 0
@@ -287,16 +297,16 @@ MAX_NOTE_ROWS = 3  # one-cell rows past this many after a blank row are data (na
 def _footnotes(rows: Iterator[tuple[int, list[str]]], table: OpenTable, *, left: int, width: int) -> Iterator[tuple[int, list[str]]]:
     """``rows`` less the notes under a sheet's table: up to :data:`MAX_NOTE_ROWS` rows at its end,
     after a blank row, that hold one cell reading as a note ("Source: ...", not a lone name:
-    :func:`_reads_as_note`), and rows holding cells only left of its first column. They are no
-    data (a note in a number column made it text); the table's notes name them, so the profile
-    still says them."""
+    :func:`core.table_batch.reads_as_note`), and rows holding cells only left of its first
+    column. They are no data (a note in a number column made it text); the table's notes name
+    them, so the profile still says them."""
     held: list[tuple[int, list[str]]] = []
     previous = 0
     for number, cells in rows:
         inside = _filled(cells[left:])
         outside = any(c.strip() for c in cells[:left])
         noted = width > 1 and (
-            (outside and not inside) or (inside == 1 and (held or number > previous + 1) and _reads_as_note(cells))
+            (outside and not inside) or (inside == 1 and (held or number > previous + 1) and reads_as_note(_first_filled(cells)))
         )
         previous = number
         if noted and len(held) < MAX_NOTE_ROWS:
@@ -307,14 +317,6 @@ def _footnotes(rows: Iterator[tuple[int, list[str]]], table: OpenTable, *, left:
         yield number, cells
     if held:
         table.notes = (*table.notes, _rows_note(held, "below the table read as notes, not data", 300))
-
-
-def _reads_as_note(cells: list[str]) -> bool:
-    """Whether a one-cell row reads as a note ("Source: internal data", "* preliminary") rather
-    than a row with one value filled ("Eve" in a table of names and phones): words, a colon,
-    or a mark before the text."""
-    text = _first_filled(cells)
-    return any(ch.isspace() for ch in text) or ":" in text or not text[0].isalnum()
 
 
 def _chain(first: list[tuple[int, list[str]]], rest: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, list[str]]]:
@@ -334,21 +336,11 @@ def _column_number(letters: bytes) -> int:
     return number
 
 
-def _merged_ranges(stream: BinaryIO, member: str) -> list[tuple[int, int, int, int]]:
+def _merged_ranges(data: bytes) -> list[tuple[int, int, int, int]]:
     """A sheet's merged cells as (first row, first column, last row, last column), 1-based: a
     label merged down over the rows it heads (``North`` over three), a heading across its
-    columns. openpyxl's read-only sheets do not report them; they close the sheet's XML. None
-    read for a sheet too big to read twice, or one the reader cannot open (it says why)."""
-    if not member:
-        return []
-    try:
-        with zipfile.ZipFile(stream) as archive:
-            if archive.getinfo(member).file_size > _MERGES_MAX_XML:
-                return []
-            with archive.open(member) as xml:
-                data = xml.read()
-    except (KeyError, OSError, ValueError, zipfile.BadZipFile):
-        return []
+    columns. openpyxl's read-only sheets do not report them; they close the sheet's XML
+    (:func:`_sheet_xml`: none for a sheet too big to read whole)."""
     at = data.rfind(b"<mergeCells")
     if at < 0:
         at = data.rfind(b":mergeCells")

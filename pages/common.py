@@ -338,7 +338,7 @@ def table_preview(path: str, language: str, data: bytes, has_header: bool | None
     return read_table_preview(source, max_rows=200, has_header=has_header)
 
 
-# Encodings offered for an uploaded table whose detected one reads wrong (Python's codec names).
+# Encodings offered for an upload whose detected one reads wrong (Python's codec names).
 ENCODINGS = ("detect", "utf-8", "cp1252", "cp1250", "cp1251", "cp1253", "cp1254", "cp1257", "iso-8859-1",
              "iso-8859-2", "koi8_r", "mac_roman", "shift_jis", "euc_jp", "gb18030", "big5", "euc_kr", "utf-16")
 
@@ -424,6 +424,15 @@ class Picked:
         return path, ["--encoding", self.encoding] if self.encoding else []
 
 
+def encoding_choice(key: str, what_reads: str) -> str | None:
+    """An upload's text encoding as the user picks it under ``key`` (None: detected)."""
+    seed_state({key: "detect"}, {key: ENCODINGS})
+    chosen = st.selectbox("Text encoding", ENCODINGS, key=key,
+                          help="'detect' reads UTF-8, UTF-16 and the Windows code pages by themselves; "
+                               f"pick one when {what_reads} wrong.")
+    return None if chosen == "detect" else chosen
+
+
 def kept_uploads(key: str, uploaded: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
     """What an uploader holds, kept in the session for the other pages: an uploader's files are
     gone once a page without it has run, and Streamlit cannot put them back. When it is empty,
@@ -462,11 +471,7 @@ def pick_code_source(default_project: str) -> Picked:
         )
         kept = kept_uploads("kept_uploads", [(u.name, u.getvalue()) for u in uploads or []])
         if kept:
-            seed_state({"encoding": "detect"}, {"encoding": ENCODINGS})
-            chosen = st.selectbox("Text encoding", ENCODINGS, key="encoding",
-                                  help="'detect' reads UTF-8, UTF-16 and the Windows code pages by themselves; "
-                                       "pick one when the text reads wrong.")
-            picked.encoding = None if chosen == "detect" else chosen
+            picked.encoding = encoding_choice("encoding", "the text reads")
         for name, data in kept:
             try:
                 source = load_bytes(name, data, encoding=picked.encoding)

@@ -41,14 +41,8 @@ with left:
         refused = False
         # (Kept in the session: the uploader is empty again after a visit to another page.)
         for upload_name, data in common.kept_uploads("kept_table", [(upload.name, upload.getvalue())] if upload else []):
-            if not upload_name.lower().endswith(".xlsx"):
-                common.seed_state({"tencoding": "detect"}, {"tencoding": common.ENCODINGS})
-                chosen = st.selectbox("Text encoding", common.ENCODINGS, key="tencoding",
-                                      help="'detect' reads UTF-8, UTF-16 and the Windows code pages by themselves; "
-                                           "pick one when the cells or column names read wrong.")
-                declared = None if chosen == "detect" else chosen
-            else:
-                declared = None
+            xlsx = upload_name.lower().endswith(".xlsx")  # (a workbook has no text encoding)
+            declared = None if xlsx else common.encoding_choice("tencoding", "the cells or column names read")
             try:
                 source = load_bytes(upload_name, data, encoding=declared)
             except ChunkExplorerError as exc:
