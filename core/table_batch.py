@@ -154,6 +154,7 @@ class OpenTable:
     file_encoding: str | None = None  # the file's own encoding when it is read transcoded (UTF-16)
     notes: tuple[str, ...] = ()  # what a reader of the profile should know (formulas never calculated)
     decimal_comma: bool = False  # cells written with a decimal comma (a ``;``-separated file) are numbers
+    header_only: bool = False  # a sheet of a header row alone: no batches, its profile names the columns
 
     @property
     def read_as(self) -> str | None:

@@ -46,7 +46,9 @@ MAX_SHEET_ROWS = 1_048_576  # Excel's limit: a row numbered past it is damage (o
 
 
 def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool | None = None) -> Iterator[OpenTable]:
-    """One :class:`OpenTable` per non-empty sheet, in workbook order.
+    """One :class:`OpenTable` per non-empty sheet, in workbook order; a sheet of a header row
+    alone is a table of no rows (``header_only``: its profile names its columns), when another
+    sheet holds rows.
 
     Consume each table's ``batches`` before advancing. Raises :class:`InputError` when the
     file is not an .xlsx workbook (another zip, an old .xls, an encrypted file, ...) or when no
@@ -68,6 +70,9 @@ def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool
             raise InputError(f"{path}: not a readable .xlsx workbook ({_brief(exc)})") from None
     try:
         found = False
+        # Sheets of a header alone wait for a sheet with rows: with one, they come as tables of
+        # no rows (their profile names their columns, and says so); without, the file has no data.
+        held: list[OpenTable] = []
         for sheet in book.worksheets:
             xml = _sheet_xml(stream, getattr(sheet, "_worksheet_path", ""))  # (read once for both)
             merges, blank = _merged_ranges(xml), _uncalculated_formulas(xml)
@@ -86,10 +91,17 @@ def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool
                         "calculated value (saved by a program that does not calculate formulas): they read as "
                         "empty; open and save the workbook in Excel or LibreOffice to fill them",
                     )
+                if table.header_only:
+                    held.append(table)
+                    continue
                 found = True
+                yield from held
+                held = []
                 yield table
         if not found:
-            raise InputError(f"{path}: no sheet holds data rows")
+            alone = f" (only a header row in {', '.join(repr(t.name.split('#', 1)[1]) for t in held)})" if held else ""
+            raise InputError(f"{path}: no sheet holds data rows{alone}")
+        yield from held
     finally:
         book.close()
 
@@ -216,14 +228,15 @@ def _open_sheet(
         sample = [(sample[0][0], joined), *sample[stacked:]]
     cells_only = [cells[left:] for _, cells in sample]
     header = detect_header(cells_only) if has_header is None else has_header
-    if header and len(sample) == 1:
-        return None  # a header with no data rows: nothing to chunk in this sheet
+    header_only = bool(header) and len(sample) == 1  # a header with no data rows under it
     width = max(len(_trimmed(c)) for c in cells_only)
     check_width(f"{path}: sheet {sheet.title!r}", width)
     columns = column_names(cells_only[0] if header else None, width)
     first_row = sample[0][0]
     data = sample[1:] if header else sample
     notes = (_rows_note(title, "above the table read as its title", 200),) if title else ()
+    if header_only:
+        notes = (*notes, f"note: a header row (row {first_row}) and no data rows under it")
     if merges:
         notes = (*notes, f"note: merged cells ({len(merges):,}) read as their value in every row and column they cover"
                  + (f"; the header is rows {sample[0][0]}-{sample[0][0] + stacked - 1} joined" if stacked > 1 else ""))
@@ -238,7 +251,10 @@ def _open_sheet(
         encoding="utf-8",
         has_source_text=False,
         batches=iter(()),
+        header_only=header_only,
     )
+    if header_only:
+        return table
     table.batches = _batches(
         _footnotes(_chain(data, rows), table, left=left, width=width),
         left=left, width=width, columns=columns, path=path, sheet=sheet.title, start=1,

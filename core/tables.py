@@ -257,7 +257,10 @@ def _preview_frame(table: OpenTable, max_rows: int) -> pd.DataFrame:
         taken += take
         if taken >= max_rows:
             break
-    columns = [pa.concat_arrays([p[j] for p in parts]) for j in range(len(table.columns))]
+    columns = [
+        pa.concat_arrays([p[j] for p in parts]) if parts else pa.array([], type=pa.string())  # (a header alone)
+        for j in range(len(table.columns))
+    ]
     profiler = TableProfiler(table.name, list(table.columns))
     profiler.add(columns)
     frame = pa.table(columns, names=list(table.columns)).to_pandas()

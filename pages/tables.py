@@ -80,7 +80,8 @@ except ChunkExplorerError as exc:
 for name, frame in previews.items():
     encoding = frame.attrs.get("encoding")
     decoded = f" · not UTF-8: read as {encoding}" if encoding not in (None, "utf-8") else ""
-    st.markdown(f"**{common.md(name)}** · first {len(frame):,} rows{decoded}")
+    shown = f"first {len(frame):,} rows" if len(frame) else "a header row, no data rows"
+    st.markdown(f"**{common.md(name)}** · {shown}{decoded}")
     st.dataframe(frame, height=220, width="stretch")
 
 metrics = {s: common.table_figures(chunks[s], settings.model) for s in chunks}

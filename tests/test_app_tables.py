@@ -67,6 +67,26 @@ def test_upload_good_and_bad_tables(tables: AppTest) -> None:
     assert any("line 2: a quoted cell is never closed" in e.value for e in tables.error)
 
 
+def test_a_workbook_sheet_of_a_header_alone_is_shown_as_such(tables: AppTest) -> None:
+    import io
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.active.title = "Plan"
+    book.active.append(["month", "target", "owner"])
+    data = book.create_sheet("Actuals")
+    for row in (["month", "revenue"], ["Jan", 120], ["Feb", 135]):
+        data.append(row)
+    raw = io.BytesIO()
+    book.save(raw)
+    tables.radio(key="tsource").set_value("Upload").run()
+    tables.file_uploader(key="upload_table").upload("plan.xlsx", raw.getvalue(), "application/zip").run()
+    assert not tables.exception and not tables.error
+    assert any("plan.xlsx#Plan" in m.value and "a header row, no data rows" in m.value for m in tables.markdown)
+    assert any("plan.xlsx#Plan" in c.value and "no data rows under it" in c.value for c in tables.code)
+
+
 def test_an_uploaded_table_and_its_choices_are_kept_across_pages(tables: AppTest) -> None:
     tables.radio(key="tsource").set_value("Upload").run()
     tables.file_uploader(key="upload_table").upload("mini.csv", b"city,temp\nOslo,3\nRome,18\n", "text/csv").run()

@@ -821,8 +821,31 @@ def test_xlsx_without_data_is_refused(tmp_path: Path) -> None:
     book.active.append(["only", "a", "header"])
     book.create_sheet("Empty")
     book.save(tmp_path / "thin.xlsx")
-    with pytest.raises(InputError, match="no sheet holds data rows"):
+    with pytest.raises(InputError, match=r"no sheet holds data rows \(only a header row in 'Sheet'\)"):
         chunk_table_source(load_file(tmp_path / "thin.xlsx"), ChunkSettings(), "syntax")
+
+
+def test_a_sheet_of_a_header_alone_is_a_table_of_no_rows_beside_the_data(tmp_path: Path) -> None:
+    # A plan sheet with its columns laid out and nothing filled in yet: it was skipped without a
+    # word, and a question about its columns found nothing.
+    book = openpyxl.Workbook()
+    book.active.title = "Plan"
+    book.active.append(["month", "target", "owner"])
+    data = book.create_sheet("Actuals")
+    for row in (["month", "revenue"], ["Jan", 120], ["Feb", 135]):
+        data.append(row)
+    book.create_sheet("Empty")
+    book.save(tmp_path / "plan.xlsx")
+    chunks = chunk_table_source(load_file(tmp_path / "plan.xlsx"), ChunkSettings(), "syntax")
+    # Workbook order, the header-only sheet first (it waited for a sheet with rows).
+    assert [(c.kind, c.symbol) for c in chunks] == [
+        ("table_profile", "plan.xlsx#Plan"), ("table_rows", "plan.xlsx#Actuals"), ("table_profile", "plan.xlsx#Actuals"),
+    ]  # fmt: skip
+    plan = chunks[0]
+    assert plan.columns == ("month", "target", "owner")
+    assert "0 rows x 3 columns" in plan.header and "a header row (row 1) and no data rows under it" in plan.embed_text
+    assert (plan.row_start, plan.row_end) == (1, 0)  # the empty range: no row
+    assert list(read_table_preview(load_file(tmp_path / "plan.xlsx"))["plan.xlsx#Plan"].columns) == ["month", "target", "owner"]
 
 
 def test_short_rows_are_padded_and_flagged(tmp_path: Path) -> None:
