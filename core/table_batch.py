@@ -202,12 +202,12 @@ def detect_header(rows: Sequence[Sequence[str]]) -> bool:
         return False
     if any(looks_like_value(c) for c in present):
         return _years_heading(first, rest)
-    if any(_values_below(rest, j) for j in range(len(first))):
+    if any(values_below(rest, j) for j in range(len(first))):
         return True
     return not any(j < len(r) and r[j] == name for r in rest for j, name in enumerate(first) if name.strip())
 
 
-def _values_below(rest: Sequence[Sequence[str]], j: int) -> bool:
+def values_below(rest: Sequence[Sequence[str]], j: int) -> bool:
     """Whether column ``j`` of ``rest`` holds numbers or dates only (and some)."""
     below = [r[j] for r in rest if j < len(r) and r[j].strip() and r[j] not in _MISSING]
     return bool(below) and all(looks_like_value(v) for v in below)
@@ -227,7 +227,7 @@ def _years_heading(first: list[str], rest: Sequence[Sequence[str]]) -> bool:
     corner = bool(first) and not first[0].strip()
     if len(years) == 1:
         texts = [j for j, c in enumerate(first) if c.strip() and j not in years]
-        if len(texts) < 2 or not any(_values_below(rest, j) for j in texts):
+        if len(texts) < 2 or not any(values_below(rest, j) for j in texts):
             return False
     elif len(years) < 2 or (len(years) == len([c for c in first if c.strip()]) and not corner):
         return False

@@ -1,4 +1,6 @@
-"""Reading an Excel workbook (.xlsx): every non-empty sheet is one table, named ``book.xlsx#Sheet``.
+"""Reading an Excel workbook (.xlsx): every non-empty sheet is a table, named ``book.xlsx#Sheet``,
+and each further table below a blank row of it one more, named by its header's cell
+(``book.xlsx#Sheet!B9``).
 
 Sheets are streamed with openpyxl's read-only mode (rows are parsed from the XML as they are
 needed), using the values Excel last calculated for formulas. Cells become text the way Excel
@@ -25,7 +27,10 @@ import pyarrow as pa
 
 from core.errors import InputError
 from core.sources import Limits
-from core.table_batch import OpenTable, RowBatch, check_width, column_names, detect_header, make_batch, reads_as_note
+from core.table_batch import (
+    OpenTable, RowBatch, check_width, column_names, detect_header, looks_like_value, make_batch, reads_as_note,
+    values_below,
+)  # fmt: skip
 
 BATCH_ROWS = 20_000
 MAX_UNCOMPRESSED = 2_000_000_000  # bytes of XML a workbook may expand to
@@ -46,7 +51,8 @@ MAX_SHEET_ROWS = 1_048_576  # Excel's limit: a row numbered past it is damage (o
 
 
 def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool | None = None) -> Iterator[OpenTable]:
-    """One :class:`OpenTable` per non-empty sheet, in workbook order; a sheet of a header row
+    """One :class:`OpenTable` per table of each non-empty sheet, in workbook order (a sheet's
+    tables top to bottom, :func:`_sheet_tables`); a sheet of a header row
     alone is a table of no rows (``header_only``: its profile names its columns), when another
     sheet holds rows.
 
@@ -77,8 +83,7 @@ def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool
             xml = _sheet_xml(stream, getattr(sheet, "_worksheet_path", ""))  # (read once for both)
             merges, blank = _merged_ranges(xml), _uncalculated_formulas(xml)
             del xml
-            table = _open_sheet(sheet, path=path, name=f"{name}#{sheet.title}", has_header=has_header, merges=merges)
-            if table is not None:
+            for table in _sheet_tables(sheet, path=path, name=f"{name}#{sheet.title}", has_header=has_header, merges=merges):
                 state = getattr(sheet, "sheet_state", "visible")
                 if state != "visible":
                     # Hidden sheets often hold lookups or a program's workings, not the report.
@@ -201,12 +206,132 @@ def cell_text(value: Any) -> str:
     return str(value)
 
 
-def _open_sheet(
-    sheet: Any, *, path: str, name: str, has_header: bool | None, merges: Sequence[tuple[int, int, int, int]] = ()
-) -> OpenTable | None:
+def _sheet_tables(
+    sheet: Any, *, path: str, name: str, has_header: bool | None, merges: Sequence[tuple[int, int, int, int]]
+) -> Iterator[OpenTable]:
+    """The tables of one sheet, top to bottom: one, or more where a blank row is followed by a
+    table of its own (:func:`_until_next_table`). Each after the first is named by the cell its
+    header starts at: ``book.xlsx#Report!A8``. A table whose rows were not all read when the
+    next is asked for (a preview's first rows) ends the sheet: its rows are not read to find more."""
     rows = _sheet_rows(sheet, path)
     if merges:
         rows = _fill_merges(rows, merges)
+    shared = _SheetRows(rows)
+    anchored = False
+    while True:
+        shared.next_table = False
+        table = _open_sheet(sheet, _until_next_table(shared), path=path, name=name, has_header=has_header,
+                            merges=merges, anchored=anchored)  # fmt: skip
+        if table is None:
+            return
+        yield table
+        if not shared.next_table:
+            return
+        anchored = True
+
+
+class _SheetRows:
+    """A sheet's rows with rows put back for the next table (:func:`_until_next_table`), and
+    whether one was found."""
+
+    def __init__(self, rows: Iterator[tuple[int, list[str]]]) -> None:
+        self._rows = rows
+        self._back: list[tuple[int, list[str]]] = []
+        self.next_table = False
+
+    def __iter__(self) -> _SheetRows:
+        return self
+
+    def __next__(self) -> tuple[int, list[str]]:
+        if self._back:
+            return self._back.pop()
+        return next(self._rows)
+
+    def put_back(self, rows: list[tuple[int, list[str]]]) -> None:
+        self._back.extend(reversed(rows))
+
+
+_MAX_TITLE_ROWS = 5  # one-cell rows (a title) above a table's header, after the blank row
+_LOOK_ROWS = 20  # rows under a candidate header that tell its columns' kinds
+
+
+def _until_next_table(rows: _SheetRows) -> Iterator[tuple[int, list[str]]]:
+    """``rows`` up to where another table starts below this one (a report's second table, after
+    a blank row), then put back for it; ``rows.next_table`` says one was found.
+
+    A table starts at a row after a blank row (below a title of one-cell rows, if any) that has
+    two cells or more, none a number or a date, over rows of its own in which some column under
+    one of its cells holds numbers or dates only: a header over data. Tables of text only are
+    never split (their next group's first row would read as a header), nor at a row that
+    repeats this table's first."""
+    first: list[str] | None = None  # this table's first row of two cells or more (its header, as a rule)
+    top: list[tuple[int, list[str]]] = []  # its first rows, while they could be a title of what follows
+    previous: int | None = None
+    for number, cells in rows:
+        if previous is None or number == previous + 1 or first is None:
+            previous = number
+            if first is None and _filled(cells) >= 2:
+                first = [c.strip() for c in cells]
+            if len(top) <= _MAX_TITLE_ROWS:
+                top.append((number, cells))
+            yield number, cells
+            continue
+        look = _look_ahead(rows, (number, cells))
+        # (Rows above that read as the title of the table below, ``Report | Sales 2024``: one table.)
+        title = len(top) <= _MAX_TITLE_ROWS and len(_title_rows(top + look)) == len(top)
+        start = None if title else _next_table_at(look, first)
+        if start is not None:
+            yield from look[:start]  # notes under this table, before a blank row
+            rows.put_back(look[start:])
+            rows.next_table = True
+            return
+        yield from look
+        previous = look[-1][0]
+
+
+def _look_ahead(rows: _SheetRows, row: tuple[int, list[str]]) -> list[tuple[int, list[str]]]:
+    """``row`` and the rows after it that could tell whether a table starts there: up to
+    :data:`_MAX_TITLE_ROWS` one-cell rows, the next row, and up to :data:`_LOOK_ROWS` rows
+    right under it (no blank row between)."""
+    look = [row]
+    while _filled(look[-1][1]) < 2 and len(look) <= _MAX_TITLE_ROWS:
+        following = next(rows, None)
+        if following is None:
+            return look
+        look.append(following)
+    while len(look) < _MAX_TITLE_ROWS + 1 + _LOOK_ROWS:
+        following = next(rows, None)
+        if following is None:
+            break
+        if following[0] != look[-1][0] + 1:
+            rows.put_back([following])
+            break
+        look.append(following)
+    return look
+
+
+def _next_table_at(look: list[tuple[int, list[str]]], first: list[str] | None) -> int | None:
+    """Where in ``look`` (rows after a blank row, :func:`_look_ahead`) another table starts,
+    its title rows included, or None."""
+    at = next((i for i, (_, cells) in enumerate(look) if _filled(cells) >= 2), None)
+    if at is None or at + 1 >= len(look) or look[at + 1][0] != look[at][0] + 1:
+        return None  # no row of two cells, or none right under it
+    header = look[at][1]
+    if [c.strip() for c in header] == first or any(looks_like_value(c) for c in header if c.strip()):
+        return None
+    below = [cells for number, cells in look[at + 1 :]]
+    if not any(cell.strip() and values_below(below, j) for j, cell in enumerate(header)):
+        return None
+    start = at
+    while start and look[start - 1][0] == look[start][0] - 1:
+        start -= 1  # its title: the one-cell rows right above it
+    return start
+
+
+def _open_sheet(
+    sheet: Any, rows: Iterator[tuple[int, list[str]]], *, path: str, name: str, has_header: bool | None,
+    merges: Sequence[tuple[int, int, int, int]] = (), anchored: bool = False,
+) -> OpenTable | None:  # fmt: skip
     sample: list[tuple[int, list[str]]] = []
     for item in rows:
         sample.append(item)
@@ -233,6 +358,8 @@ def _open_sheet(
     check_width(f"{path}: sheet {sheet.title!r}", width)
     columns = column_names(cells_only[0] if header else None, width)
     first_row = sample[0][0]
+    if anchored:
+        name = f"{name}!{_column_letters(left + 1)}{first_row}"
     data = sample[1:] if header else sample
     notes = (_rows_note(title, "above the table read as its title", 200),) if title else ()
     if header_only:
@@ -350,6 +477,15 @@ def _column_number(letters: bytes) -> int:
     for letter in letters:
         number = number * 26 + letter - 64
     return number
+
+
+def _column_letters(number: int) -> str:
+    """A 1-based column number as Excel names it (1: ``A``, 28: ``AB``)."""
+    letters = ""
+    while number:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
 
 
 def _merged_ranges(data: bytes) -> list[tuple[int, int, int, int]]:

@@ -777,6 +777,54 @@ def test_notes_under_a_sheets_table_are_named_in_the_profile_not_read_as_rows() 
     assert "notes" not in profiles[2].embed_text
 
 
+def _rows_at(top: int, left: int, rows: list[list[object]]) -> list[tuple[int, int, object]]:
+    """``rows`` as cells of a sheet, the first at row ``top``, column ``left``."""
+    return [(top + i, left + j, v) for i, row in enumerate(rows) for j, v in enumerate(row) if v is not None]
+
+
+def test_a_second_table_below_a_blank_row_is_a_table_of_its_own() -> None:
+    # A report sheet: regions, then (after blank rows, under a title) a wider price list. It was
+    # one table: the products under "region, revenue" (revenue turned text), or refused outright
+    # ("4 cells in a table of 3 columns") when the second table was the wider.
+    regions = _rows_at(1, 1, [["region", "revenue", "units"], ["North", 120, 3], ["South", 95, 2]])
+    regions += [(5, 1, "Source: sales ledger")]  # a note under the first table
+    prices = _rows_at(8, 2, [["Price list"], ["product", "price", "stock", "supplier"],
+                             ["Widget", 9.5, 10, "Acme"], ["Gadget", 12, 0, "Bolt"]])  # fmt: skip
+    workbook = load_bytes("report.xlsx", _xlsx_bytes(regions + prices))
+    chunks = chunk_table_source(workbook, ChunkSettings(), "syntax")
+    rows = row_chunks(chunks)
+    assert [(c.symbol, c.columns, c.text, c.start_line, c.end_line) for c in rows] == [
+        ("report.xlsx#Sheet", ("region", "revenue", "units"), "North,120,3\nSouth,95,2", 2, 3),
+        ("report.xlsx#Sheet!B9", ("product", "price", "stock", "supplier"), "Widget,9.5,10,Acme\nGadget,12,0,Bolt", 10, 11),
+    ]  # fmt: skip
+    first, second = (c for c in chunks if c.kind == "table_profile")
+    assert "revenue (integer)" in first.text and "row 5 below the table read as notes, not data: Source" in first.header
+    assert "price (decimal)" in second.text and "row 8 above the table read as its title: Price list" in second.header
+    previews = read_table_preview(workbook)
+    assert {name: len(frame) for name, frame in previews.items()} == {"report.xlsx#Sheet": 2, "report.xlsx#Sheet!B9": 2}
+    fixed = chunk_table_source(workbook, ChunkSettings(), "fixed")
+    assert [c.symbol for c in fixed] == ["report.xlsx#Sheet", "report.xlsx#Sheet!B9"]
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        # Groups of a text-only table after blank rows: their first rows read like headers.
+        [["name", "city"], ["Ada", "London"], None, ["Grace", "Arlington"], ["Alan", "Wilmslow"]],
+        # A gap in the data: the row after it holds numbers.
+        [["region", "revenue"], ["North", 120], None, ["South", 95], ["East", 80]],
+        # The header again after a gap (a printed report's next page): the same table.
+        [["region", "revenue"], ["North", 120], None, ["region", "revenue"], ["South", 95]],
+        # A row of text after a gap with no numbers under it in any of its cells' columns.
+        [["item", "qty", "note"], ["a", 1, "x"], None, ["b", None, "late"], ["c", None, "lost"]],
+    ],
+)
+def test_a_blank_row_inside_a_table_does_not_start_another(rows: list[list[object] | None]) -> None:
+    cells = [(i + 1, j + 1, v) for i, row in enumerate(rows) if row for j, v in enumerate(row) if v is not None]
+    chunks = chunk_table_source(load_bytes("one.xlsx", _xlsx_bytes(cells)), ChunkSettings(), "syntax")
+    assert {c.symbol for c in chunks} == {"one.xlsx#Sheet"}
+
+
 def test_formulas_a_program_never_calculated_are_named_in_the_profile(tmp_path: Path) -> None:
     book = openpyxl.Workbook()
     book.active.title = "Q1#2024"  # a "#" in a sheet's title, as in book.xlsx#Sheet names
