@@ -44,7 +44,9 @@ def _add_chunk_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--overlap", type=int, help="fixed windows only (default 0)")
     parser.add_argument("--language", choices=sorted(LANGUAGES), help="override detection (one file only)")
     parser.add_argument(
-        "--encoding", help="the file's text encoding, when detection gets it wrong (one file only): cp1250, koi8_r, ..."
+        "--encoding",
+        help="the file's text encoding, when detection gets it wrong: cp1250, koi8_r, ...; for a folder or a zip, "
+        "that of its files that are not UTF-8",
     )
     parser.add_argument("--raw-cuts", action="store_true", default=None, help="fixed windows cut anywhere, not at line ends")
     merge = parser.add_mutually_exclusive_group()

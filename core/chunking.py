@@ -19,6 +19,7 @@ from core.sources import (
     Limits,
     Skipped,
     SourceFile,
+    checked_encoding,
     load_file,
     load_folder,
     load_zip,
@@ -85,13 +86,15 @@ def load_any(
     """A file, a folder or a zipped repository as a corpus (a single bad file is an error, not
     a skip). Files are named by their path below ``root`` when it is given (so that a file of a
     project is named as the app names it: ``inventory/models.py``), else below the folder, or by
-    the file's own name; a zip's files are named as in the archive, as the app names them."""
+    the file's own name; a zip's files are named as in the archive, as the app names them.
+    ``encoding``: a file's text encoding (overriding detection); for a folder or a zip, that of
+    its files that are not UTF-8 (:func:`core.sources.load_folder`)."""
+    if encoding is not None:
+        checked_encoding(encoding, "--encoding")  # before any file is read with it
     if path.is_dir():
         if language is not None:
             raise SettingsError("--language applies to a single file, not to a folder")
-        if encoding is not None:
-            raise SettingsError("--encoding applies to a single file, not to a folder")
-        corpus = load_folder(path, limits=limits)
+        corpus = load_folder(path, limits=limits, legacy_encoding=encoding)
         prefix = _below(path, root)
         if prefix:
             corpus.files = [replace(f, path=f"{prefix}/{f.path}") for f in corpus.files]
@@ -103,8 +106,6 @@ def load_any(
     if problem:
         raise InputError(f"{shown_name(path.name)}: {problem}")
     if path.suffix.lower() == ".zip" and language is None and path.is_file():
-        if encoding is not None:
-            raise SettingsError("--encoding applies to a single file, not to a zipped repository")
         if root is not None:
             raise SettingsError("--root does not apply to a zip: its files are named as in the archive")
         size = path.stat().st_size
@@ -114,7 +115,7 @@ def load_any(
             data = path.read_bytes()
         except OSError as exc:
             raise InputError(f"{path.name}: cannot read ({exc.strerror})") from None
-        return load_zip(data, name=path.name, limits=limits)
+        return load_zip(data, name=path.name, limits=limits, legacy_encoding=encoding)
     display = _below(path, root) or path.name
     return Corpus(files=[load_file(path, display=display, language=language, limits=limits, encoding=encoding)])
 

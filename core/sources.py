@@ -6,6 +6,7 @@ Every refusal is an :class:`~core.errors.InputError` (for one file) or a :class:
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import re
@@ -328,13 +329,17 @@ def binary_table_message(path: str, language: str, head: bytes) -> str:
 
 
 def load_bytes(
-    name: str, data: bytes, *, language: str | None = None, limits: Limits = Limits(), encoding: str | None = None
+    name: str, data: bytes, *, language: str | None = None, limits: Limits = Limits(), encoding: str | None = None,
+    legacy_encoding: str | None = None,
 ) -> SourceFile:
     """One uploaded or read file, checked and decoded. ``language`` and ``encoding`` override
-    detection."""
+    detection; ``legacy_encoding`` is the encoding of a file that is not UTF-8 (nor UTF-16/32),
+    in place of a detected one (a project's files in one code page: given once for all)."""
     clean = _clean_name(name)
     detected = language is None
     language = language or detect_language(clean)
+    if encoding is None and legacy_encoding is not None and language != "xlsx" and _legacy(data):
+        encoding = legacy_encoding
     if language is None:
         raise InputError(f"{clean}: unknown file type; pick a language or rename the file")
     if not data.strip():
@@ -366,10 +371,10 @@ def load_bytes(
 
 def load_file(
     path: Path, *, display: str | None = None, language: str | None = None, limits: Limits = Limits(),
-    encoding: str | None = None,
+    encoding: str | None = None, legacy_encoding: str | None = None,
 ) -> SourceFile:
     """One file from disk (tables are not read here but streamed later from ``origin``);
-    ``encoding`` overrides detection."""
+    ``encoding`` overrides detection, ``legacy_encoding`` as :func:`load_bytes` takes it."""
     name = display or path.name
     try:
         info = path.stat()
@@ -383,6 +388,8 @@ def load_file(
             raise InputError(f"{name}: empty file")
         if info.st_size > limits.max_table_bytes:
             raise InputError(f"{name}: {info.st_size:,} bytes is over the table limit of {limits.max_table_bytes:,}")
+        if encoding is None and legacy_encoding is not None and lang != "xlsx" and _head_is_legacy(path, name):
+            encoding = legacy_encoding
         return SourceFile(_clean_name(name), lang, origin=path, declared_encoding=_declared_table_encoding(encoding, name, lang))
     if info.st_size > limits.max_file_bytes:
         raise InputError(
@@ -392,7 +399,38 @@ def load_file(
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"{name}: cannot read ({exc.strerror})") from None
-    return load_bytes(name, data, language=language, limits=limits, encoding=encoding)
+    return load_bytes(name, data, language=language, limits=limits, encoding=encoding, legacy_encoding=legacy_encoding)
+
+
+_UNICODE_HEAD = 1 << 20  # bytes of a table read to tell whether it is UTF-8, as its reader does
+
+
+def reads_as_unicode(data: bytes) -> bool:
+    """Whether ``data`` is UTF-8 (its first megabyte, for a table streamed later) or UTF-16/32
+    by its byte order mark or its NULs: text no legacy code page is needed for."""
+    if wide_encoding(data) is not None:
+        return True
+    head = data[:_UNICODE_HEAD]
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=len(data) <= _UNICODE_HEAD)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _legacy(data: bytes) -> bool:
+    """Whether ``data`` is text in a legacy code page: not Unicode, and not binary (which a
+    code page would read as garbage where detection refuses it)."""
+    return not reads_as_unicode(data) and not is_binary(data)
+
+
+def _head_is_legacy(path: Path, name: str) -> bool:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_UNICODE_HEAD + 1)
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read ({exc.strerror})") from None
+    return _legacy(head)
 
 
 def _declared_table_encoding(encoding: str | None, name: str, language: str) -> str | None:
@@ -418,10 +456,11 @@ def name_problem(name: str) -> str | None:
     return None
 
 
-def load_folder(root: Path, *, limits: Limits = Limits()) -> Corpus:
+def load_folder(root: Path, *, limits: Limits = Limits(), legacy_encoding: str | None = None) -> Corpus:
     """Every usable file under ``root``: vendored folders, symlinks, binary and oversized files
     and names that are not UTF-8 are skipped and listed with the reason; hidden files and folders
-    (``.git``, ``.venv``, ``.env``) are left out without a word."""
+    (``.git``, ``.venv``, ``.env``) are left out without a word. ``legacy_encoding``: the
+    encoding of its files that are not UTF-8, instead of one detected for each."""
     corpus = Corpus()
     root = root.resolve()
 
@@ -475,7 +514,7 @@ def load_folder(root: Path, *, limits: Limits = Limits()) -> Corpus:
                 corpus.skipped.append(Skipped(rel, "unknown file type"))
                 continue
             try:
-                source = load_file(full, display=rel, limits=limits)
+                source = load_file(full, display=rel, limits=limits, legacy_encoding=legacy_encoding)
             except InputError as exc:
                 corpus.skipped.append(Skipped(rel, reason_of(exc, rel)))
                 continue
@@ -492,11 +531,14 @@ def _add_written(corpus: Corpus, source: SourceFile, rel: str) -> None:
         corpus.files.append(source)
 
 
-def load_zip(data: bytes, *, name: str = "upload.zip", limits: Limits = Limits()) -> Corpus:
+def load_zip(
+    data: bytes, *, name: str = "upload.zip", limits: Limits = Limits(), legacy_encoding: str | None = None
+) -> Corpus:
     """The usable files of a zipped repository, read in memory and never extracted to disk.
 
     Refuses unsafe members (absolute paths, ``..``), counts and bounds the uncompressed total
     and the compression ratio (zip bombs), and skips hidden, vendored, binary and odd files.
+    ``legacy_encoding`` as :func:`load_folder` takes it.
     """
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
@@ -546,7 +588,7 @@ def load_zip(data: bytes, *, name: str = "upload.zip", limits: Limits = Limits()
                 continue
             total += len(content)
             try:
-                source = load_bytes(rel, content, limits=limits)
+                source = load_bytes(rel, content, limits=limits, legacy_encoding=legacy_encoding)
             except InputError as exc:
                 corpus.skipped.append(Skipped(rel, reason_of(exc, rel)))
                 continue

@@ -380,10 +380,11 @@ def sample_corpus(name: str) -> Corpus:
 
 
 @st.cache_resource(max_entries=32, show_spinner="Reading the archive…")
-def zip_corpus(content_hash: str, data: bytes, name: str) -> Corpus:
-    """A zipped repository upload (keyed by its hash; the bytes are only read on a miss)."""
+def zip_corpus(content_hash: str, data: bytes, name: str, encoding: str | None = None) -> Corpus:
+    """A zipped repository upload (keyed by its hash; the bytes are only read on a miss), its
+    files that are not UTF-8 read in ``encoding`` when given."""
     del content_hash
-    return load_zip(data, name=name)
+    return load_zip(data, name=name, legacy_encoding=encoding)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -415,13 +416,11 @@ class Picked:
     def cli_target(self, path: str) -> tuple[str, list[str]]:
         """What the exported command chunks so that its ids match the app's: a sample file
         named below its project (``--root``), an uploaded archive whole, else the file (in the
-        encoding given for it)."""
+        encoding given for them)."""
         if self.shareable:
             project = f"sample_repos/{self.label}"
             return f"{project}/{path}", ["--root", project]
-        if self.archive:
-            return self.archive, []
-        return path, ["--encoding", self.encoding] if self.encoding else []
+        return self.archive or path, ["--encoding", self.encoding] if self.encoding else []
 
 
 def encoding_choice(key: str, what_reads: str) -> str | None:
@@ -487,8 +486,9 @@ def pick_code_source(default_project: str) -> Picked:
     elif kind == "Upload zip":
         upload = st.file_uploader("Upload a zipped repository", type=["zip"], key="upload_zip")
         for name, data in kept_uploads("kept_zip", [(upload.name, upload.getvalue())] if upload is not None else []):
+            picked.encoding = encoding_choice("zip_encoding", "its files that are not UTF-8 read")
             try:
-                corpus = zip_corpus(digest(data), data, name)
+                corpus = zip_corpus(digest(data), data, name, picked.encoding)
             except InputError as exc:
                 picked.problems.append(str(exc))
             else:

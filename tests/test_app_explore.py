@@ -253,3 +253,17 @@ def test_an_uploads_text_encoding_can_be_given(app: AppTest) -> None:
     assert any("read as koi8-r" in c.value for c in app.caption)
     command = next(c.value for c in app.code if c.value.startswith("python -m core chunk"))
     assert "--encoding koi8_r" in command
+
+
+def test_a_zipped_projects_encoding_is_given_for_its_files_that_are_not_utf8(app: AppTest) -> None:
+    source = "".join(f'CITY_{i} = "Москва, Екатеринбург, Новосибирск"\n' for i in range(30))
+    data = _zip({"proj/cities.py": source.encode("koi8_r"), "proj/kyiv.py": 'CITY = "Київ"\n'.encode()})
+    app.radio(key="source").set_value("Upload zip").run()
+    app.file_uploader(key="upload_zip").upload("proj.zip", data, "application/zip").run()
+    app.selectbox(key="file").set_value("cities.py").run()
+    app.selectbox(key="zip_encoding").set_value("koi8_r").run()
+    assert not app.exception and "Екатеринбург" in view_html(app)
+    command = next(c.value for c in app.code if c.value.startswith("python -m core chunk"))
+    assert "proj.zip" in command and "--encoding koi8_r" in command
+    app.selectbox(key="file").set_value("kyiv.py").run()
+    assert "Київ" in view_html(app)  # UTF-8 stays UTF-8

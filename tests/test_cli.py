@@ -309,6 +309,28 @@ def test_output_is_written_as_it_comes_never_held_whole(monkeypatch: pytest.Monk
     assert max(out.sizes) < 10_000 + 20_000  # the limit, and at most one line past it
 
 
+def test_a_projects_encoding_is_given_once_for_its_files_that_are_not_utf8(tmp_path: Path) -> None:
+    # A Russian project in KOI8-R, zipped or in a folder: --encoding was "one file only", and
+    # the detector's misreading could not be put right for a repository.
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "k.py").write_bytes('CITY = "Москва"\n'.encode("koi8_r"))
+    (project / "u.py").write_text('CITY = "Київ"\n', encoding="utf-8")  # UTF-8 stays UTF-8
+    (project / "ru.csv").write_bytes(("город,население\n" + "Москва,12600000\n" * 40).encode("koi8_r"))
+    (project / "blob.py").write_bytes(bytes(range(1, 32)) * 40)  # binary stays skipped
+    with zipfile.ZipFile(tmp_path / "proj.zip", "w") as archive:
+        for file in sorted(project.iterdir()):
+            archive.write(file, f"proj/{file.name}")
+    for target in (project, tmp_path / "proj.zip"):
+        done = run("chunk", str(target), "--strategy", "syntax", "--encoding", "koi8_r")
+        assert done.returncode == 0, done.stderr
+        chunks = {c["path"]: c for c in map(json.loads, done.stdout.splitlines()) if c["kind"] != "table_profile"}
+        assert "Москва" in chunks["k.py"]["text"] and "Київ" in chunks["u.py"]["text"]
+        assert chunks["ru.csv"]["columns"] == ["город", "население"]
+        assert "skipped blob.py: binary" in done.stderr
+        assert "k.py: not UTF-8, read as koi8-r" in done.stderr and "u.py: not UTF-8" not in done.stderr
+
+
 def test_an_encoding_detection_got_wrong_can_be_given(tmp_path: Path) -> None:
     # A detector read a repetitive KOI8-R table as Shift-JIS, and nothing could say otherwise.
     rows = "город,население\n" + "Екатеринбург,9729816\nМосква,12600000\n" * 40
@@ -322,8 +344,8 @@ def test_an_encoding_detection_got_wrong_can_be_given(tmp_path: Path) -> None:
     code = run("chunk", str(tmp_path / "k.py"), "--strategy", "syntax", "--encoding", "koi8_r")
     assert code.returncode == 0 and "Москва" in json.loads(code.stdout.splitlines()[0])["text"]
     for args, message in (
-        ((str(tmp_path), "--encoding", "koi8_r"), "error: --encoding applies to a single file, not to a folder"),
-        ((str(tmp_path / "k.py"), "--encoding", "klingon"), "error: k.py: unknown encoding 'klingon'"),
+        ((str(tmp_path), "--encoding", "klingon"), "error: --encoding: unknown encoding 'klingon'"),
+        ((str(tmp_path / "k.py"), "--encoding", "klingon"), "error: --encoding: unknown encoding 'klingon'"),
         ((str(tmp_path / "k.py"), "--encoding", "ascii"), "error: k.py: line 1: bytes that are not valid ascii"),
     ):
         bad = run("chunk", *args)
