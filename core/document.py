@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any
 
-from core.languages import LINE_CONTINUATION_LANGUAGES
 
 
 @dataclass(frozen=True)
@@ -142,12 +141,8 @@ class Document:
         return self.line_start(first), self.line_end(last)
 
     def is_blank(self, line: int) -> bool:
-        """True when 1-based ``line`` holds only whitespace (or, in C, C++ and shell, a line
-        continuation's backslash alone: see :func:`is_blank_bytes`)."""
-        return is_blank_bytes(
-            self.data[self.line_starts[line - 1] : self.line_end(line)],
-            continuation=self.language in LINE_CONTINUATION_LANGUAGES,
-        )
+        """True when 1-based ``line`` holds only whitespace (see :func:`is_blank_bytes`)."""
+        return is_blank_bytes(self.data[self.line_starts[line - 1] : self.line_end(line)])
 
     def trim_blank(self, first: int, last: int) -> tuple[int, int]:
         """Lines ``first..last`` without blank lines at either end (one line is kept)."""
@@ -180,15 +175,10 @@ def _line_starts(lines: list[bytes] | list[str]) -> tuple[int, ...]:
     return starts[:-1]
 
 
-def is_blank_bytes(data: bytes, *, continuation: bool = False) -> bool:
+def is_blank_bytes(data: bytes) -> bool:
     """True when UTF-8 ``data`` holds only whitespace, Unicode's included (a no-break space,
-    which bytes.strip keeps, made a chunk of nothing but one). With ``continuation``, a line
-    of whitespace and the backslash of a line continuation is blank too: to a C macro's or a
-    shell command's parser it is whitespace, which no node, so no chunk, holds."""
+    which bytes.strip keeps, made a chunk of nothing but one). A line continuation's backslash
+    alone is no blank: a chunk holds it, or the chunks would not give the file back."""
     stripped = data.strip()
     # (Only a non-ASCII start may be Unicode's space: the common line costs one byte test.)
-    return (
-        not stripped
-        or (continuation and stripped == b"\\")
-        or (stripped[0] >= 0x80 and not stripped.decode("utf-8", "replace").strip())
-    )
+    return not stripped or (stripped[0] >= 0x80 and not stripped.decode("utf-8", "replace").strip())

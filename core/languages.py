@@ -239,10 +239,6 @@ class TableSpec:
 
 
 _C_LIKE = ("//", "")
-# Where a line of a lone ``\`` is a line continuation, whitespace to the parser (a C macro's
-# body, a shell command), and so blank to the chunkers (:meth:`core.document.Document.is_blank`);
-# elsewhere it may be a string's text (Rust's multi-line literals).
-LINE_CONTINUATION_LANGUAGES = frozenset({"c", "cpp", "bash", "makefile", "dockerfile"})
 # Documentation comments: javadoc, JSDoc, KDoc, Scaladoc (``/**``), and ``///`` lines (Rust, C#,
 # Swift).
 # Calls that register a labelled trailing lambda in a test's or a route's body (Kotest, Spek,

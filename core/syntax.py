@@ -1472,8 +1472,11 @@ class _Run:
         """Build the chunks in source order, parents first, and mark damaged regions."""
         doc = self.doc
         built: list[Chunk] = []
-        for pending in sorted(self.out, key=lambda p: (p.first, p.start_byte or 0)):
+        ordered = sorted(self.out, key=lambda p: (p.first, p.start_byte or 0))
+        for pending in ordered:
             pending.first, pending.last = doc.trim_blank(pending.first, pending.last)
+        _hold_continuations(doc, ordered)
+        for pending in ordered:
             flags = pending.flags
             if self.damage.ranges and self.damage.overlaps(pending.first, pending.last):
                 flags = (*flags, "damaged")
@@ -1501,6 +1504,28 @@ class _Run:
 
 
 # ---- helpers --------------------------------------------------------------------------------
+
+
+def _hold_continuations(doc: Document, ordered: list[Pending]) -> None:
+    """Give the lines no node holds, a line continuation's lone ``\\`` (whitespace to a C
+    macro's parser, and so in no node where a macro's text is read as code), to the chunk of
+    whole lines above them (below, before the first): every non-blank byte is in a chunk."""
+    if not ordered or b"\\" not in doc.data:
+        return
+    # (A piece of a split line is no chunk of whole lines: it takes no more lines.)
+    reach, above = 0, None  # the last line the chunks so far cover, and the chunk that ends there
+    for pending in ordered:
+        if pending.first > reach + 1:
+            gap = [line for line in range(reach + 1, pending.first) if not doc.is_blank(line)]
+            if gap and above is not None and above.start_byte is None:
+                above.last = gap[-1]
+            elif gap and above is None and pending.start_byte is None:
+                pending.first = gap[0]
+        if pending.last >= reach:
+            reach, above = pending.last, pending
+    tail = [line for line in range(reach + 1, doc.line_count + 1) if not doc.is_blank(line)]
+    if tail and above is not None and above.start_byte is None:
+        above.last = tail[-1]
 
 
 def _keywords(unit: Unit) -> list[Node]:
