@@ -87,6 +87,10 @@ class CodeSpec:
       (glibc's ``__BEGIN_DECLS``: ``extern "C" {`` in C++, nothing in C): the parser reads
       each as a ``/* */`` comment of its length (no offset moves; as a comment its line is
       still in a chunk, with the definition below it); the chunks keep their text;
+    - ``class_macros``: an upper-case macro between ``class`` (``struct``, ``union``) and the
+      name of a class being defined (an export macro: ``class U_COMMON_API Name : public
+      Base {``, ``class V8_EXPORT Isolate {``) is read as spaces of its length: the grammar
+      took it for the name, and the name for the start of a declarator;
     - ``macro_lines``: every upper-case identifier alone on its line is such a macro too
       (``_GLIBCXX_BEGIN_NAMESPACE_VERSION``, ``Q_OBJECT``, ``_GLIBCXX20_CONSTEXPR`` above a
       template), read as a ``//`` comment of its length, except above a line that opens a
@@ -204,6 +208,7 @@ class CodeSpec:
     opens_error_root: bool = False
     comment_macros: tuple[str, ...] = ()
     macro_lines: bool = False
+    class_macros: bool = False
     doc_comments: tuple[str, ...] = ()
     packed_members: frozenset[str] = frozenset()
     grammar: str = ""
@@ -529,6 +534,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             opens_error_root=True,
             comment_macros=_C_DECLS_MACROS,
             macro_lines=True,
+            class_macros=True,
         ),
         CodeSpec(
             name="csharp",

@@ -100,8 +100,10 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
         return None
     parser = _parser(spec.parser_name)
     plain: bytes | None = None  # the text before macro lines were read as comments
-    if spec.comment_macros or spec.macro_lines:
+    if spec.comment_macros or spec.macro_lines or spec.class_macros:
         read = _commented(doc.data, spec.comment_macros) if spec.comment_macros else doc.data
+        if spec.class_macros:
+            read = _class_macros_blanked(read)
         if spec.macro_lines:
             lines_read = _macro_lines_commented(read)
             if lines_read is not read:
@@ -282,10 +284,29 @@ def _macro_pattern(macros: tuple[str, ...]) -> re.Pattern[bytes]:
     return re.compile(rb"^([ \t]*)(" + names + rb")([ \t]*;?[ \t]*(?:/\*.*?\*/[ \t]*|//.*?)?\r?)$", re.MULTILINE)
 
 
+# ``class EXPORT_MACRO Name`` (or ``struct``, ``union``; the macro may take arguments) where a
+# class head follows the name: its base list or its body (``final`` is no name).
+_CLASS_MACRO = re.compile(
+    rb"\b(?:class|struct|union)[ \t]+((?=[A-Z0-9_]*[A-Z])[A-Z_][A-Z0-9_]{2,}(?:\([^()\n]*\))?)(?=[ \t\r\n]+"
+    rb"(?!final\b)[A-Za-z_]\w*(?:<[^;{}]*>)?[ \t\r\n]*(?:final\b[ \t\r\n]*)?(?::(?!:)|\{))"
+)
+
+
+def _class_macros_blanked(data: bytes) -> bytes:
+    """``data`` with each export macro of a class head (``CodeSpec.class_macros``) written as
+    spaces of its length; ``data`` itself when it holds none."""
+    if b"class" not in data and b"struct" not in data and b"union" not in data:
+        return data
+    return _CLASS_MACRO.sub(lambda m: m[0][: m.start(1) - m.start(0)] + b" " * len(m[1]), data)
+
+
 # An upper-case identifier alone on its line (4+ characters, a letter among them), maybe with
 # a comment after it: ``_GLIBCXX_BEGIN_NAMESPACE_VERSION``, ``Q_OBJECT``, ``_GLIBCXX20_CONSTEXPR``.
+# So is a call of one (``_GLIBCXX11_DEPRECATED_SUGGEST("std::mem_fn")`` above a template's
+# function, OpenSSL's ``DECLARE_ASN1_FUNCTIONS(X509)``; arguments on the line, no ``;``).
 _MACRO_LINE = re.compile(
-    rb"^([ \t]*)((?=[A-Z0-9_]*[A-Z])[A-Z_][A-Z0-9_]{3,})([ \t]*(?:/\*(?:(?!\*/).)*\*/[ \t]*|//[^\n]*)?\r?)$",
+    rb"^([ \t]*)((?=[A-Z0-9_]*[A-Z])[A-Z_][A-Z0-9_]{3,}(\((?:[^()\n]|\([^()\n]*\))*\))?)"
+    rb"([ \t]*(?:/\*(?:(?!\*/).)*\*/[ \t]*|//[^\n]*)?\r?)$",
     re.MULTILINE,
 )
 # A declarator's start (``parse_args(``, ``*make_buffer (``, ``Matrix::operator*(``): the
@@ -306,10 +327,13 @@ def _macro_lines_commented(data: bytes) -> bytes:
 
     def comment(m: re.Match[bytes]) -> bytes:
         nonlocal rewritten
-        if _DECLARATOR_START.match(data, m.end() + 1) or _continues(data, m.start(), m.end()):
+        declarator = _DECLARATOR_START.match(data, m.end() + 1) and not _MACRO_LINE.match(data, m.end() + 1)
+        if declarator or _continues(data, m.start(), m.end()):
             return m[0]
+        if m[3] and _opens_body(data, m.end()):
+            return m[0]  # a function a macro names (``PHP_FUNCTION(strlen)``, gtest's ``TEST(A, b)``) over its body
         rewritten = True
-        return m[1] + b"//" + b" " * (len(m[2]) - 2) + m[3]
+        return m[1] + b"//" + b" " * (len(m[2]) - 2) + m[4]
 
     read = _MACRO_LINE.sub(comment, data)
     return read if rewritten else data
@@ -320,6 +344,12 @@ def _macro_lines_commented(data: bytes) -> bytes:
 _OPEN_ENDS = frozenset(b",(|&+-*/%^=!~?\\")
 _OPEN_STARTS = frozenset(b"),;|&+-?")
 _TRAILING_COMMENT = re.compile(rb"[ \t]*(?://[^\n]*|/\*(?:(?!\*/).)*\*/)[ \t]*$")
+
+
+def _opens_body(data: bytes, end: int) -> bool:
+    """Whether the first line of code after ``end`` starts with ``{``."""
+    after = data[end : end + 512].lstrip()
+    return after.startswith(b"{")
 
 
 def _continues(data: bytes, start: int, end: int) -> bool:
