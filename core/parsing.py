@@ -115,14 +115,23 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
     if tree is None:
         return Parse(None)
     damage: Damage | None = None  # (measured once: here when macro lines were read, else below)
-    if plain is not None and (damage := find_damage(tree)).ratio > ERROR_FALLBACK_RATIO:
+    if plain is not None:
         # Macro lines read as comments can cost the parse its footing (libstdc++'s ``namespace
         # std _GLIBCXX_VISIBILITY(default)`` then ``{`` held only because the macro line after
         # it was read as code): the file as written is parsed too, and kept when it needs no
-        # repair (when both do, the repair below does better on the macros read as comments).
-        other = _parse_until(parser, plain, deadline)
-        if other is not None and (other_damage := find_damage(other)).ratio <= ERROR_FALLBACK_RATIO:
-            tree, doc, damage = other, replace(doc, data=plain), other_damage
+        # repair (when both do, the repair below does better on the macros read as comments),
+        # or when the chunker, which reads a root ERROR through its children, finds it sound
+        # and the other not (an OpenSSL header whose ``#ifndef`` guard one ERROR swallowed).
+        damage = find_damage(tree)
+        opened = _opened_ratio(tree, damage, spec)
+        if damage.ratio > ERROR_FALLBACK_RATIO or opened > ERROR_FALLBACK_RATIO:
+            other = _parse_until(parser, plain, deadline)
+            if other is not None:
+                other_damage = find_damage(other)
+                if other_damage.ratio <= ERROR_FALLBACK_RATIO or (
+                    opened > ERROR_FALLBACK_RATIO and _opened_ratio(other, other_damage, spec) <= ERROR_FALLBACK_RATIO
+                ):
+                    tree, doc, damage = other, replace(doc, data=plain), other_damage
     comment = tuple(part.encode("utf-8") for part in spec.comment)
     unclosed = _missing_at_end(tree, doc)
     if unclosed is not None and unclosed.type in _CLOSERS and unclosed.parent is not None:
@@ -169,6 +178,14 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
     if not kept or find_damage(best_tree, kept, doc).ratio > ERROR_FALLBACK_RATIO:
         return Parse(tree)  # no better: the chunker falls back on the original tree's damage
     return Parse(best_tree, kept)
+
+
+def _opened_ratio(tree: Tree, damage: Damage, spec: CodeSpec) -> float:
+    """``damage``'s share as the chunker measures it: through a root ERROR's children where the
+    language opens one (``CodeSpec.opens_error_root``)."""
+    if spec.opens_error_root and tree.root_node.is_error:
+        return find_damage(tree, open_root=True).ratio
+    return damage.ratio
 
 
 # Tokens that close a block: one left out makes the parser close the block at the end of the file.
