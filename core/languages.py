@@ -77,6 +77,13 @@ class CodeSpec:
       () => ...`` is ``default``);
     - ``keyword_kinds``: a keyword token in a definition that gives its kind (Kotlin writes
       ``interface Shape`` and ``enum class Color`` as class declarations);
+    - ``comment_hosts``: nodes whose grammar takes in the comments after them, about what
+      follows (Kotlin's ``import_list`` and ``package_header`` hold the doc comment of the
+      class below them): where one ends with a comment it is read through its children, so
+      the comment goes with the definition below;
+    - ``annotation_holders``: statements that are an annotation the grammar did not attach
+      (Kotlin reads a file-level ``@Suppress("X")`` above a ``fun`` as a ``prefix_expression``):
+      one that starts with an ``annotation`` goes with the definition below, as a decorator;
     - ``member_declarations``: members that declare a method without defining it, listed in
       a split class's member summary like the methods defined there (C++'s ``bool push(const
       Order&);``, with the declarator type it must hold; Go's interface methods);
@@ -163,6 +170,8 @@ class CodeSpec:
     wrappers: frozenset[str] = frozenset()
     transparent: frozenset[str] = frozenset()
     attached: frozenset[str] = _COMMENTS
+    comment_hosts: frozenset[str] = frozenset()
+    annotation_holders: frozenset[str] = frozenset()
     name_fields: tuple[str, ...] = ("name",)
     name_types: frozenset[str] = frozenset(
         {"identifier", "type_identifier", "simple_identifier", "constant", "name", "field_identifier"}
@@ -670,6 +679,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             receiver_field="receiver",
             # A body's statements sit in one ``statements`` node: read them as the body's own.
             transparent=frozenset({"statements"}),
+            comment_hosts=frozenset({"package_header", "import_list", "import_header"}),
+            annotation_holders=frozenset({"prefix_expression"}),
             # ``statements``: an ``init { ... }`` block's own.
             body_types=frozenset({"class_body", "enum_class_body", "function_body", "statements"}),
             body_paths={
@@ -723,6 +734,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             wrappers=frozenset({"property_declaration"}),
             # A body's statements sit in one ``statements`` node: read them as the body's own.
             transparent=frozenset({"statements"}),
+            comment_hosts=frozenset({"package_header", "import_list", "import_header"}),
+            annotation_holders=frozenset({"prefix_expression"}),
             # A subscript's ``{ ... }``; a closure's or a computed property's statements.
             body_types=frozenset({"computed_property", "willset_didset_block", "statements"}),
             kinds={"protocol_declaration": "protocol", "computed_property": "property", "willset_didset_block": "property"},

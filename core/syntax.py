@@ -221,7 +221,7 @@ class _Run:
         heads: set[tuple[int, int, str]] = set()  # the opened guards' own tokens (``if x:``)
         while stack:
             node = stack.pop()
-            if node.type in spec.transparent:
+            if node.type in spec.transparent or (node.type in spec.comment_hosts and _ends_with_comment(node)):
                 stack.extend(reversed(node.children))
             elif opens and node.type in spec.iife_wraps and (pieces := self.iife_pieces(node)) is not None:
                 stack.extend(reversed(pieces))
@@ -244,7 +244,11 @@ class _Run:
 
         for node in flat:
             first, last = _lines(node, data)
-            if (node.type in spec.attached or (heads and _key(node) in heads)) and not _is_trailing(node, units):
+            if (
+                node.type in spec.attached
+                or (heads and _key(node) in heads)
+                or (node.type in spec.annotation_holders and node.child_count and node.child(0).type == "annotation")
+            ) and not _is_trailing(node, units):
                 attached.append(node)
                 continue
             if not node.is_named and node.type.isalpha() and node.type not in _CLOSING_KEYWORDS:
@@ -1617,6 +1621,17 @@ def _peeled(node: Node, data: bytes) -> list[Node]:
             return [current.child(i) for i in range(index + 1, count)]
         current = current.child(index)
     return []
+
+
+def _ends_with_comment(node: Node) -> bool:
+    """Whether ``node``'s last descendant (a few levels down) is a comment."""
+    for _ in range(_MAX_TRAIL_DEPTH):
+        if not node.child_count:
+            return False
+        node = node.child(node.child_count - 1)
+        if "comment" in node.type:
+            return True
+    return False
 
 
 def _is_trailing(node: Node, units: list[Unit]) -> bool:
