@@ -743,8 +743,14 @@ class _Run:
             start = min(start, keywords[0].start_byte)
         text = self.doc.slice(start, end).rstrip()
         lines = text.splitlines() or [""]
-        if body is None or len(lines) > _MAX_SIGNATURE_LINES:
-            lines = lines[:1] if body is None else lines[:_MAX_SIGNATURE_LINES]
+        if body is None:
+            # Without a body the whole text would be the head: its first line, or down to the
+            # line that names it (Java's ``public final native`` and annotations above it).
+            name = definition.child_by_field_name("name")
+            named = name.start_point.row + 2 - self.doc.line_of_byte(start) if name is not None else 1
+            lines = lines[: named if 1 <= named <= _MAX_SIGNATURE_LINES else 1]
+        elif len(lines) > _MAX_SIGNATURE_LINES:
+            lines = lines[:_MAX_SIGNATURE_LINES]
         # The first line starts at the definition, past its indentation: the lines after it
         # lose that much too, so a method's repeated signature reads as written, not shifted.
         indent = self.doc.data[self.doc.line_start(self.doc.line_of_byte(start)) : start]
@@ -1062,7 +1068,7 @@ class _Run:
             self.level([], path, repeat, first, depth=depth + 1, in_container=classy, units=members, packed=packed)
             return
         kind = self.kind(definition, in_container)
-        heads = self.head_chunk(head, members, kind, symbol, outer_header, parent, 0, repeat)
+        heads = self.head_chunk(head, members, kind, symbol, outer_header, parent, 0, repeat, outer.start_point.row + 1)
         first = heads[0]
         start = len(self.out)
         self.level([], path, repeat, first, depth=depth + 1, in_container=False, units=members, function_body=True)
@@ -1127,11 +1133,14 @@ class _Run:
         parent: Pending | None,
         reserve: int = 0,
         repeat: str = "",
+        signature_line: int | None = None,
     ) -> list[Pending]:
         """The first chunk of a split definition: its head plus leading loose members that fit.
         A head too big for one chunk (long comments above it, a huge signature) gives several:
         the first under ``header`` and ``parent``, the others parts of the definition under
-        ``repeat`` (its signature), as the parts of its body are.
+        ``repeat`` (its signature), as the parts of its body are. When the comments above the
+        definition's first line (``signature_line``) fill the first piece alone, it is under
+        ``repeat`` too: its text does not say what it documents.
 
         Consumes the members taken from ``members``.
         """
@@ -1142,6 +1151,13 @@ class _Run:
             need = self.longest_line(head.first + 1, head.last, symbol)
             if need:
                 repeat = self.repeatable(symbol, repeat, need)
+            if (
+                repeat
+                and signature_line is not None
+                and signature_line > head.first
+                and not self.fits(head.first, signature_line, symbol, header, reserve)
+            ):
+                header = repeat
             return self.line_pieces(
                 head.first, head.last, kind, symbol, header, parent, rest_header=repeat, first_reserve=reserve
             )

@@ -2130,3 +2130,34 @@ def test_kotlin_doc_comments_and_file_level_annotations_go_with_their_definition
     without_imports = "package demo\n\n/**\n * Holds it.\n */\nclass Holder(ctx: Any) {\n  fun get(): Any? = ctx\n}\n"
     chunks = _syntax("Holder.kt", "kotlin", without_imports, unit="chars", budget=100)
     assert [(c.kind, c.start_line, c.end_line) for c in chunks] == [("module", 1, 1), ("class", 3, 8)]
+
+
+def test_a_split_methods_long_doc_comment_is_under_the_methods_signature_not_the_classs() -> None:
+    # When a method's javadoc and its body were both over the budget, the javadoc's part had
+    # the class's signature above it (ConcurrentHashMap.computeIfAbsent, Integer.parseInt):
+    # nothing in it said which method it documents.
+    doc = "".join(f"     * Line {i} of a long explanation of what this method computes and why.\n" for i in range(20))
+    body = "".join(f"        int v{i} = key.hashCode() * {i} + mapping.hashCode();\n" for i in range(60))
+    source = (
+        "public class Cache<K, V> {\n    private int size;\n\n"
+        f"    /**\n{doc}     */\n    public V computeIfAbsent(K key, Function<K, V> mapping) {{\n{body}"
+        "        return null;\n    }\n}\n"
+    )
+    chunks = _syntax("Cache.java", "java", source, unit="chars", budget=1500)
+    parts = [c for c in chunks if c.symbol == "Cache.computeIfAbsent"]
+    assert len(parts) > 2 and "/**" in parts[0].text and "computeIfAbsent(" not in parts[0].text
+    assert all(c.header.startswith("public V computeIfAbsent(K key") for c in parts), [c.header for c in parts]
+
+
+def test_a_bodiless_definitions_repeated_head_runs_down_to_its_name() -> None:
+    # A native method's modifiers and annotations on lines of their own: its head was the first
+    # line alone (``public final native``), above every part and in its class's member list.
+    doc = "".join(f"     * Line {i} of a long explanation of what this access does and why.\n" for i in range(24))
+    source = (
+        "public abstract class VarHandle {\n"
+        f"    /**\n{doc}     */\n    public final native\n    @IntrinsicCandidate\n"
+        "    Object getAcquire(Object... args);\n\n    int x;\n}\n"
+    )
+    chunks = _syntax("VarHandle.java", "java", source, unit="chars", budget=1500)
+    parts = [c for c in chunks if c.symbol == "VarHandle.getAcquire"]
+    assert len(parts) == 2 and all(c.header.endswith("Object getAcquire(Object... args);") for c in parts)
