@@ -512,6 +512,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 {"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification", "declaration_list"}
             ),
             name_fields=("name", "declarator"),
+            # ``typedef struct tag {...} NAME;`` is ``NAME``: the name code uses.
+            naming_wrappers=frozenset({"type_definition"}),
             kinds={"enum_specifier": "enum", "struct_specifier": "struct", "union_specifier": "struct"},
             needs_body=frozenset({"struct_specifier", "union_specifier", "enum_specifier"}),
             opens_error_root=True,
@@ -536,6 +538,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 {"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification", "declaration_list"}
             ),
             name_fields=("name", "declarator"),
+            naming_wrappers=frozenset({"type_definition"}),  # (as in C)
             kinds={"namespace_definition": "namespace", "enum_specifier": "enum", "struct_specifier": "struct"},
             anonymous_names={"namespace_definition": "<anonymous>"},
             needs_body=frozenset({"class_specifier", "struct_specifier", "union_specifier", "enum_specifier"}),

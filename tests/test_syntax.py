@@ -2161,3 +2161,20 @@ def test_a_bodiless_definitions_repeated_head_runs_down_to_its_name() -> None:
     chunks = _syntax("VarHandle.java", "java", source, unit="chars", budget=1500)
     parts = [c for c in chunks if c.symbol == "VarHandle.getAcquire"]
     assert len(parts) == 2 and all(c.header.endswith("Object getAcquire(Object... args);") for c in parts)
+
+
+@pytest.mark.parametrize("language", ["c", "cpp"])
+def test_a_typedefd_struct_is_named_by_its_typedef(language: str) -> None:
+    # ``typedef struct otherName_st {...} OTHERNAME;`` was ``otherName_st``: code and users
+    # write OTHERNAME (OpenSSL's and X11's headers).
+    source = (
+        "typedef struct otherName_st {\n    int type_id;\n} OTHERNAME;\n\n"
+        "struct plain {\n    int a;\n};\n\n"
+        "typedef struct {\n    int x;\n} Anon;\n\n"
+        "typedef enum color { RED, GREEN } color_t;\n"
+    )
+    found = {d.symbol: (d.kind, d.signature) for d in list_definitions(prepare(f"t.{language}", language, source))}
+    assert found == {
+        "OTHERNAME": ("struct", "typedef struct otherName_st"), "plain": ("struct", "struct plain"),
+        "Anon": ("struct", "typedef struct"), "color_t": ("enum", "typedef enum color"),
+    }  # fmt: skip
