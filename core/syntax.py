@@ -337,7 +337,16 @@ class _Run:
         if callee is None or callee.type not in spec.functions:
             return None
         arguments = call.child_by_field_name("arguments")
-        functions = [callee, *(a for a in (arguments.named_children if arguments else []) if a.type in spec.functions)]
+        functions = [callee]
+        for argument in arguments.named_children if arguments else []:
+            # (Rollup's UMD passes its factory in parentheses: ``})(this, (function (exports) {``.)
+            wraps = []
+            while argument.type in spec.iife_wraps and argument.named_children and len(wraps) < 4:
+                wraps.append(argument)
+                argument = argument.named_children[-1]
+            if argument.type in spec.functions:
+                functions.append(argument)
+                opened.update(_key(w) for w in wraps)
         opened.update(_key(n) for n in (call, arguments) if n is not None)
         bodies = [(f, b) for f in functions if (b := self.body(f)) is not None and b.type.endswith("block")]
         if not bodies:

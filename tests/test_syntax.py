@@ -1127,8 +1127,11 @@ _HELPERS = "".join(f"\n  function helper{i}(value) {{\n    var out = String(valu
     ("bang.js", "javascript", "!function () {\n" + _HELPERS + "}();\nconst after = 1;\n"),
     ("umd.js", "javascript", "(function (root, factory) {\n  root.lib = factory();\n}(this, function () {\n" + _HELPERS
      + "  return { helper0: helper0 };\n}));\n"),
+    # Rollup's UMD: the factory in parentheses (jsdiff's dist/diff.js was 62 <module> chunks).
+    ("diff.js", "javascript", "(function (global, factory) {\n  factory(global.Diff = {});\n})(this, (function (exports) {"
+     + " 'use strict';\n" + _HELPERS + "  exports.helper0 = helper0;\n}));\n"),
     ("main.ts", "typescript", "(async () => {\n" + _HELPERS + "  await main();\n})();\n"),
-], ids=["parenthesized", "bang", "umd-factory", "async-arrow"])
+], ids=["parenthesized", "bang", "umd-factory", "rollup-umd", "async-arrow"])
 def test_a_function_called_where_it_is_written_opens_at_top_level(path, language, source) -> None:
     # Older JavaScript held a whole library in one such function: its definitions are the file's.
     names = [d.symbol for d in list_definitions(prepare(path, language, source))]
