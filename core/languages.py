@@ -89,7 +89,8 @@ class CodeSpec:
       Order&);``, with the declarator type it must hold; Go's interface methods);
     - ``opens_error_root``: a root that is itself an ERROR is measured through its children (see
       :func:`core.parsing.find_damage`): in C and C++ the preprocessor's ``#ifdef`` blocks make
-      such roots of sound code; in other grammars a root ERROR is garbage;
+      such roots of sound code, in Rust unstable syntax (``pub macro``); in other grammars a
+      root ERROR is garbage;
     - ``comment_macros``: macros the grammar cannot read, which stand for nothing a chunk needs
       (glibc's ``__BEGIN_DECLS``: ``extern "C" {`` in C++, nothing in C): the parser reads
       each as a ``/* */`` comment of its length (no offset moves; as a comment its line is
@@ -499,6 +500,9 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             },
             anonymous_names={"foreign_mod_item": "extern"},
             packed_members=frozenset({"foreign_mod_item"}),
+            # The standard library's ``pub macro name(...) {}`` (unstable syntax) makes the root
+            # an ERROR over whole items (core's macros/mod.rs fell back to windows).
+            opens_error_root=True,
         ),
         CodeSpec(
             name="c",
