@@ -278,6 +278,18 @@ class _Run:
                     comment = attached.pop()
                     unit.nodes.insert(0, comment)
                     unit.first = _lines(comment, data)[0]
+            elif definition is None and attached and node.is_named:
+                # Comments and attributes right above a statement (no blank line between) are
+                # its own: packing must not end a chunk between them (Rust's ``#[stable(...)]``
+                # over a ``pub use``, ``# Constants`` over ``MAX = 5``).
+                while (
+                    attached
+                    and attached[-1].type in spec.attached
+                    and _lines(attached[-1], data)[1] + 1 >= unit.first
+                ):
+                    comment = attached.pop()
+                    unit.nodes.insert(0, comment)
+                    unit.first = _lines(comment, data)[0]
             if attached:
                 units.extend(map(alone, attached))
                 attached = []

@@ -2204,3 +2204,21 @@ def test_rust_items_under_a_root_error_are_read_through_it() -> None:
     assert {c.symbol for c in chunks if c.kind == "macro" and c.text.startswith("/// Returns")} == {
         f"matches_{i}" for i in range(5)
     }
+
+
+@pytest.mark.parametrize(("path", "language", "source"), [
+    ("attr.rs", "rust", "//! Panic support.\n\n" + "".join(
+        f'#[stable(feature = "panic_hooks", since = "1.10.0")]\npub use crate::panicking::{{hook_{i}, take_hook_{i}}};\n\n'
+        for i in range(8)) + "pub fn f() {}\n"),
+    ("limits.py", "python", '"""Limits."""\n\n' + "".join(
+        f"# The limit of the {i}th kind of request, in bytes.\nLIMIT_{i} = {i} * 1024 * 1024\n\n" for i in range(8))
+     + "def f():\n    return 1\n"),
+], ids=["rust-attributes", "python-comments"])
+def test_a_comment_or_attribute_right_above_a_statement_is_never_cut_from_it(path, language, source) -> None:
+    # Packing statements into <module> chunks ended 32 chunks of the Rust sample with an
+    # attribute whose item opened the next (std's panic.rs: ``#[stable(...)]`` | ``pub use``).
+    chunks = _syntax(path, language, source, unit="chars", budget=300 if language == "rust" else 240)
+    assert len([c for c in chunks if c.kind == "module"]) > 2
+    for chunk in chunks:
+        last = chunk.text.rstrip().rsplit("\n", 1)[-1].lstrip()
+        assert not last.startswith(("#[", "# ")), chunk.text
