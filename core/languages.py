@@ -77,6 +77,8 @@ class CodeSpec:
       () => ...`` is ``default``);
     - ``keyword_kinds``: a keyword token in a definition that gives its kind (Kotlin writes
       ``interface Shape`` and ``enum class Color`` as class declarations);
+    - ``docstrings``: statements that are a docstring when a string is all they hold (Python's
+      ``expression_statement``): a class's first is its head's, however long;
     - ``comment_hosts``: nodes whose grammar takes in the comments after them, about what
       follows (Kotlin's ``import_list`` and ``package_header`` hold the doc comment of the
       class below them): where one ends with a comment it is read through its children, so
@@ -172,6 +174,7 @@ class CodeSpec:
     transparent: frozenset[str] = frozenset()
     attached: frozenset[str] = _COMMENTS
     comment_hosts: frozenset[str] = frozenset()
+    docstrings: frozenset[str] = frozenset()
     annotation_holders: frozenset[str] = frozenset()
     name_fields: tuple[str, ...] = ("name",)
     name_types: frozenset[str] = frozenset(
@@ -290,6 +293,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name_fields=("name", "left"),
             assignments=frozenset({"assignment"}),
             naming_wrappers=frozenset({"assignment"}),
+            docstrings=frozenset({"expression_statement"}),
             guards=frozenset(
                 {"if_statement", "elif_clause", "else_clause", "try_statement", "except_clause", "finally_clause", "block"}
             ),

@@ -1058,6 +1058,10 @@ class _Run:
         while members and members[0].first <= head.last:
             head.last = max(head.last, members[0].last)
             members.pop(0)
+        if is_container and members and self._is_docstring(members[0]):
+            # A class's docstring is its head's, however long: cut, it is the head's parts under
+            # the signature, not loose statements of the class.
+            head.last = members.pop(0).last
         # A registered callback that registers more (a ``describe`` of ``it``s) is a suite: its
         # head lists them as a class's head lists its members, and its tests are its members.
         # So is a Go test function of ``t.Run`` subtests (``CodeSpec.function_suites``).
@@ -1098,6 +1102,18 @@ class _Run:
         # (The heads were made last before ``start``: where the parts begin.)
         begin = next(i for i in range(start - 1, -1, -1) if self.out[i] is first)
         _number(self.join_parts(parts, symbol, begin), kind)
+
+    def _is_docstring(self, unit: Unit) -> bool:
+        """Whether ``unit`` is a docstring: a statement of a string alone (``CodeSpec.docstrings``)."""
+        if unit.definition is not None or not self.spec.docstrings:
+            return False
+        nodes = [n for n in unit.nodes if "comment" not in n.type]
+        if len(nodes) != 1:
+            return False
+        node = nodes[0]
+        if node.type in self.spec.docstrings and node.named_child_count == 1:
+            node = node.named_children[0]
+        return node.type in _STRINGS
 
     def longest_line(self, first: int, last: int, symbol: str) -> int:
         """The size of the longest of lines ``first..last`` that fits the budget alone under the
@@ -1695,6 +1711,9 @@ def _fuse(units: list[Unit]) -> list[Unit]:
             continue
         fused.append(unit)
     return fused
+
+
+_STRINGS = frozenset({"string", "concatenated_string"})
 
 
 def _head_last(doc: Document, unit: Unit, body: Node) -> int:

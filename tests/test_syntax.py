@@ -2222,3 +2222,19 @@ def test_a_comment_or_attribute_right_above_a_statement_is_never_cut_from_it(pat
     for chunk in chunks:
         last = chunk.text.rstrip().rsplit("\n", 1)[-1].lstrip()
         assert not last.startswith(("#[", "# ")), chunk.text
+
+
+def test_a_long_class_docstring_is_the_class_headers_parts() -> None:
+    # click's Context: a 97-line docstring was four ``statements`` chunks, each part 1/1 (a
+    # query could not put them back together), and the class_header held only ``class Context:``.
+    lines = "".join(f"    line {i} of the class docstring explaining the context object.\n" for i in range(12))
+    source = (
+        f'class Context:\n    """The context object.\n\n{lines}    """\n\n'
+        "    def close(self):\n        return None\n\n    def open(self):\n        return 1\n"
+    )
+    chunks = _syntax("ctx.py", "python", source, unit="chars", budget=400)
+    heads = [c for c in chunks if c.kind == "class_header"]
+    assert len(heads) > 1 and [c.part for c in heads] == list(range(1, len(heads) + 1))
+    assert heads[0].text.startswith('class Context:\n    """The context object.') and heads[-1].text.endswith('"""')
+    assert all(c.header == "class Context:" for c in heads[1:]) and "def close(self):" in heads[0].header
+    assert not any(c.kind == "statements" for c in chunks)
