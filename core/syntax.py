@@ -278,18 +278,6 @@ class _Run:
                     comment = attached.pop()
                     unit.nodes.insert(0, comment)
                     unit.first = _lines(comment, data)[0]
-            elif definition is None and attached and node.is_named:
-                # Comments and attributes right above a statement (no blank line between) are
-                # its own: packing must not end a chunk between them (Rust's ``#[stable(...)]``
-                # over a ``pub use``, ``# Constants`` over ``MAX = 5``).
-                while (
-                    attached
-                    and attached[-1].type in spec.attached
-                    and _lines(attached[-1], data)[1] + 1 >= unit.first
-                ):
-                    comment = attached.pop()
-                    unit.nodes.insert(0, comment)
-                    unit.first = _lines(comment, data)[0]
             if attached:
                 units.extend(map(alone, attached))
                 attached = []
@@ -1181,7 +1169,13 @@ class _Run:
 
         Consumes the members taken from ``members``.
         """
+        previous = self.out[-1] if self.out else None
         if not self.fits(head.first, head.last, symbol, header, reserve):
+            if previous is not None and previous.loose and previous.parent is parent:
+                # Comments right before it (a section's banner) lead its first piece, as they
+                # join a head that fits (below).
+                self.out.pop()
+                head = Unit(previous.first, head.last, head.nodes)
             # The repeat above the later pieces must leave room for each whole line of the head
             # that fits the budget at all: it must not be what cuts a signature line in two.
             # (The first line always starts the first piece.)
@@ -1198,7 +1192,6 @@ class _Run:
             return self.line_pieces(
                 head.first, head.last, kind, symbol, header, parent, rest_header=repeat, first_reserve=reserve
             )
-        previous = self.out[-1] if self.out else None
         if (
             previous is not None
             and previous.loose
@@ -1371,12 +1364,35 @@ class _Run:
                         named.append(sym)
                     continue
                 moved = group[-1] if len(group) > 1 and not unit.named else None
+                # Comments and attributes right above the unit (no blank line between) are about
+                # it: the cut goes above them, not between them and it (Rust's ``#[stable(...)]``
+                # ended a chunk whose ``pub use`` opened the next).
+                above = 0
+                while (
+                    not self.comments_only(unit)
+                    and above < len(group) - 1
+                    and self.comments_only(group[-1 - above][0])
+                    and group[-1 - above][0].last + 1 >= (group[-above][0].first if above else unit.first)
+                ):
+                    above += 1
                 if moved is not None and not moved[1] and self.fits(moved[0].first, unit.last, symbol_of(2, []), header):
                     # A closing ``})`` alone would be a chunk of its own: the statement before it
                     # (not a definition, which keeps its own chunk and name) goes with it.
                     group.pop()
                     emit()
                     group.append(moved)
+                elif above and self.fits(group[-above][0].first, unit.last, symbol_of(1, [sym] if sym else []), header):
+                    kept = group[-above:]
+                    del group[-above:]
+                    named[:] = [s for u, s in group if s]
+                    emit()
+                    group.extend(kept)
+                    if self.fits(group[0][0].first, unit.last, symbol_of(1, [sym] if sym else []), header):
+                        group.append((unit, sym))
+                        if sym:
+                            named.append(sym)
+                        continue
+                    emit()
                 else:
                     emit()
             if self.fits(unit.first, unit.last, symbol_of(1, [sym] if sym else []), header):

@@ -2238,3 +2238,18 @@ def test_a_long_class_docstring_is_the_class_headers_parts() -> None:
     assert heads[0].text.startswith('class Context:\n    """The context object.') and heads[-1].text.endswith('"""')
     assert all(c.header == "class Context:" for c in heads[1:]) and "def close(self):" in heads[0].header
     assert not any(c.kind == "statements" for c in chunks)
+
+
+def test_a_banner_above_a_class_whose_head_is_cut_leads_its_first_part() -> None:
+    # argparse's ``# Action classes`` banner joined the head of ``class Action`` while the head
+    # fit; once its long docstring made the head parts, the banner was a chunk of its own.
+    lines = "".join(f"    line {i} of the docstring of the base class of every action.\n" for i in range(12))
+    source = (
+        "def helper():\n    return 1\n\n\n# ==============\n# Action classes\n# ==============\n\n"
+        f'class Action:\n    """Information about an action.\n\n{lines}    """\n\n'
+        "    def __call__(self, parser):\n        raise NotImplementedError\n"
+    )
+    chunks = _syntax("argparse.py", "python", source, unit="chars", budget=400)
+    first = next(c for c in chunks if c.kind == "class_header")
+    assert first.start_line == 5 and first.part == 1 and first.parts > 1
+    assert not any(c.text.startswith("# =") and c.kind == "module" for c in chunks)
