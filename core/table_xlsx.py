@@ -217,17 +217,20 @@ def _sheet_tables(
     if merges:
         rows = _fill_merges(rows, merges)
     shared = _SheetRows(rows)
-    anchored = False
+    count = 0
     while True:
         shared.next_table = False
-        table = _open_sheet(sheet, _until_next_table(shared), path=path, name=name, has_header=has_header,
-                            merges=merges, anchored=anchored)  # fmt: skip
+        last = count + 1 >= MAX_SHEET_TABLES  # past it, the sheet's rows are this table's
+        table = _open_sheet(sheet, shared if last else _until_next_table(shared), path=path, name=name,
+                            has_header=has_header, merges=merges, anchored=count > 0)  # fmt: skip
         if table is None:
             return
+        if last and count:
+            table.notes = (*table.notes, f"note: the sheet's tables past its {MAX_SHEET_TABLES:,}th are read as rows of this one")
         yield table
         if not shared.next_table:
             return
-        anchored = True
+        count += 1
 
 
 class _SheetRows:
@@ -251,6 +254,7 @@ class _SheetRows:
         self._back.extend(reversed(rows))
 
 
+MAX_SHEET_TABLES = 50  # tables read apart on one sheet (a sheet of thousands of little ones stays bounded)
 _MAX_TITLE_ROWS = 5  # one-cell rows (a title) above a table's header, after the blank row
 _LOOK_ROWS = 20  # rows under a candidate header that tell its columns' kinds
 

@@ -11,6 +11,7 @@ from pages import common
 
 DEFAULT_TABLE = "sales.csv"
 SHOWN = 24  # chunks drawn per side; the exports hold them all
+PREVIEWS_SHOWN = 12  # tables previewed (a workbook of many sheets, a sheet of many tables)
 TABLE_SOURCES = ("Sample", "Upload")
 HEADER_CHOICES = ("detect", "yes", "no")
 
@@ -77,12 +78,15 @@ except ChunkExplorerError as exc:
     common.error(exc)
     st.stop()
 
-for name, frame in previews.items():
+for name, frame in list(previews.items())[:PREVIEWS_SHOWN]:
     encoding = frame.attrs.get("encoding")
     decoded = f" · not UTF-8: read as {encoding}" if encoding not in (None, "utf-8") else ""
     shown = f"first {len(frame):,} rows" if len(frame) else "a header row, no data rows"
     st.markdown(f"**{common.md(name)}** · {shown}{decoded}")
     st.dataframe(frame, height=220, width="stretch")
+if len(previews) > PREVIEWS_SHOWN:
+    st.caption(f"{len(previews) - PREVIEWS_SHOWN:,} more tables are not previewed here; their chunks are below "
+               "and in the exports.")
 
 metrics = {s: common.table_figures(chunks[s], settings.model) for s in chunks}
 for strategy, title in (("fixed", "Naive windows"), ("syntax", "Table chunks")):

@@ -109,3 +109,23 @@ def test_an_uploaded_tables_encoding_can_be_given(tables: AppTest) -> None:
     assert any("ru.csv" in m.value and "read as koi8-r" in m.value for m in tables.markdown)
     assert any("Москва" in c.value and "население" in c.value for c in tables.code)
     assert any("--encoding koi8-r" in c.value for c in tables.code), "the exported command says it too"
+
+
+def test_a_workbook_of_many_tables_previews_a_few_and_says_so(tables: AppTest) -> None:
+    import io
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for i in range(200):  # 200 little tables under each other: read apart up to a bound
+        sheet.append([f"name{i}", f"value{i}"])
+        sheet.append(["x", i])
+        sheet.append([])
+    raw = io.BytesIO()
+    book.save(raw)
+    tables.radio(key="tsource").set_value("Upload").run()
+    tables.file_uploader(key="upload_table").upload("many.xlsx", raw.getvalue(), "application/zip").run()
+    assert not tables.exception and not tables.error
+    assert len(tables.dataframe) == 12
+    assert any("38 more tables are not previewed" in c.value for c in tables.caption)

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 
 import core.table_csv
 import core.table_fixed
+import core.table_xlsx
 from core.chunk import Chunk
 from core.errors import InputError
 from core.settings import DEFAULT_MODEL, ChunkSettings
@@ -823,6 +824,17 @@ def test_a_blank_row_inside_a_table_does_not_start_another(rows: list[list[objec
     cells = [(i + 1, j + 1, v) for i, row in enumerate(rows) if row for j, v in enumerate(row) if v is not None]
     chunks = chunk_table_source(load_bytes("one.xlsx", _xlsx_bytes(cells)), ChunkSettings(), "syntax")
     assert {c.symbol for c in chunks} == {"one.xlsx#Sheet"}
+
+
+def test_a_sheet_of_many_little_tables_is_read_apart_up_to_a_bound() -> None:
+    # 3,000 little tables on a sheet took 9 s and 3,000 previews; past MAX_SHEET_TABLES the
+    # rest of the sheet is the last table's rows, and its profile says so.
+    cells = [c for i in range(120) for c in _rows_at(3 * i + 1, 1, [[f"name{i}", f"value{i}"], ["x", i]])]
+    chunks = chunk_table_source(load_bytes("many.xlsx", _xlsx_bytes(cells)), ChunkSettings(), "syntax")
+    profiles = [c for c in chunks if c.kind == "table_profile"]
+    assert len(profiles) == core.table_xlsx.MAX_SHEET_TABLES
+    assert "tables past its 50th are read as rows of this one" in profiles[-1].header
+    assert "tables past" not in profiles[-2].header and profiles[-1].row_end == 1 + 2 * (120 - 50)
 
 
 def test_formulas_a_program_never_calculated_are_named_in_the_profile(tmp_path: Path) -> None:
