@@ -225,12 +225,13 @@ def damaged_utf8_line(data: bytes) -> int | None:
 
 def checked_encoding(encoding: str, name: str) -> str:
     """The codec name of an encoding a user gave (``--encoding``), or :class:`InputError`."""
-    import codecs
-
     try:
-        return codecs.lookup(encoding).name
+        info = codecs.lookup(encoding)
     except LookupError:
         raise InputError(f"{name}: unknown encoding {encoding!r} (Python's names: cp1250, koi8_r, shift_jis, utf-16...)") from None
+    if not getattr(info, "_is_text_encoding", True):  # rot13, base64, zip: codecs, but of no text
+        raise InputError(f"{name}: {encoding!r} is no text encoding (Python's names: cp1250, koi8_r, shift_jis, utf-16...)")
+    return info.name
 
 
 def decode_as(data: bytes, name: str, encoding: str) -> tuple[str, str]:

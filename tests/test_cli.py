@@ -346,6 +346,8 @@ def test_an_encoding_detection_got_wrong_can_be_given(tmp_path: Path) -> None:
     for args, message in (
         ((str(tmp_path), "--encoding", "klingon"), "error: --encoding: unknown encoding 'klingon'"),
         ((str(tmp_path / "k.py"), "--encoding", "klingon"), "error: --encoding: unknown encoding 'klingon'"),
+        # A codec of no text (rot13, base64) was a traceback.
+        ((str(tmp_path / "k.py"), "--encoding", "rot13"), "error: --encoding: 'rot13' is no text encoding"),
         ((str(tmp_path / "k.py"), "--encoding", "ascii"), "error: k.py: line 1: bytes that are not valid ascii"),
     ):
         bad = run("chunk", *args)
