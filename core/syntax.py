@@ -1370,7 +1370,7 @@ class _Run:
                 above = 0
                 while (
                     not self.comments_only(unit)
-                    and above < len(group) - 1
+                    and above < len(group)
                     and self.comments_only(group[-1 - above][0])
                     and group[-1 - above][0].last + 1 >= (group[-above][0].first if above else unit.first)
                 ):
@@ -1382,17 +1382,14 @@ class _Run:
                     emit()
                     group.append(moved)
                 elif above and self.fits(group[-above][0].first, unit.last, symbol_of(1, [sym] if sym else []), header):
-                    kept = group[-above:]
+                    kept = group[-above:]  # (comments: no definitions, so ``named`` stays as it is)
                     del group[-above:]
-                    named[:] = [s for u, s in group if s]
                     emit()
                     group.extend(kept)
-                    if self.fits(group[0][0].first, unit.last, symbol_of(1, [sym] if sym else []), header):
-                        group.append((unit, sym))
-                        if sym:
-                            named.append(sym)
-                        continue
-                    emit()
+                    group.append((unit, sym))
+                    if sym:
+                        named.append(sym)
+                    continue
                 else:
                     emit()
             if self.fits(unit.first, unit.last, symbol_of(1, [sym] if sym else []), header):
