@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import warnings
 import zipfile
+from collections import deque
 from collections.abc import Iterator, Sequence
 from datetime import date, datetime, time, timedelta
 from itertools import zip_longest
@@ -31,6 +32,7 @@ from core.table_batch import (
     OpenTable, RowBatch, check_width, column_names, detect_header, looks_like_value, make_batch, reads_as_note,
     values_below,
 )  # fmt: skip
+from core.table_values import NA_MARKERS
 
 BATCH_ROWS = 20_000
 MAX_UNCOMPRESSED = 2_000_000_000  # bytes of XML a workbook may expand to
@@ -263,19 +265,25 @@ def _until_next_table(rows: _SheetRows) -> Iterator[tuple[int, list[str]]]:
     """``rows`` up to where another table starts below this one (a report's second table, after
     a blank row), then put back for it; ``rows.next_table`` says one was found.
 
-    A table starts at a row after a blank row (below a title of one-cell rows, if any) that has
-    two cells or more, none a number or a date, over rows of its own in which some column under
-    one of its cells holds numbers or dates only: a header over data. Tables of text only are
-    never split (their next group's first row would read as a header), nor at a row that
-    repeats this table's first."""
+    A table starts at a row after a blank row (below a title of one-cell rows, if any) that
+    names every column the two or more rows right under it use, with no number or date among
+    its cells, where some column under one of its names holds numbers or dates only (a header
+    over data), and where those rows are not shaped as this table's last rows are (another
+    width, or a column of numbers in one and of text in the other). So a section's label row
+    (``Revenue | EUR thousands`` over five columns), a row of text in a log (``restart | S0 |
+    | OFFLINE``) and a header repeated after a page's break go on with this table; tables of
+    text only are never split (a group's first row would read as a header)."""
     first: list[str] | None = None  # this table's first row of two cells or more (its header, as a rule)
     top: list[tuple[int, list[str]]] = []  # its first rows, while they could be a title of what follows
+    recent: deque[list[str]] = deque(maxlen=_LOOK_ROWS)  # its last rows, their shape
     previous: int | None = None
     for number, cells in rows:
         if previous is None or number == previous + 1 or first is None:
             previous = number
             if first is None and _filled(cells) >= 2:
                 first = [c.strip() for c in cells]
+            elif first is not None and _holds_value(cells):
+                recent.append(cells)
             if len(top) <= _MAX_TITLE_ROWS:
                 top.append((number, cells))
             yield number, cells
@@ -283,13 +291,14 @@ def _until_next_table(rows: _SheetRows) -> Iterator[tuple[int, list[str]]]:
         look = _look_ahead(rows, (number, cells))
         # (Rows above that read as the title of the table below, ``Report | Sales 2024``: one table.)
         title = len(top) <= _MAX_TITLE_ROWS and len(_title_rows(top + look)) == len(top)
-        start = None if title else _next_table_at(look, first)
+        start = None if title else _next_table_at(look, list(recent))
         if start is not None:
             yield from look[:start]  # notes under this table, before a blank row
             rows.put_back(look[start:])
             rows.next_table = True
             return
         yield from look
+        recent.extend(cells for _, cells in look if _filled(cells) >= 2 and _holds_value(cells))
         previous = look[-1][0]
 
 
@@ -314,22 +323,45 @@ def _look_ahead(rows: _SheetRows, row: tuple[int, list[str]]) -> list[tuple[int,
     return look
 
 
-def _next_table_at(look: list[tuple[int, list[str]]], first: list[str] | None) -> int | None:
+def _next_table_at(look: list[tuple[int, list[str]]], recent: list[list[str]]) -> int | None:
     """Where in ``look`` (rows after a blank row, :func:`_look_ahead`) another table starts,
-    its title rows included, or None."""
+    its title rows included, or None (see :func:`_until_next_table`); ``recent``: the last
+    rows of the table above."""
     at = next((i for i, (_, cells) in enumerate(look) if _filled(cells) >= 2), None)
-    if at is None or at + 1 >= len(look) or look[at + 1][0] != look[at][0] + 1:
-        return None  # no row of two cells, or none right under it
+    if at is None or at + 2 >= len(look) or look[at + 2][0] != look[at][0] + 2:
+        return None  # no row of two cells, or not two rows right under it
     header = look[at][1]
-    if [c.strip() for c in header] == first or any(looks_like_value(c) for c in header if c.strip()):
+    below = [cells for _, cells in look[at + 1 :]]
+    named = {j for j, cell in enumerate(header) if cell.strip()}
+    if not _used(below) <= named or any(looks_like_value(header[j]) or header[j].strip() in NA_MARKERS for j in named):
+        return None  # a column without a name, or a value among the names: no header
+    if not any(values_below(below, j) for j in named):
         return None
-    below = [cells for number, cells in look[at + 1 :]]
-    if not any(cell.strip() and values_below(below, j) for j, cell in enumerate(header)):
-        return None
+    if recent and _used(recent) == _used(below) and all(_kind(recent, j) in (None, _kind(below, j)) for j in named):
+        return None  # the rows under it are shaped as those above: the same table goes on
     start = at
     while start and look[start - 1][0] == look[start][0] - 1:
         start -= 1  # its title: the one-cell rows right above it
     return start
+
+
+def _holds_value(cells: list[str]) -> bool:
+    """Whether a row holds a number or a date: a data row, no header and no label."""
+    return any(looks_like_value(c) for c in cells)
+
+
+def _kind(rows: list[list[str]], j: int) -> str | None:
+    """Column ``j`` of ``rows`` as mostly numbers or dates (``value``) or ``text``; None when
+    empty. (Mostly: a price list's ``on request`` among its prices is still a price column.)"""
+    present = [r[j] for r in rows if j < len(r) and r[j].strip() and r[j].strip() not in NA_MARKERS]
+    if not present:
+        return None
+    return "value" if 2 * sum(looks_like_value(v) for v in present) >= len(present) else "text"
+
+
+def _used(rows: list[list[str]]) -> set[int]:
+    """The columns some of ``rows`` fill."""
+    return {j for cells in rows for j, cell in enumerate(cells) if cell.strip()}
 
 
 def _open_sheet(
@@ -357,7 +389,10 @@ def _open_sheet(
         sample = [(sample[0][0], joined), *sample[stacked:]]
     cells_only = [cells[left:] for _, cells in sample]
     header = detect_header(cells_only) if has_header is None else has_header
-    header_only = bool(header) and len(sample) == 1  # a header with no data rows under it
+    # A header with no data rows under it (of two names at least: a lone sentence is no header).
+    header_only = bool(header) and len(sample) == 1 and _filled(cells_only[0]) >= 2
+    if header and len(sample) == 1 and not header_only:
+        return None  # a sheet of a sentence: no table
     width = max(len(_trimmed(c)) for c in cells_only)
     check_width(f"{path}: sheet {sheet.title!r}", width)
     columns = column_names(cells_only[0] if header else None, width)

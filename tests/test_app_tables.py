@@ -118,9 +118,10 @@ def test_a_workbook_of_many_tables_previews_a_few_and_says_so(tables: AppTest) -
 
     book = openpyxl.Workbook()
     sheet = book.active
-    for i in range(200):  # 200 little tables under each other: read apart up to a bound
-        sheet.append([f"name{i}", f"value{i}"])
-        sheet.append(["x", i])
+    for i in range(200):  # 200 little tables under each other, each unlike the one above: read apart up to a bound
+        width = 2 + i % 2
+        for row in ([f"name{i}", f"value{i}", "unit"], ["x", i, "kg"], ["y", i + 1, "kg"]):
+            sheet.append(row[:width])
         sheet.append([])
     raw = io.BytesIO()
     book.save(raw)

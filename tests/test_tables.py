@@ -818,6 +818,19 @@ def test_a_second_table_below_a_blank_row_is_a_table_of_its_own() -> None:
         [["region", "revenue"], ["North", 120], None, ["region", "revenue"], ["South", 95]],
         # A row of text after a gap with no numbers under it in any of its cells' columns.
         [["item", "qty", "note"], ["a", 1, "x"], None, ["b", None, "late"], ["c", None, "lost"]],
+        # Sections under labels of two cells (a regression audit's finding: each section was a
+        # table of its own, named column_1..5, and the header a table of no rows).
+        [["Line item", "Q1", "Q2", "Q3"], None, ["Revenue", "EUR thousands"], ["Sales", 1, 2, 3], ["Fees", 4, 5, 6],
+         None, ["Expenses", "EUR thousands"], ["Rent", 1, 2, 3], ["Travel", 4, 5, 6]],
+        # A log's row of text after a blank row (an empty reading), the log going on below it.
+        [["Time", "Sensor", "Reading", "Status"], ["09:00", "S1", 3.5, "OK"], ["09:05", "S1", 3.6, "OK"], None,
+         ["restart", "S0", None, "OFFLINE"], ["09:10", "S1", 3.7, "OK"], ["09:15", "S1", 3.8, "OK"]],
+        # A price list's section whose first row asks for a quote: text in the price column.
+        [["Product", "Material", "Price"], ["Chair", "oak", 120], ["Stool", "pine", 40], None,
+         ["Chair Deluxe", "oak", "on request"], ["Table", "oak", 300], ["Bench", "pine", 90]],
+        # The header again after a page break, under a title of two cells.
+        [["ACME Corp", "Orders 2024"], ["Name", "Qty", "Price"], ["a", 1, 2.5], ["b", 2, 3.5], None,
+         ["Name", "Qty", "Price"], ["c", 3, 4.5], ["d", 4, 5.5]],
     ],
 )
 def test_a_blank_row_inside_a_table_does_not_start_another(rows: list[list[object] | None]) -> None:
@@ -826,15 +839,35 @@ def test_a_blank_row_inside_a_table_does_not_start_another(rows: list[list[objec
     assert {c.symbol for c in chunks} == {"one.xlsx#Sheet"}
 
 
+def test_a_sheet_of_one_sentence_is_no_table() -> None:
+    # A readme sheet: before, a table of no rows named after its sentence.
+    cells = [(1, 1, "This workbook holds the sales data")]
+    data = _rows_at(1, 1, [["region", "sales"], ["North", 1], ["South", 2]])
+    book = openpyxl.Workbook()
+    book.active.title = "Readme"
+    book.active.cell(1, 1, cells[0][2])
+    sheet = book.create_sheet("Data")
+    for row, column, value in data:
+        sheet.cell(row, column, value)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    chunks = chunk_table_source(load_bytes("r.xlsx", buffer.getvalue()), ChunkSettings(), "syntax")
+    assert {c.symbol for c in chunks} == {"r.xlsx#Data"}
+
+
 def test_a_sheet_of_many_little_tables_is_read_apart_up_to_a_bound() -> None:
     # 3,000 little tables on a sheet took 9 s and 3,000 previews; past MAX_SHEET_TABLES the
     # rest of the sheet is the last table's rows, and its profile says so.
-    cells = [c for i in range(120) for c in _rows_at(3 * i + 1, 1, [[f"name{i}", f"value{i}"], ["x", i]])]
+    # (Each of two or three columns, unlike the one above it: a table of its own.)
+    def little(i: int) -> list[list[object]]:
+        return [[f"name{i}", f"value{i}", "unit"][: 2 + i % 2], ["x", i, "kg"][: 2 + i % 2], ["y", i + 1, "kg"][: 2 + i % 2]]
+
+    cells = [c for i in range(120) for c in _rows_at(4 * i + 1, 1, little(i))]
     chunks = chunk_table_source(load_bytes("many.xlsx", _xlsx_bytes(cells)), ChunkSettings(), "syntax")
     profiles = [c for c in chunks if c.kind == "table_profile"]
     assert len(profiles) == core.table_xlsx.MAX_SHEET_TABLES
     assert "tables past its 50th are read as rows of this one" in profiles[-1].header
-    assert "tables past" not in profiles[-2].header and profiles[-1].row_end == 1 + 2 * (120 - 50)
+    assert "tables past" not in profiles[-2].header and profiles[-1].row_end >= 3 * (120 - 50)  # the rest, headers too
 
 
 def test_formulas_a_program_never_calculated_are_named_in_the_profile(tmp_path: Path) -> None:
