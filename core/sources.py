@@ -420,9 +420,11 @@ def reads_as_unicode(data: bytes) -> bool:
 
 
 def _legacy(data: bytes) -> bool:
-    """Whether ``data`` is text in a legacy code page: not Unicode, and not binary (which a
-    code page would read as garbage where detection refuses it)."""
-    return not reads_as_unicode(data) and not is_binary(data)
+    """Whether ``data`` is text in a legacy code page: not Unicode, not binary (which a code
+    page would read as garbage where detection refuses it), and not UTF-8 with a stray bad byte
+    (refused by its line, as without the option: read in the code page, its every accent would
+    be garbled)."""
+    return not reads_as_unicode(data) and not is_binary(data) and damaged_utf8_line(data) is None
 
 
 def _head_is_legacy(path: Path, name: str) -> bool:

@@ -118,8 +118,9 @@ class _Utf8Form:
             self._eof = not data
             try:
                 self._buf += self._decoder.decode(data, final=self._eof).encode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise InputError(f"{self._path}: not valid {self.encoding.upper()} text ({exc.reason})") from None
+            except UnicodeError as exc:  # ("UTF-16 stream does not start with BOM" is no UnicodeDecodeError)
+                reason = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
+                raise InputError(f"{self._path}: not valid {self.encoding.upper()} text ({reason})") from None
         take = len(self._buf) if size < 0 else min(size, len(self._buf))
         out = bytes(self._buf[:take])
         del self._buf[:take]

@@ -329,6 +329,15 @@ def test_a_projects_encoding_is_given_once_for_its_files_that_are_not_utf8(tmp_p
         assert chunks["ru.csv"]["columns"] == ["город", "население"]
         assert "skipped blob.py: binary" in done.stderr
         assert "k.py: not UTF-8, read as koi8-r" in done.stderr and "u.py: not UTF-8" not in done.stderr
+    # UTF-8 with a stray bad byte is refused by its line, as without the option (read as KOI8-R
+    # its every accent was garbled); a table the encoding cannot read is skipped, not a traceback.
+    (project / "bad.py").write_bytes("x = 'é'\ny = '".encode() + b"\xe9'\n")
+    (project / "l1.csv").write_bytes("city,temp\nZürich,3\n".encode("latin-1"))
+    done = run("chunk", str(project), "--strategy", "syntax", "--encoding", "koi8_r")
+    assert done.returncode == 0 and "skipped bad.py: line 2: bytes that are not valid UTF-8" in done.stderr
+    wide = run("chunk", str(project), "--strategy", "syntax", "--encoding", "utf_16")
+    assert wide.returncode == 0 and "Traceback" not in wide.stderr, wide.stderr
+    assert "skipped l1.csv: not valid UTF-16 text" in wide.stderr
 
 
 def test_an_encoding_detection_got_wrong_can_be_given(tmp_path: Path) -> None:
