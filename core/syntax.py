@@ -1533,8 +1533,27 @@ class _Run:
                     break
             else:
                 pos, line = None, line + 1
+        self._no_closer_alone(made)
         self.out.extend(made)
         return made
+
+    def _no_closer_alone(self, made: list[Pending]) -> None:
+        """A last piece of one short line of punctuation (a docstring's closing ``\"\"\"``, a ``}``)
+        left alone by the greedy cut takes the line above it, when that still fits: a closer
+        alone answers nothing."""
+        if len(made) < 2:
+            return
+        before, last = made[-2], made[-1]
+        if last.start_byte is not None or before.start_byte is not None or last.first != last.last:
+            return
+        if before.last - before.first < 1 or before.last + 1 != last.first:
+            return
+        text = self.doc.slice(*self.doc.lines_span(last.first, last.last)).strip()
+        if len(text) > 4 or any(ch.isalnum() for ch in text):
+            return
+        if self.fits(before.last, last.last, last.symbol, last.header):
+            before.last -= 1
+            last.first -= 1
 
     # ---- building ----------------------------------------------------------------------------
 

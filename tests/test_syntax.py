@@ -2253,3 +2253,14 @@ def test_a_banner_above_a_class_whose_head_is_cut_leads_its_first_part() -> None
     first = next(c for c in chunks if c.kind == "class_header")
     assert first.start_line == 5 and first.part == 1 and first.parts > 1
     assert not any(c.text.startswith("# =") and c.kind == "module" for c in chunks)
+
+
+@pytest.mark.parametrize(("width", "count", "budget"), [(40, 8, 300), (40, 12, 400), (47, 10, 700)])
+def test_a_docstrings_closing_quotes_are_not_a_part_alone(width: int, count: int, budget: int) -> None:
+    # Cut line by line, a class docstring's last part could be its closing quotes alone (the
+    # stdlib's uuid.py and lib2to3): a closer alone answers nothing; it takes the line above.
+    lines = "".join(f"    line {i} " + "x" * width + "\n" for i in range(count))
+    source = f'class Context:\n    """The context object.\n\n{lines}    """\n\n    def close(self):\n        return None\n'
+    chunks = _syntax("ctx.py", "python", source, unit="chars", budget=budget)
+    assert not any(c.text.strip() == '"""' for c in chunks)
+    assert_budget(chunks, budget)
