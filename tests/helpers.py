@@ -105,3 +105,23 @@ def stop_process(process: subprocess.Popen, timeout: float) -> None:  # type: ig
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+def plan_workbook(empty_sheet: bool = False) -> bytes:
+    """A workbook whose first sheet, ``Plan``, is a header alone (``month, target, owner``) beside
+    an ``Actuals`` sheet of rows (and an empty sheet, when asked)."""
+    import io
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.active.title = "Plan"
+    book.active.append(["month", "target", "owner"])
+    data = book.create_sheet("Actuals")
+    for row in (["month", "revenue"], ["Jan", 120], ["Feb", 135]):
+        data.append(row)
+    if empty_sheet:
+        book.create_sheet("Empty")
+    raw = io.BytesIO()
+    book.save(raw)
+    return raw.getvalue()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.helpers import open_app
+from tests.helpers import open_app, plan_workbook
 
 
 def figures(at: AppTest) -> dict[str, list[int]]:
@@ -68,20 +68,8 @@ def test_upload_good_and_bad_tables(tables: AppTest) -> None:
 
 
 def test_a_workbook_sheet_of_a_header_alone_is_shown_as_such(tables: AppTest) -> None:
-    import io
-
-    import openpyxl
-
-    book = openpyxl.Workbook()
-    book.active.title = "Plan"
-    book.active.append(["month", "target", "owner"])
-    data = book.create_sheet("Actuals")
-    for row in (["month", "revenue"], ["Jan", 120], ["Feb", 135]):
-        data.append(row)
-    raw = io.BytesIO()
-    book.save(raw)
     tables.radio(key="tsource").set_value("Upload").run()
-    tables.file_uploader(key="upload_table").upload("plan.xlsx", raw.getvalue(), "application/zip").run()
+    tables.file_uploader(key="upload_table").upload("plan.xlsx", plan_workbook(), "application/zip").run()
     assert not tables.exception and not tables.error
     assert any("plan.xlsx#Plan" in m.value and "a header row, no data rows" in m.value for m in tables.markdown)
     assert any("plan.xlsx#Plan" in c.value and "no data rows under it" in c.value for c in tables.code)

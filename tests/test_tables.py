@@ -36,7 +36,7 @@ from core.tables import (
     table_encoding,
     table_metrics,
 )
-from tests.helpers import ROOT, SAMPLES
+from tests.helpers import ROOT, SAMPLES, plan_workbook
 
 TABLES = SAMPLES / "tables"
 SAMPLE_FILES = ["sales.csv", "inventory.csv", "weather_stations.csv", "support_tickets.csv", "employees.tsv", "budget.xlsx"]
@@ -921,14 +921,7 @@ def test_xlsx_without_data_is_refused(tmp_path: Path) -> None:
 def test_a_sheet_of_a_header_alone_is_a_table_of_no_rows_beside_the_data(tmp_path: Path) -> None:
     # A plan sheet with its columns laid out and nothing filled in yet: it was skipped without a
     # word, and a question about its columns found nothing.
-    book = openpyxl.Workbook()
-    book.active.title = "Plan"
-    book.active.append(["month", "target", "owner"])
-    data = book.create_sheet("Actuals")
-    for row in (["month", "revenue"], ["Jan", 120], ["Feb", 135]):
-        data.append(row)
-    book.create_sheet("Empty")
-    book.save(tmp_path / "plan.xlsx")
+    (tmp_path / "plan.xlsx").write_bytes(plan_workbook(empty_sheet=True))
     chunks = chunk_table_source(load_file(tmp_path / "plan.xlsx"), ChunkSettings(), "syntax")
     # Workbook order, the header-only sheet first (it waited for a sheet with rows).
     assert [(c.kind, c.symbol) for c in chunks] == [
