@@ -745,8 +745,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             wrappers=frozenset({"property_declaration"}),
             # A body's statements sit in one ``statements`` node: read them as the body's own.
             transparent=frozenset({"statements"}),
-            comment_hosts=frozenset({"package_header", "import_list", "import_header"}),
-            annotation_holders=frozenset({"prefix_expression"}),
             # A subscript's ``{ ... }``; a closure's or a computed property's statements.
             body_types=frozenset({"computed_property", "willset_didset_block", "statements"}),
             kinds={"protocol_declaration": "protocol", "computed_property": "property", "willset_didset_block": "property"},
