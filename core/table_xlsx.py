@@ -267,9 +267,10 @@ def _until_next_table(rows: _SheetRows) -> Iterator[tuple[int, list[str]]]:
 
     A table starts at a row after a blank row (below a title of one-cell rows, if any) that
     names every column the two or more rows right under it use, with no number or date among
-    its cells, where some column under one of its names holds numbers or dates only (a header
-    over data), and where those rows are not shaped as this table's last rows are (another
-    width, or a column of numbers in one and of text in the other). So a section's label row
+    its cells (but years or dates heading columns), where some column under one of its names
+    holds numbers or dates only (a header over data), and where a title stands above it or the
+    rows under it are not shaped as this table's last rows are (another width, or a column of
+    numbers in one and of text in the other). So a section's label row
     (``Revenue | EUR thousands`` over five columns), a row of text in a log (``restart | S0 |
     | OFFLINE``) and a header repeated after a page's break go on with this table; tables of
     text only are never split (a group's first row would read as a header)."""
@@ -333,15 +334,21 @@ def _next_table_at(look: list[tuple[int, list[str]]], recent: list[list[str]]) -
     header = look[at][1]
     below = [cells for _, cells in look[at + 1 :]]
     named = {j for j, cell in enumerate(header) if cell.strip()}
-    if not _used(below) <= named or any(looks_like_value(header[j]) or header[j].strip() in NA_MARKERS for j in named):
-        return None  # a column without a name, or a value among the names: no header
+    if not _used(below) <= named or any(header[j].strip() in NA_MARKERS for j in named):
+        return None  # a column without a name, or a missing value among the names: no header
+    if any(looks_like_value(header[j]) for j in named) and not detect_header([header, *below]):
+        return None  # a value among the names, and no years heading columns (``Region | 2019 | 2020``)
     if not any(values_below(below, j) for j in named):
         return None
-    if recent and _used(recent) == _used(below) and all(_kind(recent, j) in (None, _kind(below, j)) for j in named):
-        return None  # the rows under it are shaped as those above: the same table goes on
     start = at
     while start and look[start - 1][0] == look[start][0] - 1:
         start -= 1  # its title: the one-cell rows right above it
+    # Rows shaped as those above go on with the table (a header repeated after a page break),
+    # unless a title of their own stands above their header (``Units sold by region``).
+    if start == at and recent and _used(recent) == _used(below) and all(
+        _kind(recent, j) in (None, _kind(below, j)) for j in named
+    ):
+        return None
     return start
 
 

@@ -807,6 +807,25 @@ def test_a_second_table_below_a_blank_row_is_a_table_of_its_own() -> None:
     assert [c.symbol for c in fixed] == ["report.xlsx#Sheet", "report.xlsx#Sheet!B9"]
 
 
+def test_a_titled_table_of_the_same_columns_and_a_year_headed_one_are_read_apart() -> None:
+    # Two pivots of one layout under titles of their own (revenue, then units), and a table whose
+    # header is years: each was read as rows of the table above.
+    revenue = [["Region", 2019, 2020, 2021], ["North", 1200, 1300, 1400], ["South", 900, 950, 990]]
+    units = [["Units sold by region"], ["Region", 2019, 2020, 2021], ["North", 12, 13, 14], ["South", 9, 9, 10]]
+    cells = _rows_at(1, 1, revenue) + _rows_at(5, 1, units)
+    chunks = chunk_table_source(load_bytes("pivots.xlsx", _xlsx_bytes(cells)), ChunkSettings(), "syntax")
+    profiles = [c for c in chunks if c.kind == "table_profile"]
+    assert [(c.symbol, c.columns, c.row_end) for c in profiles] == [
+        ("pivots.xlsx#Sheet", ("Region", "2019", "2020", "2021"), 2),
+        ("pivots.xlsx#Sheet!A6", ("Region", "2019", "2020", "2021"), 2),
+    ]  # fmt: skip
+    assert "row 5 above the table read as its title: Units sold by region" in profiles[1].header
+    staff = [["name", "team"], ["Ada", "core"], ["Alan", "web"]]
+    cells = _rows_at(1, 1, staff) + _rows_at(5, 1, [["Region", 2022, 2023], ["North", 5, 6], ["South", 7, 8]])
+    chunks = chunk_table_source(load_bytes("mixed.xlsx", _xlsx_bytes(cells)), ChunkSettings(), "syntax")
+    assert [c.symbol for c in chunks if c.kind == "table_profile"] == ["mixed.xlsx#Sheet", "mixed.xlsx#Sheet!A5"]
+
+
 @pytest.mark.parametrize(
     "rows",
     [
