@@ -945,20 +945,27 @@ class _Run:
         (cut off from it by a blank line: a section's title, a note on what follows) and both
         fit in one chunk, which then replaces it. A chunk of comments alone is no answer to
         any question; the definition below is what they are about."""
+        previous = self.loose_above(unit.first, parent)
+        if previous is not None and previous.header == header and self.fits(previous.first, unit.last, symbol, header):
+            self.out.pop()
+            return previous.first
+        return unit.first
+
+    def loose_above(self, first: int, parent: Pending | None) -> Pending | None:
+        """The chunk just made, when it is comments alone (``Pending.loose``: whole lines, nothing
+        flagged) under ``parent`` above line ``first``: the definition starting there may take
+        it in (:meth:`comments_above`, :meth:`head_chunk`)."""
         previous = self.out[-1] if self.out else None
         if (
             previous is not None
             and previous.loose
             and previous.parent is parent
-            and previous.header == header
             and previous.start_byte is None
             and not previous.flags
-            and previous.last < unit.first
-            and self.fits(previous.first, unit.last, symbol, header)
+            and previous.last < first
         ):
-            self.out.pop()
-            return previous.first
-        return unit.first
+            return previous
+        return None
 
     def classy(self, container: Node) -> bool:
         """Whether ``container``'s member functions are methods: a class's are, a namespace's
@@ -1169,9 +1176,9 @@ class _Run:
 
         Consumes the members taken from ``members``.
         """
-        previous = self.out[-1] if self.out else None
+        previous = self.loose_above(head.first, parent)
         if not self.fits(head.first, head.last, symbol, header, reserve):
-            if previous is not None and previous.loose and previous.parent is parent:
+            if previous is not None:
                 # Comments right before it (a section's banner) lead its first piece, as they
                 # join a head that fits (below).
                 self.out.pop()
@@ -1192,12 +1199,7 @@ class _Run:
             return self.line_pieces(
                 head.first, head.last, kind, symbol, header, parent, rest_header=repeat, first_reserve=reserve
             )
-        if (
-            previous is not None
-            and previous.loose
-            and previous.parent is parent
-            and self.fits(previous.first, head.last, symbol, header, reserve)
-        ):
+        if previous is not None and self.fits(previous.first, head.last, symbol, header, reserve):
             # Comments right before a split definition join its head instead of standing as a
             # chunk of their own.
             self.out.pop()
