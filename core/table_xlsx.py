@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 import warnings
 import zipfile
-from collections import deque
 from collections.abc import Iterator, Sequence
 from datetime import date, datetime, time, timedelta
 from itertools import zip_longest
@@ -29,10 +28,9 @@ import pyarrow as pa
 from core.errors import InputError
 from core.sources import Limits
 from core.table_batch import (
-    OpenTable, RowBatch, check_width, column_names, detect_header, looks_like_value, make_batch, reads_as_note,
-    values_below,
+    OpenTable, RowBatch, check_width, column_names, detect_header, make_batch, reads_as_note,
 )  # fmt: skip
-from core.table_values import NA_MARKERS
+from core.table_sections import SectionRows, filled, title_rows, until_next_table
 
 BATCH_ROWS = 20_000
 MAX_UNCOMPRESSED = 2_000_000_000  # bytes of XML a workbook may expand to
@@ -212,18 +210,18 @@ def _sheet_tables(
     sheet: Any, *, path: str, name: str, has_header: bool | None, merges: Sequence[tuple[int, int, int, int]]
 ) -> Iterator[OpenTable]:
     """The tables of one sheet, top to bottom: one, or more where a blank row is followed by a
-    table of its own (:func:`_until_next_table`). Each after the first is named by the cell its
+    table of its own (:func:`core.table_sections.until_next_table`). Each after the first is named by the cell its
     header starts at: ``book.xlsx#Report!A8``. A table whose rows were not all read when the
     next is asked for (a preview's first rows) ends the sheet: its rows are not read to find more."""
     rows = _sheet_rows(sheet, path)
     if merges:
         rows = _fill_merges(rows, merges)
-    shared = _SheetRows(rows)
+    shared = SectionRows(rows)
     count = 0
     while True:
         shared.next_table = False
         last = count + 1 >= MAX_SHEET_TABLES  # past it, the sheet's rows are this table's
-        table = _open_sheet(sheet, shared if last else _until_next_table(shared), path=path, name=name,
+        table = _open_sheet(sheet, shared if last else until_next_table(shared), path=path, name=name,
                             has_header=has_header, merges=merges, anchored=count > 0)  # fmt: skip
         if table is None:
             return
@@ -235,142 +233,7 @@ def _sheet_tables(
         count += 1
 
 
-class _SheetRows:
-    """A sheet's rows with rows put back for the next table (:func:`_until_next_table`), and
-    whether one was found."""
-
-    def __init__(self, rows: Iterator[tuple[int, list[str]]]) -> None:
-        self._rows = rows
-        self._back: list[tuple[int, list[str]]] = []
-        self.next_table = False
-
-    def __iter__(self) -> _SheetRows:
-        return self
-
-    def __next__(self) -> tuple[int, list[str]]:
-        if self._back:
-            return self._back.pop()
-        return next(self._rows)
-
-    def put_back(self, rows: list[tuple[int, list[str]]]) -> None:
-        self._back.extend(reversed(rows))
-
-
 MAX_SHEET_TABLES = 50  # tables read apart on one sheet (a sheet of thousands of little ones stays bounded)
-_MAX_TITLE_ROWS = 5  # one-cell rows (a title) above a table's header, after the blank row
-_LOOK_ROWS = 20  # rows under a candidate header that tell its columns' kinds
-
-
-def _until_next_table(rows: _SheetRows) -> Iterator[tuple[int, list[str]]]:
-    """``rows`` up to where another table starts below this one (a report's second table, after
-    a blank row), then put back for it; ``rows.next_table`` says one was found.
-
-    A table starts at a row after a blank row (below a title of one-cell rows, if any) that
-    names every column the two or more rows right under it use, with no number or date among
-    its cells (but years or dates heading columns), where some column under one of its names
-    holds numbers or dates only (a header over data), and where a title stands above it or the
-    rows under it are not shaped as this table's last rows are (another width, or a column of
-    numbers in one and of text in the other). So a section's label row
-    (``Revenue | EUR thousands`` over five columns), a row of text in a log (``restart | S0 |
-    | OFFLINE``) and a header repeated after a page's break go on with this table; tables of
-    text only are never split (a group's first row would read as a header)."""
-    first: list[str] | None = None  # this table's first row of two cells or more (its header, as a rule)
-    top: list[tuple[int, list[str]]] = []  # its first rows, while they could be a title of what follows
-    recent: deque[list[str]] = deque(maxlen=_LOOK_ROWS)  # its last rows, their shape
-    previous: int | None = None
-    for number, cells in rows:
-        if previous is None or number == previous + 1 or first is None:
-            previous = number
-            if first is None and _filled(cells) >= 2:
-                first = [c.strip() for c in cells]
-            elif first is not None and _holds_value(cells):
-                recent.append(cells)
-            if len(top) <= _MAX_TITLE_ROWS:
-                top.append((number, cells))
-            yield number, cells
-            continue
-        look = _look_ahead(rows, (number, cells))
-        # (Rows above that read as the title of the table below, ``Report | Sales 2024``: one table.)
-        title = len(top) <= _MAX_TITLE_ROWS and len(_title_rows(top + look)) == len(top)
-        start = None if title else _next_table_at(look, list(recent))
-        if start is not None:
-            yield from look[:start]  # notes under this table, before a blank row
-            rows.put_back(look[start:])
-            rows.next_table = True
-            return
-        yield from look
-        recent.extend(cells for _, cells in look if _filled(cells) >= 2 and _holds_value(cells))
-        previous = look[-1][0]
-
-
-def _look_ahead(rows: _SheetRows, row: tuple[int, list[str]]) -> list[tuple[int, list[str]]]:
-    """``row`` and the rows after it that could tell whether a table starts there: up to
-    :data:`_MAX_TITLE_ROWS` one-cell rows, the next row, and up to :data:`_LOOK_ROWS` rows
-    right under it (no blank row between)."""
-    look = [row]
-    while _filled(look[-1][1]) < 2 and len(look) <= _MAX_TITLE_ROWS:
-        following = next(rows, None)
-        if following is None:
-            return look
-        look.append(following)
-    while len(look) < _MAX_TITLE_ROWS + 1 + _LOOK_ROWS:
-        following = next(rows, None)
-        if following is None:
-            break
-        if following[0] != look[-1][0] + 1:
-            rows.put_back([following])
-            break
-        look.append(following)
-    return look
-
-
-def _next_table_at(look: list[tuple[int, list[str]]], recent: list[list[str]]) -> int | None:
-    """Where in ``look`` (rows after a blank row, :func:`_look_ahead`) another table starts,
-    its title rows included, or None (see :func:`_until_next_table`); ``recent``: the last
-    rows of the table above."""
-    at = next((i for i, (_, cells) in enumerate(look) if _filled(cells) >= 2), None)
-    if at is None or at + 2 >= len(look) or look[at + 2][0] != look[at][0] + 2:
-        return None  # no row of two cells, or not two rows right under it
-    header = look[at][1]
-    below = [cells for _, cells in look[at + 1 :]]
-    named = {j for j, cell in enumerate(header) if cell.strip()}
-    if not _used(below) <= named or any(header[j].strip() in NA_MARKERS for j in named):
-        return None  # a column without a name, or a missing value among the names: no header
-    if any(looks_like_value(header[j]) for j in named) and not detect_header([header, *below]):
-        return None  # a value among the names, and no years heading columns (``Region | 2019 | 2020``)
-    if not any(values_below(below, j) for j in named):
-        return None
-    start = at
-    while start and look[start - 1][0] == look[start][0] - 1:
-        start -= 1  # its title: the one-cell rows right above it
-    # Rows shaped as those above go on with the table (a header repeated after a page break),
-    # unless a title of their own stands above their header (``Units sold by region``).
-    if start == at and recent and _used(recent) == _used(below) and all(
-        _kind(recent, j) in (None, _kind(below, j)) for j in named
-    ):
-        return None
-    return start
-
-
-def _holds_value(cells: list[str]) -> bool:
-    """Whether a row holds a number or a date: a data row, no header and no label."""
-    return any(looks_like_value(c) for c in cells)
-
-
-def _kind(rows: list[list[str]], j: int) -> str | None:
-    """Column ``j`` of ``rows`` as mostly numbers or dates (``value``) or ``text``; None when
-    empty. (Mostly: a price list's ``on request`` among its prices is still a price column.)"""
-    present = [r[j] for r in rows if j < len(r) and r[j].strip() and r[j].strip() not in NA_MARKERS]
-    if not present:
-        return None
-    return "value" if 2 * sum(looks_like_value(v) for v in present) >= len(present) else "text"
-
-
-def _used(rows: list[list[str]]) -> set[int]:
-    """The columns some of ``rows`` fill."""
-    return {j for cells in rows for j, cell in enumerate(cells) if cell.strip()}
-
-
 def _open_sheet(
     sheet: Any, rows: Iterator[tuple[int, list[str]]], *, path: str, name: str, has_header: bool | None,
     merges: Sequence[tuple[int, int, int, int]] = (), anchored: bool = False,
@@ -382,11 +245,11 @@ def _open_sheet(
             break
     if not sample:
         return None
-    title = _title_rows(sample) if has_header is not False else []  # "no header": every row is data
+    title = title_rows(sample) if has_header is not False else []  # "no header": every row is data
     sample = sample[len(title) :]
     # The table's left edge: the leftmost column any of the top rows uses (rows of two cells or
     # more, when there are such: a note in column A beside a table from B is no column of it).
-    wide = [cells for _, cells in sample if _filled(cells) > 1]
+    wide = [cells for _, cells in sample if filled(cells) > 1]
     left = min(next(j for j, c in enumerate(cells) if c.strip()) for cells in wide or [cells for _, cells in sample])
     stacked = _header_rows(sample, merges) if has_header is not False else 1
     if stacked > 1:
@@ -397,7 +260,7 @@ def _open_sheet(
     cells_only = [cells[left:] for _, cells in sample]
     header = detect_header(cells_only) if has_header is None else has_header
     # A header with no data rows under it (of two names at least: a lone sentence is no header).
-    header_only = bool(header) and len(sample) == 1 and _filled(cells_only[0]) >= 2
+    header_only = bool(header) and len(sample) == 1 and filled(cells_only[0]) >= 2
     if header and len(sample) == 1 and not header_only:
         return None  # a sheet of a sentence: no table
     width = max(len(_trimmed(c)) for c in cells_only)
@@ -435,11 +298,6 @@ def _open_sheet(
     return table
 
 
-def _filled(cells: list[str]) -> int:
-    """How many of ``cells`` hold something."""
-    return sum(1 for c in cells if c.strip())
-
-
 def _first_filled(cells: list[str]) -> str:
     """The text of the first of ``cells`` that holds something (stripped)."""
     return next(c.strip() for c in cells if c.strip())
@@ -459,27 +317,6 @@ def _label_and_value(filled: list[str]) -> str:
     return " ".join(filled)
 
 
-def _title_rows(sample: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
-    """The rows (up to five) above a sheet's table that hold one cell each (a report's title,
-    a date line), when a row of two or more cells follows them and one more row after it: they
-    are no header and no data."""
-    count = 0
-    while count < len(sample) and count < 5 and _filled(sample[count][1]) == 1:
-        count += 1
-    rest = sample[count:]
-    if count and len(rest) >= 2 and _filled(rest[0][1]) >= 2:
-        return sample[:count]
-    # Labels beside their values (``Report | Sales 2024``, ``Currency | EUR``) above a table at
-    # least twice as wide: a report's facts, not its header.
-    count = 0
-    while count < len(sample) and count < 5 and 1 <= _filled(sample[count][1]) <= 2:
-        count += 1
-    rest = sample[count:]
-    if count and len(rest) >= 2 and _filled(rest[0][1]) >= 4:
-        return sample[:count]
-    return []
-
-
 MAX_NOTE_ROWS = 3  # one-cell rows past this many after a blank row are data (names without phones), not notes
 
 
@@ -492,7 +329,7 @@ def _footnotes(rows: Iterator[tuple[int, list[str]]], table: OpenTable, *, left:
     held: list[tuple[int, list[str]]] = []
     previous = 0
     for number, cells in rows:
-        inside = _filled(cells[left:])
+        inside = filled(cells[left:])
         outside = any(c.strip() for c in cells[:left])
         noted = width > 1 and (
             (outside and not inside) or (inside == 1 and (held or number > previous + 1) and reads_as_note(_first_filled(cells)))
