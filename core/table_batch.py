@@ -155,6 +155,7 @@ class OpenTable:
     notes: tuple[str, ...] = ()  # what a reader of the profile should know (formulas never calculated)
     decimal_comma: bool = False  # cells written with a decimal comma (a ``;``-separated file) are numbers
     header_only: bool = False  # a sheet of a header row alone: no batches, its profile names the columns
+    end_byte: int | None = None  # where its text ends when another table follows it (a CSV's sections)
 
     @property
     def read_as(self) -> str | None:

@@ -10,7 +10,9 @@ Steps:
 2. Pick the delimiter (``,`` ``;`` tab ``|``: the one that gives the most consistent row width;
    ``;`` over ``,`` when every comma is a decimal one; runs of spaces when none splits a table of
    numbers) and the double quote as quote character, set aside title lines above the table
-   (named in the profile), then decide whether the first record is a header.
+   (named in the profile), then decide whether the first record is a header. A file read
+   whole in that first megabyte may be a report of several tables, one below the other after
+   blank lines: each is read as a table of its own (:func:`read_csv_tables`).
 3. Stream the rest in blocks of about :data:`BLOCK_BYTES`, each cut at a record boundary, so
    memory stays bounded whatever the file's size. A UTF-8 block is first offered to the
    vectorised paths of :mod:`core.table_csv_fast` (Arrow's parser, spans from lengths or from a
@@ -37,7 +39,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import accumulate, islice
 from typing import BinaryIO, cast
 
@@ -49,6 +51,7 @@ from core.table_batch import (
     OpenTable, RowBatch, check_width, column_names, detect_header, looks_like_value, make_batch, reads_as_note,
 )  # fmt: skip
 from core.table_csv_fast import parse_fast, quote_left_open
+from core.table_sections import SectionRows, filled, until_next_table
 
 BLOCK_BYTES = 2 << 20
 SAMPLE_BYTES = 1 << 20
@@ -95,15 +98,61 @@ class _Records:
     consumed: int
 
 
-def read_csv_table(
+def read_csv_tables(
     stream: BinaryIO, *, path: str, name: str, language: str, has_header: bool | None = None, encoding: str | None = None
-) -> OpenTable:
-    """Open a CSV/TSV stream as one table (its rows stream from ``stream`` as they are read);
+) -> Iterator[OpenTable]:
+    """The tables of a CSV/TSV stream (their rows stream from ``stream`` as they are read);
     ``encoding`` (a codec name) overrides detection.
+
+    One table, or, in a file of up to :data:`SAMPLE_BYTES`, one per section of a report where
+    another table starts below blank lines (an analytics export's daily figures, then its
+    totals, then users by device), by the rules a sheet's tables are told apart by
+    (:func:`core.table_sections.until_next_table`), a section of one row allowed. Each table
+    after the first is named by the line of its header: ``report.csv#L14``. Never with
+    ``has_header=False`` (no row is a header, so none starts a table).
 
     Raises :class:`InputError` for binary data, undecodable text, an empty file or a file with
     a header and no data rows.
     """
+    text = _open_text(stream, path=path, language=language, encoding=encoding)
+    sections, capped = _sections(text) if text.eof and has_header is not False else ([], False)
+    if len(sections) < 2:
+        yield _open_table(text, name=name, has_header=has_header)
+        return
+    for k, (start, stop, line) in enumerate(sections):
+        table = _open_table(text.section(start, stop, line), name=name, has_header=has_header)
+        table.end_byte = stop
+        if k:
+            table.name = f"{name}#L{table.header_line or table.start_line}"
+        if capped and k == len(sections) - 1:
+            table.notes = (*table.notes, f"note: the file's tables after its first {MAX_SECTIONS:,} are read as rows of this one")
+        yield table
+
+
+@dataclass(frozen=True)
+class _Text:
+    """A CSV file's text as far as it is read: its first bytes (``head``; all of it when
+    ``eof``), where its records begin (``skip``, past a BOM and a ``sep=`` line, on line
+    ``first_line``), its encoding and dialect, and the stream its rest comes from."""
+
+    head: bytes
+    eof: bool
+    stream: BinaryIO
+    bom: int
+    skip: int
+    first_line: int
+    encoding: str
+    dialect: Dialect
+    path: str
+
+    def section(self, start: int, stop: int, line: int) -> _Text:
+        """The part of a whole file's text from byte ``start`` (on ``line``) to ``stop``."""
+        return replace(self, head=self.head[:stop], eof=True, stream=io.BytesIO(), skip=start, first_line=line)
+
+
+def _open_text(stream: BinaryIO, *, path: str, language: str, encoding: str | None) -> _Text:
+    """Read the first megabyte: refuse binary data and markup, detect the encoding (unless
+    given) and the dialect."""
     csv.field_size_limit(max(csv.field_size_limit(), MAX_CELL_CHARS))
     head = _read_at_least(stream, b"", SAMPLE_BYTES)
     eof = len(head) < SAMPLE_BYTES
@@ -125,10 +174,58 @@ def read_csv_table(
     sample_text = head[skip : max(sample_end, skip)].decode(encoding, errors="replace")
     _refuse_markup(sample_text, eof, path, language)
     dialect = Dialect(hint.group(1).decode("ascii"), '"') if hint else _sniff_dialect(sample_text[:_SNIFF_CHARS], language)
+    return _Text(head, eof, stream, bom, skip, first_line, encoding, dialect, path)
 
-    # Parse the top of the file to find the header and the first data row; grow the sample
+
+MAX_SECTIONS = 50  # tables read apart in one file (as on a sheet)
+_BLANK_LINE = re.compile(rb"\n[ \t\r]*\n\s*\S")  # a blank line with more text after it
+
+
+def _sections(text: _Text) -> tuple[list[tuple[int, int, int]], bool]:
+    """A whole file's sections that are tables of their own, as (start byte, stop byte, first
+    line), fewer than two when it is one table; and whether more than :data:`MAX_SECTIONS`
+    were found (the rest are the last one's rows). A section is kept apart only when the one
+    above it holds two records of two cells or more (a header and a row): a header alone over
+    blank lines is no table."""
+    body = text.head[text.skip :]
+    if not _BLANK_LINE.search(body):
+        return [], False  # no blank line between records: one table (and no parse spent on it)
+    try:
+        recs = _parse_exact(body, base=text.skip, base_line=text.first_line, final=True, encoding=text.encoding,
+                            dialect=text.dialect, path=text.path)  # fmt: skip
+    except InputError:
+        return [], False  # the table's own reading says what is wrong
+    # Records as a grid's rows: consecutive numbers, but a gap where blank lines are between.
+    numbers, at = [], 0
+    for i, line in enumerate(recs.start_line):
+        at += 1 if not i or line <= recs.end_line[i - 1] + 1 else 2
+        numbers.append(at)
+    index = {number: i for i, number in enumerate(numbers)}
+    rows = SectionRows(iter(list(zip(numbers, recs.rows))))
+    firsts, capped = [0], False
+    while True:
+        rows.next_table = False
+        taken = [index[number] for number, _ in until_next_table(rows, min_rows=1)]
+        if not rows.next_table:
+            break
+        if sum(1 for i in taken if filled(recs.rows[i]) >= 2) < 2:
+            continue  # a header alone is no table: its rows go on with the next table's
+        if len(firsts) == MAX_SECTIONS:
+            capped = True
+            break
+        firsts.append(taken[-1] + 1)
+    stops = [recs.start_byte[i] for i in firsts[1:]] + [len(text.head)]
+    return [(recs.start_byte[i], stop, recs.start_line[i]) for i, stop in zip(firsts, stops)], capped
+
+
+def _open_table(text: _Text, *, name: str, has_header: bool | None) -> OpenTable:
+    """The table whose records begin at ``text.skip``: its title lines, header, width, and its
+    rows streaming."""
+    head, eof, stream, path = text.head, text.eof, text.stream, text.path
+    skip, first_line, encoding, dialect, bom = text.skip, text.first_line, text.encoding, text.dialect, text.bom
+    # Parse the top of the table to find the header and the first data row; grow the sample
     # while not even one record is complete (huge first cells).
-    look = _SNIFF_CHARS
+    look = skip + _SNIFF_CHARS
     while True:
         final = eof and look >= len(head)
         top = head[skip:look]
@@ -137,7 +234,7 @@ def read_csv_table(
             break
         if look > MAX_RECORD_BYTES:
             raise InputError(f"{path}: the first record is over {MAX_RECORD_BYTES:,} bytes (an unclosed quote?)")
-        look *= 2
+        look = skip + 2 * (look - skip)
         if look > len(head) and not eof:
             more = stream.read(look - len(head))
             eof = not more
@@ -148,9 +245,9 @@ def read_csv_table(
     titles = _title_records(recs.rows)
     notes: tuple[str, ...] = ()
     if titles:
-        text = " / ".join(" ".join(" ".join(row).split()) for row in recs.rows[:titles] if any(c.strip() for c in row))
+        title = " / ".join(" ".join(" ".join(row).split()) for row in recs.rows[:titles] if any(c.strip() for c in row))
         lines = ", ".join(str(line) for line in recs.start_line[:titles])
-        notes = (f"note: line{'s' if titles > 1 else ''} {lines} above the table read as its title: {text[:200]}",)
+        notes = (f"note: line{'s' if titles > 1 else ''} {lines} above the table read as its title: {title[:200]}",)
         for kept in (recs.rows, recs.start_byte, recs.end_byte, recs.start_line, recs.end_line):
             del kept[:titles]
     sample = recs.rows[:_HEADER_SAMPLE_ROWS]

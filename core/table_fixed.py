@@ -9,7 +9,9 @@ edge, and ``symbol`` is the table's name.
 
 CSV/TSV: the file is windowed in blocks of about :data:`BLOCK_BYTES` (each block restarts at
 the last window of the one before, which gives the same windows as one pass over the whole
-text), so memory stays bounded; spans index the file's bytes and lines as for table chunks.
+text), so memory stays bounded; spans index the file's bytes and lines as for table chunks. A
+file of several tables (a report's sections) is windowed table by table, as a workbook's
+tables are: each from its first line (the first from the file's start) to the next's.
 XLSX: each sheet is written as CSV (header, then each row on the line of its sheet row number
 while no cell holds a line break) and that text is windowed; spans index that text.
 """
@@ -41,11 +43,12 @@ def iter_fixed_table_chunks(source: SourceFile, settings: ChunkSettings, *, has_
     from core.tables import open_stream, open_tables
 
     with open_tables(source, has_header=has_header) as tables:
-        for table in tables:
+        for k, table in enumerate(tables):
             if table.has_source_text:
                 starts, ends = _row_spans(table)
+                begin, line = (table.text_start, 1) if k == 0 else (table.start_byte, table.start_line)
                 with open_stream(source) as stream:
-                    yield from _file_windows(stream, table, source, settings, starts, ends)
+                    yield from _file_windows(stream, table, source, settings, starts, ends, begin=begin, line=line)
             else:
                 yield from _sheet_windows(table, source, settings)
 
@@ -62,17 +65,22 @@ def _row_spans(table: OpenTable) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _file_windows(
-    stream: BinaryIO, table: OpenTable, source: SourceFile, settings: ChunkSettings, starts: np.ndarray, ends: np.ndarray
-) -> Iterator[Chunk]:
+    stream: BinaryIO, table: OpenTable, source: SourceFile, settings: ChunkSettings, starts: np.ndarray, ends: np.ndarray,
+    *, begin: int, line: int,
+) -> Iterator[Chunk]:  # fmt: skip
+    """Windows over the file's text from byte ``begin`` (the start of line ``line``; past a
+    byte order mark, which is no text) to the table's ``end_byte`` or the file's end."""
     read = stream.read
-    read(table.text_start)  # skip the byte order mark: it is not text
-    base, base_line = table.text_start, 1
+    read(begin)
+    base, base_line = begin, line
+    stop = table.end_byte
     buf = b""
     want = BLOCK_BYTES
     eof = False
     while True:
         while not eof and len(buf) < want:
-            more = read(want - len(buf))
+            size = want - len(buf) if stop is None else min(want - len(buf), stop - base - len(buf))
+            more = read(size) if size > 0 else b""
             eof = not more
             buf += more
         cut = len(buf) if eof else buf.rfind(b"\n") + 1

@@ -146,7 +146,8 @@ def _raw_stream(source: SourceFile) -> Iterator[BinaryIO]:
 
 @contextmanager
 def open_tables(source: SourceFile, *, has_header: bool | None = None) -> Iterator[Iterator[OpenTable]]:
-    """The tables of ``source`` (one for CSV/TSV, one per non-empty sheet for XLSX), read lazily
+    """The tables of ``source`` (one for CSV/TSV, or one per section of a report; one per
+    non-empty sheet for XLSX, or more: :mod:`core.table_xlsx`), read lazily
     while the ``with`` block is open::
 
         with open_tables(source) as tables:
@@ -165,19 +166,19 @@ def open_tables(source: SourceFile, *, has_header: bool | None = None) -> Iterat
 
             yield read_xlsx_tables(stream, path=source.path, name=name, has_header=has_header)
         else:
-            from core.table_csv import read_csv_table
+            from core.table_csv import read_csv_tables
 
-            def one() -> Iterator[OpenTable]:
+            def each() -> Iterator[OpenTable]:
                 declared = source.declared_encoding if not isinstance(stream, _Utf8Form) else None
-                table = read_csv_table(
+                for table in read_csv_tables(
                     stream, path=source.path, name=name, language=source.language, has_header=has_header,
                     encoding=declared,
-                )
-                if isinstance(stream, _Utf8Form):
-                    table.file_encoding = stream.encoding
-                yield table
+                ):  # fmt: skip
+                    if isinstance(stream, _Utf8Form):
+                        table.file_encoding = stream.encoding
+                    yield table
 
-            yield one()
+            yield each()
 
 
 def chunk_table_source(

@@ -118,3 +118,15 @@ def test_a_workbook_of_many_tables_previews_a_few_and_says_so(tables: AppTest) -
     assert not tables.exception and not tables.error
     assert len(tables.dataframe) == 12
     assert any("38 more tables are not previewed" in c.value for c in tables.caption)
+
+
+def test_an_uploaded_csv_of_sections_is_shown_table_by_table(tables: AppTest) -> None:
+    from tests.test_tables import ANALYTICS_EXPORT
+
+    tables.radio(key="tsource").set_value("Upload").run()
+    tables.file_uploader(key="upload_table").upload("audience.csv", ANALYTICS_EXPORT.encode(), "text/csv").run()
+    assert not tables.exception and not tables.error
+    assert len(tables.dataframe) == 3
+    headings = [m.value for m in tables.markdown if "audience.csv" in m.value]
+    assert any("audience.csv#L12" in h for h in headings) and any("audience.csv#L15" in h for h in headings)
+    assert figures(tables)["Without header"][1] == 0

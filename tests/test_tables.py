@@ -826,32 +826,33 @@ def test_a_titled_table_of_the_same_columns_and_a_year_headed_one_are_read_apart
     assert [c.symbol for c in chunks if c.kind == "table_profile"] == ["mixed.xlsx#Sheet", "mixed.xlsx#Sheet!A5"]
 
 
-@pytest.mark.parametrize(
-    "rows",
-    [
-        # Groups of a text-only table after blank rows: their first rows read like headers.
-        [["name", "city"], ["Ada", "London"], None, ["Grace", "Arlington"], ["Alan", "Wilmslow"]],
-        # A gap in the data: the row after it holds numbers.
-        [["region", "revenue"], ["North", 120], None, ["South", 95], ["East", 80]],
-        # The header again after a gap (a printed report's next page): the same table.
-        [["region", "revenue"], ["North", 120], None, ["region", "revenue"], ["South", 95]],
-        # A row of text after a gap with no numbers under it in any of its cells' columns.
-        [["item", "qty", "note"], ["a", 1, "x"], None, ["b", None, "late"], ["c", None, "lost"]],
-        # Sections under labels of two cells (a regression audit's finding: each section was a
-        # table of its own, named column_1..5, and the header a table of no rows).
-        [["Line item", "Q1", "Q2", "Q3"], None, ["Revenue", "EUR thousands"], ["Sales", 1, 2, 3], ["Fees", 4, 5, 6],
-         None, ["Expenses", "EUR thousands"], ["Rent", 1, 2, 3], ["Travel", 4, 5, 6]],
-        # A log's row of text after a blank row (an empty reading), the log going on below it.
-        [["Time", "Sensor", "Reading", "Status"], ["09:00", "S1", 3.5, "OK"], ["09:05", "S1", 3.6, "OK"], None,
-         ["restart", "S0", None, "OFFLINE"], ["09:10", "S1", 3.7, "OK"], ["09:15", "S1", 3.8, "OK"]],
-        # A price list's section whose first row asks for a quote: text in the price column.
-        [["Product", "Material", "Price"], ["Chair", "oak", 120], ["Stool", "pine", 40], None,
-         ["Chair Deluxe", "oak", "on request"], ["Table", "oak", 300], ["Bench", "pine", 90]],
-        # The header again after a page break, under a title of two cells.
-        [["ACME Corp", "Orders 2024"], ["Name", "Qty", "Price"], ["a", 1, 2.5], ["b", 2, 3.5], None,
-         ["Name", "Qty", "Price"], ["c", 3, 4.5], ["d", 4, 5.5]],
-    ],
-)
+# Layouts of one table with blank rows (lines) in it: read as one table from a sheet and from a CSV.
+ONE_TABLE_LAYOUTS = [
+    # Groups of a text-only table after blank rows: their first rows read like headers.
+    [["name", "city"], ["Ada", "London"], None, ["Grace", "Arlington"], ["Alan", "Wilmslow"]],
+    # A gap in the data: the row after it holds numbers.
+    [["region", "revenue"], ["North", 120], None, ["South", 95], ["East", 80]],
+    # The header again after a gap (a printed report's next page): the same table.
+    [["region", "revenue"], ["North", 120], None, ["region", "revenue"], ["South", 95]],
+    # A row of text after a gap with no numbers under it in any of its cells' columns.
+    [["item", "qty", "note"], ["a", 1, "x"], None, ["b", None, "late"], ["c", None, "lost"]],
+    # Sections under labels of two cells (a regression audit's finding: each section was a
+    # table of its own, named column_1..5, and the header a table of no rows).
+    [["Line item", "Q1", "Q2", "Q3"], None, ["Revenue", "EUR thousands"], ["Sales", 1, 2, 3], ["Fees", 4, 5, 6],
+     None, ["Expenses", "EUR thousands"], ["Rent", 1, 2, 3], ["Travel", 4, 5, 6]],
+    # A log's row of text after a blank row (an empty reading), the log going on below it.
+    [["Time", "Sensor", "Reading", "Status"], ["09:00", "S1", 3.5, "OK"], ["09:05", "S1", 3.6, "OK"], None,
+     ["restart", "S0", None, "OFFLINE"], ["09:10", "S1", 3.7, "OK"], ["09:15", "S1", 3.8, "OK"]],
+    # A price list's section whose first row asks for a quote: text in the price column.
+    [["Product", "Material", "Price"], ["Chair", "oak", 120], ["Stool", "pine", 40], None,
+     ["Chair Deluxe", "oak", "on request"], ["Table", "oak", 300], ["Bench", "pine", 90]],
+    # The header again after a page break, under a title of two cells.
+    [["ACME Corp", "Orders 2024"], ["Name", "Qty", "Price"], ["a", 1, 2.5], ["b", 2, 3.5], None,
+     ["Name", "Qty", "Price"], ["c", 3, 4.5], ["d", 4, 5.5]],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("rows", ONE_TABLE_LAYOUTS)
 def test_a_blank_row_inside_a_table_does_not_start_another(rows: list[list[object] | None]) -> None:
     cells = [(i + 1, j + 1, v) for i, row in enumerate(rows) if row for j, v in enumerate(row) if v is not None]
     chunks = chunk_table_source(load_bytes("one.xlsx", _xlsx_bytes(cells)), ChunkSettings(), "syntax")
@@ -887,6 +888,108 @@ def test_a_sheet_of_many_little_tables_is_read_apart_up_to_a_bound() -> None:
     assert len(profiles) == core.table_xlsx.MAX_SHEET_TABLES
     assert "tables past its 50th are read as rows of this one" in profiles[-1].header
     assert "tables past" not in profiles[-2].header and profiles[-1].row_end >= 3 * (120 - 50)  # the rest, headers too
+
+
+ANALYTICS_EXPORT = """\
+# ----------------------------------------
+# All Web Site Data
+# Audience Overview
+# 20240101-20240131
+# ----------------------------------------
+
+Day Index,Users
+1/1/24,120
+1/2/24,135
+1/3/24,98
+
+Users,New Users,Sessions,Bounce Rate
+"1,234",987,"2,001",45.2%
+
+Device Category,Users,Sessions
+desktop,700,1100
+mobile,500,850
+tablet,34,51
+"""
+
+
+def test_a_csv_reports_sections_are_tables_of_their_own(tmp_path: Path) -> None:
+    # An analytics export: daily users, then totals (one row), then users by device, each
+    # under its own header after a blank line. It was one table of generated columns
+    # (column_1..4), its headers read as data rows and every column text.
+    source = on_disk(tmp_path, "audience.csv", ANALYTICS_EXPORT)
+    chunks = chunk_table_source(source, ChunkSettings(), "syntax")
+    assert [(c.symbol, c.columns, c.text, c.start_line, c.end_line) for c in row_chunks(chunks)] == [
+        ("audience.csv", ("Day Index", "Users"), "1/1/24,120\n1/2/24,135\n1/3/24,98", 8, 10),
+        ("audience.csv#L12", ("Users", "New Users", "Sessions", "Bounce Rate"), '"1,234",987,"2,001",45.2%', 13, 13),
+        ("audience.csv#L15", ("Device Category", "Users", "Sessions"), "desktop,700,1100\nmobile,500,850\ntablet,34,51", 16, 18),
+    ]  # fmt: skip
+    profiles = [c for c in chunks if c.kind == "table_profile"]
+    assert [(c.symbol, c.start_line, c.end_line) for c in profiles] == [
+        ("audience.csv", 1, 10), ("audience.csv#L12", 12, 13), ("audience.csv#L15", 15, 18)
+    ]  # fmt: skip
+    assert "lines 1, 2, 3, 4, 5 above the table read as its title" in profiles[0].header
+    assert "Users (integer): 3 values, 0 missing; min 34, max 700, total (sum) 1234" in profiles[2].text
+    data = ANALYTICS_EXPORT.encode()
+    for chunk in row_chunks(chunks):
+        assert chunk.text == data[chunk.start_byte : chunk.end_byte].decode()
+    assert list(read_table_preview(source)) == ["audience.csv", "audience.csv#L12", "audience.csv#L15"]
+    # The naive windows go table by table too, each from its first line to the next's.
+    fixed = chunk_table_source(source, ChunkSettings(budget=1000), "fixed")
+    assert [(c.symbol, c.start_line, c.end_line, c.row_start, c.row_end) for c in fixed] == [
+        ("audience.csv", 1, 10, 1, 3), ("audience.csv#L12", 12, 13, 1, 1), ("audience.csv#L15", 15, 18, 1, 3)
+    ]  # fmt: skip
+    assert all(c.text == data[c.start_byte : c.end_byte].decode() for c in fixed)
+    assert table_metrics(fixed).tables == table_metrics(chunks).tables == 3
+
+
+def test_a_bank_statements_account_lines_and_its_transactions_are_two_tables(tmp_path: Path) -> None:
+    text = (
+        "Account,Number,Currency\nChecking,12345678,EUR\n\n"
+        "Date,Description,Amount,Balance\n2024-03-01,Rent,-950.00,1050.00\n2024-03-02,Coffee,-3.20,1046.80\n"
+    )
+    profiles = profile_tables(on_disk(tmp_path, "statement.csv", text))
+    assert [(p.name, [c.name for c in p.columns], p.rows) for p in profiles] == [
+        ("statement.csv", ["Account", "Number", "Currency"], 1),
+        ("statement.csv#L4", ["Date", "Description", "Amount", "Balance"], 2),
+    ]
+    assert [c.kind for c in profiles[1].columns] == ["date", "text", "decimal", "decimal"]
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        *ONE_TABLE_LAYOUTS,
+        # A CSV section may hold one row, but one shaped as the rows above goes on with them:
+        # the header again over one row, a group of one row, and a total under a blank line.
+        [["region", "revenue"], ["North", 120], ["South", 95], None, ["region", "revenue"], ["East", 80]],
+        [["name", "age"], ["Ada", 36], None, ["Alan", 41]],
+        [["item", "qty", "note"], ["a", 1, "x"], ["b", 2, "y"], None, ["total", 3]],
+    ],
+)
+def test_a_blank_line_inside_a_csv_table_does_not_start_another(tmp_path: Path, rows: list[list[object] | None]) -> None:
+    text = "".join("\n" if row is None else ",".join("" if v is None else str(v) for v in row) + "\n" for row in rows)
+    chunks = chunk_table_source(on_disk(tmp_path, "one.csv", text), ChunkSettings(), "syntax")
+    assert {c.symbol for c in chunks} == {"one.csv"}
+
+
+def test_csv_sections_are_read_apart_only_when_the_whole_file_is_seen(tmp_path: Path, monkeypatch) -> None:
+    text = "date,amount\n2024-01-01,5\n2024-01-02,6\n\nregion,units\nNorth,12\nSouth,9\n"
+    source = on_disk(tmp_path, "two.csv", text)
+    assert [p.name for p in profile_tables(source)] == ["two.csv", "two.csv#L5"]
+    assert [p.name for p in profile_tables(source, has_header=False)] == ["two.csv"]  # no row is a header
+    monkeypatch.setattr(core.table_csv, "SAMPLE_BYTES", 32)  # past the first block, a file streams as one table
+    assert [(p.name, p.rows) for p in profile_tables(source)] == [("two.csv", 5)]
+
+
+def test_a_csv_of_many_little_tables_is_read_apart_up_to_a_bound(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(core.table_csv, "MAX_SECTIONS", 3)
+    little = ["name,value\nx,1\ny,2\n", "name,value,unit\nx,1,kg\ny,2,kg\n"]
+    source = on_disk(tmp_path, "many.csv", "\n".join(little[i % 2] for i in range(6)))
+    profiles = profile_tables(source)
+    assert [p.name for p in profiles] == ["many.csv", "many.csv#L5", "many.csv#L9"]
+    assert "tables after" not in profiles[1].render()
+    assert profiles[2].rows == 4 * 3  # the rest of the file, the headers in it too
+    assert "note: the file's tables after its first 3 are read as rows of this one" in profiles[2].render()
 
 
 def test_formulas_a_program_never_calculated_are_named_in_the_profile(tmp_path: Path) -> None:
