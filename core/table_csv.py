@@ -129,6 +129,11 @@ def read_csv_tables(
         yield table
 
 
+def csv_encoding(stream: BinaryIO, *, path: str, language: str, encoding: str | None = None) -> str:
+    """The encoding :func:`read_csv_tables` reads ``stream`` in, from its first megabyte alone."""
+    return _open_text(stream, path=path, language=language, encoding=encoding).encoding
+
+
 @dataclass(frozen=True)
 class _Text:
     """A CSV file's text as far as it is read: its first bytes (``head``; all of it when

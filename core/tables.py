@@ -207,11 +207,18 @@ def iter_table_chunks(
 
 def table_encoding(source: SourceFile) -> str | None:
     """The text encoding a CSV/TSV file is read in (``utf-8``, ``cp1252``, ``utf-16``...), from
-    its first megabyte; None for a workbook. :class:`InputError` when it cannot be read."""
+    its first megabyte (nothing more is parsed); None for a workbook. :class:`InputError` when
+    that cannot be read as text."""
     if source.language == "xlsx":
         return None
-    with open_tables(source) as tables:
-        return next(tables).read_as
+    if source.language not in TABLE_LANGUAGES:
+        raise InputError(f"{source.path}: {source.language} is not a table format")
+    from core.table_csv import csv_encoding
+
+    with open_stream(source) as stream:
+        declared = source.declared_encoding if not isinstance(stream, _Utf8Form) else None
+        encoding = csv_encoding(stream, path=source.path, language=source.language, encoding=declared)
+        return stream.encoding if isinstance(stream, _Utf8Form) else encoding
 
 
 def profile_tables(source: SourceFile, *, has_header: bool | None = None) -> list[TableProfile]:
