@@ -31,15 +31,43 @@ EXIT_BAD_INPUT = 2
 HEADER_CHOICES: dict[str, bool | None] = {"detect": None, "yes": True, "no": False}  # --header: tables' first row
 
 
+def _positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _switch(parser: argparse.ArgumentParser, on: str, off: str, on_help: str, off_help: str) -> None:
+    """A pair of exclusive flags for one setting (``--merge``/``--no-merge``): either overrides
+    ``--settings``' value; neither leaves it."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(on, action="store_true", default=None, help=on_help)
+    group.add_argument(off, action="store_true", default=None, help=off_help)
+
+
+_DEFAULTS_SHOWN = ", ".join(f"{budget} {unit}" for unit, budget in DEFAULT_BUDGETS.items())
+
+
 def _add_chunk_options(parser: argparse.ArgumentParser) -> None:
     # Settings options default to None ("not given"): they override --settings, whose file
     # (the app's export) otherwise decides, and ChunkSettings' defaults after that.
     parser.add_argument("--strategy", choices=STRATEGY_CHOICES, default="both", help="default: both")
     parser.add_argument(
         "--settings", type=Path, metavar="FILE",
-        help="settings JSON exported by the app; options given beside it override its values",
+        help="settings JSON exported by the app; options given beside it override its values (a --unit "
+        "other than the file's starts from that unit's default budget, the overlap kept in proportion, "
+        "unless --budget is given too)",
     )
-    parser.add_argument("--budget", type=int, help="chunk size limit in --unit (default fits the model)")
+    parser.add_argument(
+        "--budget", type=int,
+        help=f"chunk size limit in --unit (default: {_DEFAULTS_SHOWN}); chunks longer than the model reads "
+        "are flagged over_model_limit, never cut silently",
+    )
     parser.add_argument("--unit", choices=UNITS, help="default: tokens of the model")
     parser.add_argument("--overlap", type=int, help="fixed windows only (default 0)")
     parser.add_argument("--language", choices=sorted(LANGUAGES), help="override detection (one file only)")
@@ -48,26 +76,55 @@ def _add_chunk_options(parser: argparse.ArgumentParser) -> None:
         help="the file's text encoding, when detection gets it wrong: cp1250, koi8_r, ...; for a folder or a zip, "
         "that of its files that are not UTF-8",
     )
-    parser.add_argument("--raw-cuts", action="store_true", default=None, help="fixed windows cut anywhere, not at line ends")
-    merge = parser.add_mutually_exclusive_group()
-    merge.add_argument("--merge", action="store_true", default=None, help="pack small sibling definitions together up to the budget")
-    merge.add_argument("--no-merge", action="store_true", default=None, help="keep every definition its own chunk (the default)")
-    parser.add_argument("--no-breadcrumb", action="store_true", default=None, help="no 'path :: symbol' line in embed_text")
-    parser.add_argument("--no-class-summary", action="store_true", default=None, help="no member list in class headers")
-    parser.add_argument("--model", help=f"model whose tokenizer counts tokens (default {DEFAULT_MODEL})")
-    parser.add_argument("--rows", type=int, help="tables: rows per chunk (instead of the budget)")
+    _switch(parser, "--raw-cuts", "--no-raw-cuts", "fixed windows cut anywhere, not at line ends",
+            "fixed windows cut at line ends (the default)")  # fmt: skip
+    _switch(parser, "--merge", "--no-merge", "pack small sibling definitions together up to the budget",
+            "keep every definition its own chunk (the default)")  # fmt: skip
+    _switch(parser, "--breadcrumb", "--no-breadcrumb", "a 'path :: symbol' line on top of embed_text (the default)",
+            "no 'path :: symbol' line in embed_text")  # fmt: skip
+    _switch(parser, "--class-summary", "--no-class-summary", "member list in class headers (the default)",
+            "no member list in class headers")  # fmt: skip
+    parser.add_argument(
+        "--model",
+        help=f"the embedding model, whose tokenizer counts tokens and, for index and eval, whose vectors "
+        f"are stored: a name or a local folder (default {DEFAULT_MODEL}, bundled)",
+    )
+    parser.add_argument("--rows", type=int, help="tables: rows per chunk instead of the budget (0: by the budget, the default)")
     parser.add_argument("--format", choices=TABLE_FORMATS, help="tables: serialisation (default csv)")
     parser.add_argument(
         "--head-weight",
         type=float,
-        help=f"index, eval: weight of a chunk's first lines in its vector, 0 to <1 (default {DEFAULT_HEAD_WEIGHT})",
+        help=f"index, eval: weight of a chunk's first lines in its vector, 0 to <1 (default {DEFAULT_HEAD_WEIGHT}; "
+        "chunk accepts it and its output does not change)",
     )
     parser.add_argument(
         "--head-lines",
         type=int,
         help=f"index, eval: non-blank lines that make a chunk's head (default {DEFAULT_HEAD_LINES})",
     )
-    parser.add_argument("--max-bytes", type=int, default=Limits().max_file_bytes, help="skip larger code files")
+    parser.add_argument(
+        "--max-bytes", type=_positive, default=Limits().max_file_bytes,
+        help=f"skip code, prose and config files larger than this (default {Limits().max_file_bytes:,}; tables "
+        "stream and may be larger)",
+    )
+    parser.add_argument(
+        "--max-files", type=_positive, default=Limits().max_files,
+        help=f"files taken from a folder or archive; the rest are skipped and named (default {Limits().max_files:,})",
+    )
+    parser.add_argument(
+        "--header", choices=HEADER_CHOICES, default="detect",
+        help="tables: whether the first row holds column names (default: detect)",
+    )
+    parser.add_argument(
+        "--root", type=Path,
+        help="name files by their path below this folder (as the app names a project's files); "
+        "default: below the folder given, or a file's own name",
+    )
+
+
+def limits_from_args(args: argparse.Namespace) -> Limits:
+    """The input bounds the options ask for."""
+    return Limits(max_file_bytes=args.max_bytes, max_files=args.max_files)
 
 
 def settings_from_args(args: argparse.Namespace) -> ChunkSettings:
@@ -90,24 +147,36 @@ def settings_from_args(args: argparse.Namespace) -> ChunkSettings:
     given = {
         "budget": args.budget,
         "overlap": args.overlap,
-        "raw_cuts": args.raw_cuts,
-        "merge_siblings": True if args.merge else False if args.no_merge else None,
-        "breadcrumb": False if args.no_breadcrumb else None,
-        "class_summary": False if args.no_class_summary else None,
+        "raw_cuts": _flag(args.raw_cuts, args.no_raw_cuts),
+        "merge_siblings": _flag(args.merge, args.no_merge),
+        "breadcrumb": _flag(args.breadcrumb, args.no_breadcrumb),
+        "class_summary": _flag(args.class_summary, args.no_class_summary),
         "model": args.model,
-        "table_rows": args.rows,
+        "table_rows": args.rows if args.rows != 0 else None,
         "table_format": args.format,
         "head_weight": args.head_weight,
         "head_lines": args.head_lines,
     }
     changes.update({name: value for name, value in given.items() if value is not None})
-    settings = base.with_(**changes)
+    if args.rows == 0:
+        changes["table_rows"] = None  # by the budget, whatever the file said
+    try:
+        settings = base.with_(**changes)
+    except SettingsError as exc:
+        if args.settings is None:
+            raise
+        raise SettingsError(f"{exc} (the settings of {args.settings}, with the options given over them)") from None
     # A model folder given relative to here is kept as its absolute path: the settings go into
     # an index's manifest, and a later ``query`` from another folder must load the same model.
     local = Path(settings.model).expanduser()
     if not is_default_model(settings.model) and not local.is_absolute() and local.is_dir():
         settings = settings.with_(model=str(local.resolve()))
     return settings
+
+
+def _flag(on: bool | None, off: bool | None) -> bool | None:
+    """A switch's value: True, False, or None when neither flag was given."""
+    return True if on else False if off else None
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -124,15 +193,6 @@ def build_parser() -> argparse.ArgumentParser:
     chunk = sub.add_parser("chunk", help="write chunks of a file or folder as JSONL on stdout")
     chunk.add_argument("path", type=Path, help="a file, a folder or a zipped repository")
     _add_chunk_options(chunk)
-    chunk.add_argument(
-        "--root", type=Path,
-        help="name files by their path below this folder (as the app names a project's files); "
-        "default: below the folder given, or a file's own name",
-    )
-    chunk.add_argument(
-        "--header", choices=HEADER_CHOICES, default="detect",
-        help="tables: whether the first row holds column names (default: detect)",
-    )
     chunk.add_argument(
         "--jobs", type=int, default=0,
         help="processes for a folder (default 0: one per CPU for big inputs, else 1); the output is the same",
@@ -169,13 +229,16 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     from core.jsonl import choose_jobs, iter_jsonl
 
     settings = settings_from_args(args)
-    limits = Limits(max_file_bytes=args.max_bytes)
+    limits = limits_from_args(args)
     corpus = load_any(args.path, language=args.language, limits=limits, root=args.root, encoding=args.encoding)
     strategies(args.strategy)  # an unknown strategy is refused before any worker starts
     jobs = choose_jobs(args.jobs, corpus.files)
+    # (For a folder or a zip, --encoding is that of its files not in UTF-8: those are noted as such.)
+    forced = args.encoding is not None and args.path.is_file() and not (args.path.suffix.lower() == ".zip" and args.language is None)
     for source in corpus.files:
         for encoding in _legacy_encoding(source):
-            print(f"note: {shown(source.path)}: not UTF-8, read as {encoding}", file=sys.stderr)
+            said = f"read as {encoding}, as --encoding says" if forced else f"not UTF-8, read as {encoding}"
+            print(f"note: {shown(source.path)}: {said}", file=sys.stderr)
     out = sys.stdout
     skipped = list(corpus.skipped)
     count = 0

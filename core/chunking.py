@@ -68,12 +68,13 @@ def chunk_document(prep: Prepared, settings: ChunkSettings, strategy: str) -> li
     return CHUNKERS[strategy](prep, settings)
 
 
-def chunk_source(source: SourceFile, settings: ChunkSettings, strategy: str) -> list[Chunk]:
-    """Chunk one loaded source: tables go to :mod:`core.tables`, the rest to the registry."""
+def chunk_source(source: SourceFile, settings: ChunkSettings, strategy: str, *, has_header: bool | None = None) -> list[Chunk]:
+    """Chunk one loaded source: tables go to :mod:`core.tables` (``has_header``: whether their
+    first rows are headers, None: detected), the rest to the registry."""
     if source.language in TABLE_LANGUAGES:
         from core.tables import chunk_table_source
 
-        return chunk_table_source(source, settings, strategy)
+        return chunk_table_source(source, settings, strategy, has_header=has_header)
     if source.text is None:
         raise InputError(f"{source.path}: no text to chunk")
     return chunk_document(prepare(source.path, source.language, source.text), settings, strategy)

@@ -13,19 +13,38 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from core.chunk import Chunk
-from core.errors import InputError
+from core.errors import InputError, ModelError
 
 _MODE_CHOICES = ("vector", "keyword", "hybrid")
 # Equal to core.index.DEFAULT_DB (a test checks it); not imported from there so that building the
 # parser, which every sub-command including ``chunk`` does, loads neither numpy nor Chroma.
 DEFAULT_DB = Path("data") / "chroma"
 DEFAULT_CACHE = DEFAULT_DB / "chunk_explorer" / "embeddings.sqlite3"  # Store(DEFAULT_DB).cache_path (tested)
+DATA_VARIABLE = "CHUNK_EXPLORER_DATA"  # the app's data folder, when it is moved
+
+
+def default_db() -> Path:
+    """The data folder when ``--db`` is not given: the app's, ``$CHUNK_EXPLORER_DATA/chroma``
+    when that is set, else ``data/chroma`` below the current folder (the repository's root,
+    where the app keeps it)."""
+    moved = os.environ.get(DATA_VARIABLE)
+    return Path(moved).expanduser() / "chroma" if moved else DEFAULT_DB
+
+
+def default_cache() -> Path:
+    """The embedding cache of :func:`default_db`'s store (``Store(db).cache_path``)."""
+    return default_db() / DEFAULT_CACHE.relative_to(DEFAULT_DB)
+
+
+_DB_HELP = f"data folder (default: ${DATA_VARIABLE}/chroma when set, as the app's, else {DEFAULT_DB} below the current folder)"
+_PATH_HELP = "a file, a folder or a zipped repository"
 
 
 _PARTS_HELP = (
@@ -37,15 +56,15 @@ _PARTS_HELP = (
 def add_commands(sub: argparse._SubParsersAction, add_chunk_options: Callable[[argparse.ArgumentParser], None]) -> None:  # type: ignore[type-arg]
     """Register ``index``, ``query`` and ``eval`` on the CLI's sub-parsers."""
     index = sub.add_parser("index", help="embed a file or folder into a Chroma collection per strategy")
-    index.add_argument("path", type=Path)
-    index.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"data folder (default {DEFAULT_DB})")
+    index.add_argument("path", type=Path, help=_PATH_HELP)
+    index.add_argument("--db", type=Path, help=_DB_HELP)
     add_chunk_options(index)
     index.add_argument("--quiet", action="store_true", help="no summary on stderr")
     index.set_defaults(handler=cmd_index)
 
     query = sub.add_parser("query", help="search what was last indexed in --db; JSONL ranked chunks")
     query.add_argument("text", help="what to search for (a description or a code snippet)")
-    query.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"data folder (default {DEFAULT_DB})")
+    query.add_argument("--db", type=Path, help=_DB_HELP + "; the search takes the settings and model of its last index")
     query.add_argument("-k", type=int, default=5, help="results per strategy (default 5)")
     query.add_argument("--strategy", choices=("fixed", "syntax", "both"), default="both", help="default: both")
     query.add_argument("--mode", choices=_MODE_CHOICES, default="hybrid", help="default: hybrid")
@@ -56,16 +75,24 @@ def add_commands(sub: argparse._SubParsersAction, add_chunk_options: Callable[[a
     query.set_defaults(handler=cmd_query)
 
     evaluate = sub.add_parser("eval", help="retrieval metrics of an annotated query set per strategy and mode")
-    evaluate.add_argument("path", type=Path)
+    evaluate.add_argument("path", type=Path, help=_PATH_HELP)
     evaluate.add_argument("--queries", type=Path, required=True, help="JSONL: query, path, symbol or start_line/end_line; also: more right answers")
     evaluate.add_argument("-k", type=int, default=5, help="cut-off of touched@k, whole@k, MRR (default 5)")
     evaluate.add_argument("--mode", choices=(*_MODE_CHOICES, "all"), default="all", help="default: all")
-    evaluate.add_argument("--context", type=int, default=1024, help="tokens of the size-neutral context (default 1024)")
+    evaluate.add_argument(
+        "--context", type=int, default=1024,
+        help="size of the context an LLM would be given, in model tokens: the share of targets wholly inside "
+        "the results that fit it, in rank order (default 1024)",
+    )
     # The index's and the app's cache (data/chroma/chunk_explorer/): an eval run warms both.
-    evaluate.add_argument("--cache", type=Path, default=DEFAULT_CACHE,
-                          help="embedding cache file (default: the data folder's, which index and the app use)")
+    evaluate.add_argument("--cache", type=Path,
+                          help="embedding cache file (default: that of the data folder, which index and the app use)")
     evaluate.add_argument("--no-cache", action="store_true", help="keep embeddings in memory only")
-    evaluate.add_argument("--sweep", action="append", default=[], metavar="NAME=V1,V2", help="grid axis (repeatable)")
+    evaluate.add_argument(
+        "--sweep", action="append", default=[], metavar="NAME=V1,V2",
+        help="grid axis, repeatable: budget, unit, overlap, raw_cuts, merge_siblings, breadcrumb, class_summary, "
+        "head_weight, head_lines, model, table_rows, table_format",
+    )
     evaluate.add_argument("--json", action="store_true", help="JSON on stdout instead of a table")
     evaluate.add_argument("--bare-parts", action="store_true", help=_PARTS_HELP)
     add_chunk_options(evaluate)
@@ -79,13 +106,28 @@ def _settings(args: argparse.Namespace) -> Any:
 
 
 def _corpus(args: argparse.Namespace) -> tuple[Any, Path]:
+    from core.__main__ import limits_from_args
     from core.chunking import load_any
-    from core.sources import Limits
 
-    corpus = load_any(args.path, language=args.language, limits=Limits(max_file_bytes=args.max_bytes), encoding=args.encoding)
+    corpus = load_any(args.path, language=args.language, limits=limits_from_args(args), root=args.root, encoding=args.encoding)
     if not corpus.files:
-        raise InputError(f"{args.path}: no files to index")
+        raise InputError(f"{args.path}: no files to index{_why(sorted((s.path, s.reason) for s in corpus.skipped))}")
     return corpus, args.path
+
+
+def _why(skipped: Sequence[tuple[str, str]]) -> str:
+    """`` (skipped: a.dat: unknown file type; ...)`` naming the first few files skipped."""
+    if not skipped:
+        return ""
+    shown = "; ".join(f"{path}: {reason}" for path, reason in skipped[:3])
+    more = f"; and {len(skipped) - 3} more" if len(skipped) > 3 else ""
+    return f" (skipped: {shown}{more})"
+
+
+def _header(args: argparse.Namespace) -> bool | None:
+    from core.__main__ import HEADER_CHOICES
+
+    return HEADER_CHOICES[args.header]
 
 
 def _err(text: str) -> None:
@@ -101,17 +143,21 @@ def cmd_index(args: argparse.Namespace) -> int:
     settings = _settings(args)
     corpus, root = _corpus(args)
     embedder = Embedder(settings.model)  # an absent model fails here, before the data folder is set up
-    store = Store(args.db)  # fails early on a bad data folder, before the model loads
+    store = Store(args.db or default_db())  # fails early on a bad data folder, before the model loads
     chosen = strategies(args.strategy)
     by_strategy: dict[str, list[Chunk]] = {s: [] for s in chosen}
     skipped = {(s.path, s.reason) for s in corpus.skipped}
     for strategy in chosen:
         # Per strategy, because the syntax choice also yields text and table chunks.
-        for item in chunk_corpus(corpus, settings, strategy):
+        for item in chunk_corpus(corpus, settings, strategy, has_header=_header(args)):
             if isinstance(item, Chunk):
                 by_strategy[strategy].append(item)
             else:
                 skipped.add((item.path, item.reason))
+    if not any(by_strategy.values()):
+        # Nothing to search: the last index stays the one queries find (empty collections
+        # recorded as the last run would answer every later query with nothing).
+        raise InputError(f"{args.path}: nothing to index{_why(sorted(skipped))}")
     embedder = embedder.with_cache(store.cache_path)
     reports = store.index(
         by_strategy,
@@ -146,6 +192,7 @@ def cmd_query(args: argparse.Namespace) -> int:
     from core.index import MANIFEST, OURS, Store, check_query
 
     text = check_query(args.text, args.mode)
+    args.db = args.db or default_db()
     if args.k < 1:
         raise InputError(f"-k must be at least 1, got {args.k}")
     if args.db.exists() and not args.db.is_dir():
@@ -159,7 +206,14 @@ def cmd_query(args: argparse.Namespace) -> int:
     settings = store.manifest()["last"]["settings"]
     embedder = None
     if args.mode != "keyword":
-        embedder = Embedder(settings["model"])  # a query is embedded afresh: the cache is not needed (nor read)
+        try:
+            embedder = Embedder(settings["model"])  # a query is embedded afresh: the cache is not needed (nor read)
+        except ModelError:
+            raise ModelError(
+                f"the index in {args.db} was made with the model {settings['model']!r}, which cannot be loaded on "
+                "this machine now; put that model back where it was, search with --mode keyword, or index "
+                "again with another --model"
+            ) from None
     where = {
         key: value
         for key, value in (
@@ -204,6 +258,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     queries = load_queries(args.queries)
     grid = parse_grid(args.sweep)
     corpus, root = _corpus(args)
+    if args.cache is None:
+        args.cache = default_cache()
     if root.is_dir():
         # A query set kept inside the corpus (sample_repos/queries/) would answer its own
         # queries, and so would the files beside it (the other sets, their README): its folder
@@ -217,7 +273,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
         corpus.files = [f for f in corpus.files if kept((root / f.path).resolve())]
     embedder = Embedder(settings.model, cache=None if args.no_cache else args.cache)
-    evaluation = Evaluation(corpus, queries, embedder)
+    evaluation = Evaluation(corpus, queries, embedder, has_header=_header(args))
     for line, reason in evaluation.unresolved:
         _err(f"{args.queries}:{line}: skipped: {reason}")
     if not evaluation.resolved:
@@ -244,10 +300,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(format_table([r.to_dict() for r in report.rows]))
         _err(
-            f"{len(evaluation.resolved)} queries; embeddings {report.reused} re-used, {report.embedded} computed"
+            f"{_count(len(evaluation.resolved), 'query', 'queries')}; embeddings {report.reused} re-used, {report.embedded} computed"
             + (f"; {report.too_long} chunk(s) over the model's limit" if report.too_long else "")
         )
     return 0
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def format_table(rows: Sequence[dict[str, Any]]) -> str:

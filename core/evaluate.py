@@ -610,9 +610,12 @@ class EvalReport:
 class Evaluation:
     """A corpus and a query set, prepared once, evaluated under any settings (sweeps re-use it)."""
 
-    def __init__(self, corpus: Corpus, queries: Sequence[QuerySpec], embedder: Embedder) -> None:
+    def __init__(
+        self, corpus: Corpus, queries: Sequence[QuerySpec], embedder: Embedder, *, has_header: bool | None = None
+    ) -> None:
         self.corpus = corpus
         self.embedder = embedder
+        self.has_header = has_header  # tables: whether their first rows are headers (None: detected)
         self.prepared = _Prepared(corpus)
         resolved: list[tuple[QuerySpec, tuple[Target, ...]]] = []
         unresolved: list[tuple[int, str]] = []
@@ -666,7 +669,7 @@ class Evaluation:
         try:
             if prep is not None:
                 return chunk_document(prep, settings, strategy)
-            return chunk_source(source, settings, strategy)
+            return chunk_source(source, settings, strategy, has_header=self.has_header)
         except InputError:
             return []  # unreadable tables and the like: not part of what is searched
 

@@ -1016,7 +1016,10 @@ def _prepare_folder(db: Path) -> None:
         with tempfile.NamedTemporaryFile(dir=db, prefix=".write-test-"):
             pass
     except OSError as exc:
-        raise StoreError(f"the data folder {db} is not writable ({exc.strerror or exc}); pass a writable --db") from None
+        raise StoreError(
+            f"the data folder {db} is not writable ({exc.strerror or exc}); Chroma and the folder's lock write to it, "
+            "to search as well as to index: pass a writable --db (a copy of this one, to search it)"
+        ) from None
 
 
 def _atomic_write(path: Path, text: str) -> None:

@@ -172,3 +172,9 @@ class ChunkSettings:
         (``extra``: options that are not settings, such as ``--root`` or ``--header``)."""
         argv = ["python", "-m", "core", "chunk", path, "--strategy", strategy, *self.cli_args(), *extra]
         return shlex.join(argv)
+
+    @staticmethod
+    def file_command(path: str, settings_file: str, strategy: str = "both", extra: Sequence[str] = ()) -> str:
+        """:meth:`cli_command` with the settings read from ``settings_file`` (their JSON export)
+        instead of written out: the same chunks and ids (``extra`` as there)."""
+        return shlex.join(["python", "-m", "core", "chunk", path, "--strategy", strategy, "--settings", settings_file, *extra])

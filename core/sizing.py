@@ -74,6 +74,8 @@ def resolve_model_path(model: str) -> Path:
         return candidate
     if exists:
         raise ModelError(f"model path {model!r} is a file; give the folder that holds the model")
+    if _path_like(model):
+        raise ModelError(f"model folder {model!r} does not exist; give the folder of a sentence-transformers model")
     try:
         from huggingface_hub import snapshot_download
 
@@ -85,6 +87,11 @@ def resolve_model_path(model: str) -> Path:
             "(e.g. `huggingface-cli download NAME --local-dir DIR`), copy the folder here and "
             f"pass its path instead. ({type(exc).__name__})"
         ) from None
+
+
+def _path_like(model: str) -> bool:
+    """Whether ``model`` is written as a path, not a hub name (``org/name``)."""
+    return model.startswith(("/", ".", "~")) or model.endswith("/") or model.count("/") > 1 or "\\" in model
 
 
 @lru_cache(maxsize=8)

@@ -47,13 +47,13 @@ MINIFIED_MIN_CHARS = 20_000
 def generated_reason(source: SourceFile) -> str | None:
     """Why ``source`` looks minified or generated rather than written (None when it does not)."""
     if source.path.lower().endswith(_MINIFIED_SUFFIXES):
-        return "minified (by its name), skipped"
+        return "minified (by its name); open it alone to chunk it"
     text = source.text
     if text is None or len(text) < MINIFIED_MIN_CHARS:
         return None
     mean = len(text) / (text.count("\n") + 1)
     if mean > MINIFIED_MEAN_LINE:
-        return f"minified or generated (lines average {mean:,.0f} characters), skipped; open it alone to chunk it"
+        return f"minified or generated (lines average {mean:,.0f} characters); open it alone to chunk it"
     return None
 
 
@@ -265,11 +265,11 @@ def decode(data: bytes, name: str) -> tuple[str, str]:
         except UnicodeDecodeError as exc:
             raise InputError(f"{name}: starts as {wide.upper()} text but does not decode ({exc.reason})") from None
         if is_binary(text[:8192].encode("utf-8", "surrogatepass")):
-            raise InputError(f"{name}: binary file (not text), skipped")
+            raise InputError(f"{name}: binary file (not text)")
         _refuse_nul(text, name)
         return _normalise(text), wide
     if is_binary(data):
-        raise InputError(f"{name}: binary file (not text), skipped")
+        raise InputError(f"{name}: binary file (not text)")
     _refuse_nul(data, name)
     try:
         return _normalise(data.decode("utf-8")), "utf-8"
@@ -306,7 +306,7 @@ def nul_line(data: bytes | str) -> int | None:
 def _refuse_nul(data: bytes | str, name: str) -> None:
     line = nul_line(data)
     if line is not None:
-        raise InputError(f"{name}: binary data from line {line} on (a NUL byte), skipped")
+        raise InputError(f"{name}: binary data from line {line} on (a NUL byte)")
 
 
 _LONE_CR = re.compile(r"\r(?!\n)")

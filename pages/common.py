@@ -602,7 +602,7 @@ def export_panel(
         st.code(settings.cli_command(path, extra=extra or ()), language="bash")
         if path.endswith(".zip"):
             st.caption("The command chunks the whole archive; this file's chunks are those with its path.")
-        st.caption("Or, with the settings file: `python -m core chunk PATH --settings chunk-settings.json`.")
+        st.caption(f"Or, with the settings file: `{settings.file_command(path, 'chunk-settings.json', extra=extra or ())}`.")
 
 
 # ---- retrieval --------------------------------------------------------------------------------

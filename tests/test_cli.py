@@ -136,10 +136,11 @@ def test_the_command_the_app_exports_gives_the_apps_chunks(tmp_path: Path) -> No
     done = run(*argv)
     assert done.returncode == 0, done.stderr
     assert _ids(done.stdout) == app  # the breadcrumb path, so ids and sizes, are the app's
-    # The settings file the app exports says the same; options beside it win.
+    # The settings file the app exports says the same, by the command the export shows beside
+    # it (it named no --root once: every id differed); options beside it win.
     exported = tmp_path / "chunk-settings.json"
     exported.write_text(settings.to_json())
-    done = run("chunk", target, "--root", extra[1], "--settings", str(exported))
+    done = run(*shlex.split(ChunkSettings.file_command(target, str(exported), extra=extra))[3:])
     assert done.returncode == 0 and _ids(done.stdout) == app
     done = run("chunk", target, "--root", extra[1], "--settings", str(exported), "--budget", "300", "--strategy", "fixed")
     assert {json.loads(line)["size"] <= 300 for line in done.stdout.splitlines()} == {True}
@@ -361,3 +362,45 @@ def test_an_encoding_detection_got_wrong_can_be_given(tmp_path: Path) -> None:
     ):
         bad = run("chunk", *args)
         assert bad.returncode == 2 and bad.stderr.startswith(message), bad.stderr
+
+
+def test_settings_file_values_can_be_turned_back_by_options(tmp_path: Path) -> None:
+    # A file's "breadcrumb": false, "raw_cuts": true or "table_rows" could not be undone beside it.
+    settings = tmp_path / "s.json"
+    settings.write_text('{"breadcrumb": false, "class_summary": false, "raw_cuts": true, "table_rows": 2, "overlap": 40, '
+                        '"unit": "chars", "budget": 1000}')
+    source = str(SAMPLES / "py_inventory/inventory/models.py")
+    plain = run("chunk", source, "--settings", str(settings), "--strategy", "syntax")
+    crumbs = run("chunk", source, "--settings", str(settings), "--strategy", "syntax", "--breadcrumb")
+    assert plain.returncode == crumbs.returncode == 0
+    first, again = json.loads(plain.stdout.splitlines()[0]), json.loads(crumbs.stdout.splitlines()[0])
+    assert first["embed_text"] == first["text"] and again["embed_text"].startswith("# models.py")
+    table = str(SAMPLES / "tables/sales.csv")
+    rows = [json.loads(line) for line in run("chunk", table, "--settings", str(settings), "--strategy", "syntax").stdout.splitlines()]
+    budget = [json.loads(line) for line in run("chunk", table, "--settings", str(settings), "--strategy", "syntax",
+                                               "--rows", "0").stdout.splitlines()]  # fmt: skip
+    assert {c["row_end"] - c["row_start"] for c in rows if c["kind"] == "table_rows"} == {1}
+    assert max(c["row_end"] - c["row_start"] for c in budget if c["kind"] == "table_rows") > 1
+    # A value from the file that the options make invalid is said to come from there.
+    done = run("chunk", source, "--settings", str(settings), "--budget", "30")
+    assert done.returncode == 2 and f"(the settings of {settings}, with the options given over them)" in done.stderr
+
+
+def test_input_limits_are_options_and_refuse_nonsense(tmp_path: Path) -> None:
+    for i in range(4):
+        (tmp_path / f"m{i}.py").write_text(f"def f{i}():\n    return {i}\n")
+    done = run("chunk", str(tmp_path), "--max-files", "2", "--strategy", "syntax")
+    assert done.returncode == 0 and len({json.loads(line)["path"] for line in done.stdout.splitlines()}) == 2
+    assert "over the limit of 2 files" in done.stderr
+    for flag in ("--max-bytes", "--max-files"):
+        done = run("chunk", str(tmp_path), flag, "-1")
+        assert done.returncode == 2 and f"argument {flag}: must be at least 1, got -1" in done.stderr
+
+
+def test_a_forced_encoding_is_noted_as_forced_not_as_detected(tmp_path: Path) -> None:
+    (tmp_path / "u.py").write_text("name = 'abc'\n", encoding="utf-8")
+    done = run("chunk", str(tmp_path / "u.py"), "--encoding", "cp1252")
+    assert done.returncode == 0 and done.stderr.splitlines() == ["note: u.py: read as cp1252, as --encoding says"]
+    (tmp_path / "b.py").write_bytes(bytes(range(1, 32)) * 40)
+    done = run("chunk", str(tmp_path / "b.py"))
+    assert done.returncode == 2 and done.stderr.strip() == "error: b.py: binary file (not text)"

@@ -113,11 +113,13 @@ def test_the_head_weight_is_an_index_setting(project: Path, tmp_path: Path, caps
         (["query", "refund", "--db", "{db}"], "nothing is indexed"),
         (["query", "refund", "--db", "{project}/payments.py"], "the data folder {project}/payments.py is a file"),
         (["index", "{project}", "--db", "{db}", "--model", "no-such-org/no-model"], "not in the local Hugging Face cache"),
+        (["index", "{project}", "--db", "{db}", "--model", "./no/such/folder"], "model folder './no/such/folder' does not exist"),
         (["index", "{project}", "--db", "{db}", "--model", "{project}"], "holds no model (no modules.json or config.json)"),
         (["index", "{project}/nope", "--db", "{db}"], "no such file or folder"),
         (["index", "{project}", "--db", "{db}", "--head-weight", "1.5"], "head weight must be at least 0 and below 1"),
     ],
-    ids=["empty-query", "100KB-query", "empty-db", "db-is-a-file", "unknown-model", "not-a-model-folder", "missing-path", "head-weight"],
+    ids=["empty-query", "100KB-query", "empty-db", "db-is-a-file", "unknown-model", "no-model-folder", "not-a-model-folder",
+         "missing-path", "head-weight"],
 )
 def test_bad_input_exits_2_with_a_message(
     project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
@@ -180,13 +182,80 @@ def test_query_with_vectors_after_a_restart(project: Path, tmp_path: Path, capsy
     assert hit["symbol"] == "convert_currency" and hit["scores"]["vector"] > 0.2
 
 
-def test_the_cli_default_data_folder_is_the_library_default() -> None:
+def test_the_cli_default_data_folder_is_the_library_default(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from core import cli_retrieval, index
 
     assert cli_retrieval.DEFAULT_DB == index.DEFAULT_DB
     # eval's cache is the data folder's, which index and the app read: an eval run warms both.
     # (Store.cache_path is its own folder's embeddings.sqlite3; the folder is DB/OURS.)
     assert cli_retrieval.DEFAULT_CACHE == index.DEFAULT_DB / index.OURS / "embeddings.sqlite3"
+    monkeypatch.delenv("CHUNK_EXPLORER_DATA", raising=False)
+    assert cli_retrieval.default_db() == index.DEFAULT_DB and cli_retrieval.default_cache() == cli_retrieval.DEFAULT_CACHE
+    # Where the app's data folder is moved to, the CLI's follows (the workshop's pre-warm went to
+    # ./data/chroma and warmed a cache the app never read).
+    monkeypatch.setenv("CHUNK_EXPLORER_DATA", str(tmp_path / "moved"))
+    assert cli_retrieval.default_db() == tmp_path / "moved" / "chroma"
+    assert cli_retrieval.default_cache() == tmp_path / "moved" / "chroma" / index.OURS / "embeddings.sqlite3"
+
+
+def test_index_of_nothing_chunkable_fails_and_keeps_the_last_index(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "db"
+    assert run(capsys, "index", str(project), "--db", str(db), "--strategy", "syntax", "--budget", "64")[0] == 0
+    page = tmp_path / "report.csv"
+    page.write_text("<!DOCTYPE html>\n<html><body><table><tr><td>1</td></tr></table></body></html>\n")
+    code, out, err = run(capsys, "index", str(page), "--db", str(db), "--strategy", "syntax")
+    assert code == 2 and out == "" and "report.csv: nothing to index (skipped: report.csv: HTML" in err, err
+    # Before, that run exited 0 and recorded empty collections as the last index: every later
+    # query found nothing.
+    code, out, err = run(capsys, "query", "refund a payment", "--db", str(db), "--mode", "keyword", "-k", "1")
+    assert code == 0 and json.loads(out)["symbol"] == "refund_payment", err
+    blobs = tmp_path / "blobs"
+    blobs.mkdir()
+    (blobs / "a.dat").write_bytes(b"\x00\x01" * 10)
+    code, out, err = run(capsys, "index", str(blobs), "--db", str(db))
+    assert code == 2 and "no files to index (skipped: a.dat: unknown file type)" in err, err
+
+
+def test_index_and_eval_read_tables_with_the_header_choice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], model: object
+) -> None:
+    root = tmp_path / "t"
+    root.mkdir()
+    (root / "plain.csv").write_text("Oslo,3\nRome,18\nLima,21\n")
+    db = tmp_path / "db"
+    code, out, err = run(capsys, "index", str(root), "--db", str(db), "--strategy", "syntax", "--header", "yes")
+    assert code == 0, err
+    code, out, err = run(capsys, "query", "Rome", "--db", str(db), "--mode", "keyword", "-k", "1")
+    assert code == 0 and json.loads(out)["columns"] == ["Oslo", "3"], out
+    code, out, err = run(capsys, "index", str(root), "--db", str(db), "--strategy", "syntax", "--header", "no")
+    code, out, err = run(capsys, "query", "Rome", "--db", str(db), "--mode", "keyword", "-k", "1")
+    assert code == 0 and json.loads(out)["columns"] == ["column_1", "column_2"], out
+    queries = tmp_path / "q.jsonl"
+    queries.write_text(json.dumps({"query": "Rome", "path": "plain.csv", "start_line": 2, "end_line": 2}) + "\n")
+    code, out, err = run(capsys, "eval", str(root), "--queries", str(queries), "--header", "no", "--mode", "keyword",
+                         "--strategy", "syntax", "--no-cache", "--json")
+    assert code == 0, err
+
+
+def test_query_whose_models_folder_is_gone_says_what_to_do(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    from core.sizing import bundled_model_path
+
+    copy = tmp_path / "my-model"
+    shutil.copytree(bundled_model_path(), copy)
+    db = tmp_path / "db"
+    code, out, err = run(capsys, "index", str(project), "--db", str(db), "--strategy", "syntax", "--model", str(copy))
+    assert code == 0, err
+    shutil.rmtree(copy)
+    code, out, err = run(capsys, "query", "refund", "--db", str(db))
+    assert code == 2 and f"the index in {db} was made with the model '{copy}'" in err and "--mode keyword" in err, err
+    code, out, err = run(capsys, "query", "refund", "--db", str(db), "--mode", "keyword", "-k", "1")
+    assert code == 0 and json.loads(out)["symbol"] == "refund_payment"
 
 
 def test_query_returns_a_split_function_whole_unless_bare_parts(

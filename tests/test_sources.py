@@ -250,7 +250,7 @@ def test_minified_files_are_skipped_in_a_repository_but_chunked_alone(tmp_path: 
     corpus = load_folder(tmp_path)
     assert [f.path for f in corpus.files] == ["app.js"]
     reasons = {s.path: s.reason for s in corpus.skipped}
-    assert reasons["tiny.min.js"] == "minified (by its name), skipped"
+    assert reasons["tiny.min.js"] == "minified (by its name); open it alone to chunk it"
     assert reasons["vendor.js"].startswith("minified or generated (lines average")
     zipped = load_zip(_zip({"repo/app.js": b"let a = 1;\n", "repo/vendor.js": bundle}))
     assert [f.path for f in zipped.files] == ["app.js"] and zipped.skipped[0].path == "vendor.js"
