@@ -20,10 +20,17 @@ def chunk_fixed(prep: Prepared, settings: ChunkSettings, *, fallback: str | None
     if not doc.data.strip():
         return []
     avail, over = room_for(maker, "", "")  # (over: the path's breadcrumb alone nearly fills the budget)
+    overlap = settings.overlap
+    extra: tuple[str, ...] = ()
+    if overlap >= avail:
+        # This file's breadcrumb leaves less room than the overlap: each window would start
+        # where the one before ends, or before it (windows nested in one another, a character
+        # apart, thousands of them). Half the room is repeated instead, and the windows say so.
+        overlap, extra = avail // 2, ("overlap_reduced",)
     raw = settings.raw_cuts and settings.unit != "lines"
-    spans = _raw_windows(maker, avail, settings.overlap) if raw else _line_windows(maker, avail, settings.overlap)
+    spans = _raw_windows(maker, avail, overlap) if raw else _line_windows(maker, avail, overlap)
     return [
-        maker.make("window", "", a, b, flags=flag_over(flags, over), inside_words=raw)
+        maker.make("window", "", a, b, flags=flag_over((*flags, *extra), over), inside_words=raw)
         for a, b, flags in spans
     ]
 
@@ -33,6 +40,7 @@ def _line_windows(maker: ChunkMaker, avail: int, overlap: int) -> list[tuple[int
     last_line = doc.line_count
     out: list[tuple[int, int, tuple[str, ...]]] = []
     start = 1
+    reached = 0  # the last line of the window before
     while start <= last_line:
         while start <= last_line and doc.is_blank(start):
             start += 1
@@ -47,7 +55,13 @@ def _line_windows(maker: ChunkMaker, avail: int, overlap: int) -> list[tuple[int
             continue
         while end > first and doc.is_blank(end):
             end -= 1
+        if first <= reached and end <= reached:
+            # The overlap left no room for a line more: this window would lie inside the one
+            # before. It starts after it instead (no overlap this once).
+            start = reached + 1
+            continue
         out.append((doc.line_start(first), doc.line_end(end), ()))
+        reached = end
         if end >= last_line:
             break
         next_start = end + 1
@@ -64,13 +78,21 @@ def _raw_windows(maker: ChunkMaker, avail: int, overlap: int) -> list[tuple[int,
     total = len(doc.text)
     out: list[tuple[int, int, tuple[str, ...]]] = []
     pos = 0
+    reached = 0  # where the window before ends (a char position)
     while pos < total:
         a = doc.byte_of_char(pos)
         cut = largest_fitting(pos + 1, total, lambda c: maker.span_size(a, doc.byte_of_char(c)) <= avail)
         cut = fit_piece(maker, pos, cut, avail)  # a window that cuts words holds more tokens
+        if pos < reached and cut <= reached:
+            # From where the overlap went back to, the window reaches no further than the one
+            # before (a word's next piece costs more tokens than it had room for): it would lie
+            # inside it. It starts where that one ends instead (no overlap this once).
+            pos = reached
+            continue
         flags: tuple[str, ...] = ()
         if cut < pos + 1:
             cut, flags = pos + 1, ("oversized",)
+        reached = cut
         b = doc.byte_of_char(cut)
         if not is_blank_bytes(doc.data[a:b]):
             out.append((a, b, flags))

@@ -110,6 +110,10 @@ elif damaged := [c for c in chunks["syntax"] if "damaged" in c.flags]:
     spans = ", ".join(f"{c.start_line}-{c.end_line}" for c in damaged[:5]) + (" …" if len(damaged) > 5 else "")
     st.warning(f"Part of this file does not parse (lines {spans}): the syntax-aware chunks there follow a damaged "
                "tree, and are flagged `damaged`.")
+if chunks["fixed"] and "overlap_reduced" in chunks["fixed"][0].flags:
+    st.info(f"After this file's breadcrumb a fixed window has less room than the overlap ({settings.overlap} {unit}): "
+            "each would start where the one before ends. Half its room is repeated instead (windows flagged "
+            "`overlap_reduced`); raise the budget or lower the overlap.")
 
 
 def _histogram_bars(sizes: dict[str, list[int]], budget: int) -> list[dict[str, object]]:

@@ -267,3 +267,13 @@ def test_a_zipped_projects_encoding_is_given_for_its_files_that_are_not_utf8(app
     assert "proj.zip" in command and "--encoding koi8_r" in command
     app.selectbox(key="file").set_value("kyiv.py").run()
     assert "Київ" in view_html(app)  # UTF-8 stays UTF-8
+
+
+def test_an_overlap_a_files_breadcrumb_leaves_no_room_for_is_said_not_a_crash(app: AppTest) -> None:
+    # The smallest budget with the largest overlap: after a deep path's breadcrumb a window had
+    # less room than the overlap, and the fixed windows nested in one another by the thousand.
+    app.selectbox(key="file").set_value("inventory/resilience.py").run()
+    app.slider(key="budget_tokens").set_value(16).run()
+    app.slider(key="overlap_pct").set_value(50).run()
+    assert not app.exception and not app.error
+    assert any("Half its room is repeated instead" in i.value for i in app.info)

@@ -59,3 +59,28 @@ def test_breadcrumb_names_the_file_only() -> None:
     assert all(c.embed_text.startswith("# pkg/models.py\n") for c in chunks)
     bare = chunk_document(prep, ChunkSettings(breadcrumb=False), "fixed")
     assert all(c.embed_text == c.text for c in bare)
+
+
+@pytest.mark.parametrize("raw", [False, True])
+@pytest.mark.parametrize("unit,budget,overlap", [("tokens", 20, 5), ("tokens", 20, 14), ("chars", 60, 40), ("nws", 30, 15), ("lines", 4, 2)])
+def test_overlapping_windows_always_move_on(raw: bool, unit: str, budget: int, overlap: int) -> None:
+    # A small budget with a large overlap gave windows nested in the one before (a token more
+    # cost more than the room left), up to 3,499 of 5,708 for one file: each window must now
+    # start and end past the one before.
+    prep = prepare("models.py", "python", TEXT)
+    chunks = chunk_document(prep, ChunkSettings(budget=budget, unit=unit, overlap=overlap, raw_cuts=raw), "fixed")
+    assert_slices_true(prep, chunks)
+    for a, b in zip(chunks, chunks[1:]):
+        assert a.start_byte < b.start_byte and a.end_byte < b.end_byte, (a.start_byte, a.end_byte, b.start_byte, b.end_byte)
+
+
+def test_an_overlap_the_breadcrumb_leaves_no_room_for_is_halved_and_said() -> None:
+    prep = prepare("models.py", "python", TEXT)
+    # budget 20 tokens, "# models.py" takes 5: windows hold 15, and an overlap of 15 cannot move on.
+    chunks = chunk_document(prep, ChunkSettings(budget=20, overlap=15), "fixed")
+    assert chunks and all("overlap_reduced" in c.flags for c in chunks)
+    for a, b in zip(chunks, chunks[1:]):
+        assert a.start_byte < b.start_byte and a.end_byte < b.end_byte
+    assert len(chunks) < 2.5 * len(chunk_document(prep, ChunkSettings(budget=20), "fixed"))
+    plain = chunk_document(prep, ChunkSettings(budget=20, overlap=14), "fixed")
+    assert not any("overlap_reduced" in c.flags for c in plain)
