@@ -17,6 +17,9 @@ _COMMENTS = frozenset({"comment", "line_comment", "block_comment", "multiline_co
 
 # Headers' ``extern "C"`` wrappers as macros: glibc's and the BSDs', GLib's, gnulib's.
 _C_DECLS_MACROS = ("__BEGIN_DECLS", "__END_DECLS", "G_BEGIN_DECLS", "G_END_DECLS", "BEGIN_C_DECLS", "END_C_DECLS")
+# Prototypes' parameter lists for pre-ANSI compilers: zlib's, glibc's and the BSDs' old, GNU
+# binutils', libpng's, Tcl's.
+_ARGUMENT_MACROS = ("OF", "__P", "PARAMS", "_PROTO", "PNGARG", "_ANSI_ARGS_")
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,17 @@ class CodeSpec:
     - ``member_declarations``: members that declare a method without defining it, listed in
       a split class's member summary like the methods defined there (C++'s ``bool push(const
       Order&);``, with the declarator type it must hold; Go's interface methods);
+    - ``prototypes``: statements that declare a function without defining it, with the
+      declarator type that must hold the declared name itself (C's ``SQLITE_API int
+      sqlite3_open(const char *filename, sqlite3 **ppDb);``, ``char *getenv(const char *);``
+      through its pointer, behind ``__attribute__`` or an export macro). At a file's level and
+      in what is read as that level (``extern "C" {}``, ``#ifdef`` blocks: ``transparent``), and
+      in a namespace, each is a definition of kind ``function`` named after the function, with
+      the comment right above it, as a header's reader looks a function up: its doc comment
+      stands there, where a definition's does. A variable is none (``extern int errno;``, ``void
+      (*on_full)(int);``: the name is held by a pointer, the pointer by the function
+      declarator); in a class body such a statement stays a member declaration (listed by
+      ``member_declarations`` in the class's header), in a function's body a statement;
     - ``opens_error_root``: a root that is itself an ERROR is measured through its children (see
       :func:`core.parsing.find_damage`): in C and C++ the preprocessor's ``#ifdef`` blocks make
       such roots of sound code, in Rust unstable syntax (``pub macro``); in other grammars a
@@ -97,6 +111,15 @@ class CodeSpec:
       (glibc's ``__BEGIN_DECLS``: ``extern "C" {`` in C++, nothing in C): the parser reads
       each as a ``/* */`` comment of its length (no offset moves; as a comment its line is
       still in a chunk, with the definition below it); the chunks keep their text;
+    - ``docs_below``: a prototype's documentation may stand right below it (zlib documents
+      each function under its prototype): a comment that starts on the line after a prototype
+      with no comment above it, and has a blank line after it, is that prototype's;
+    - ``argument_macros``: macros that stand for their argument, a parameter list in double
+      parentheses, in headers written for compilers without prototypes too (zlib's
+      ``ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush));``, glibc's older
+      ``__P((...))``, ``PARAMS``, ``_PROTO``, libpng's ``PNGARG``, Tcl's ``_ANSI_ARGS_``): the
+      parser reads the macro's name and outer parentheses as spaces, so the declarator is a
+      function's (a prototype: see ``prototypes``); the chunks keep their text;
     - ``class_macros``: an upper-case macro between ``class`` (``struct``, ``union``) and the
       name of a class being defined (an export macro: ``class U_COMMON_API Name : public
       Base {``, ``class V8_EXPORT Isolate {``) is read as spaces of its length: the grammar
@@ -217,9 +240,12 @@ class CodeSpec:
     properties: frozenset[str] = frozenset()
     name_holders: frozenset[str] = frozenset()
     member_declarations: dict[str, str] = field(default_factory=dict)
+    prototypes: dict[str, str] = field(default_factory=dict)
     free_wrappers: frozenset[str] = frozenset()
     opens_error_root: bool = False
     comment_macros: tuple[str, ...] = ()
+    argument_macros: tuple[str, ...] = ()
+    docs_below: bool = False
     macro_lines: bool = False
     class_macros: bool = False
     doc_comments: tuple[str, ...] = ()
@@ -524,8 +550,11 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             naming_wrappers=frozenset({"type_definition"}),
             kinds={"enum_specifier": "enum", "struct_specifier": "struct", "union_specifier": "struct"},
             needs_body=frozenset({"struct_specifier", "union_specifier", "enum_specifier"}),
+            prototypes={"declaration": "function_declarator"},
             opens_error_root=True,
             comment_macros=_C_DECLS_MACROS,
+            argument_macros=_ARGUMENT_MACROS,
+            docs_below=True,
             macro_lines=True,
         ),
         CodeSpec(
@@ -551,8 +580,11 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             anonymous_names={"namespace_definition": "<anonymous>"},
             needs_body=frozenset({"class_specifier", "struct_specifier", "union_specifier", "enum_specifier"}),
             member_declarations={"field_declaration": "function_declarator", "declaration": "function_declarator"},
+            prototypes={"declaration": "function_declarator"},  # (in a class body: member declarations)
             opens_error_root=True,
             comment_macros=_C_DECLS_MACROS,
+            argument_macros=_ARGUMENT_MACROS,
+            docs_below=True,
             macro_lines=True,
             class_macros=True,
         ),

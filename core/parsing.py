@@ -100,8 +100,10 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
         return None
     parser = _parser(spec.parser_name)
     plain: bytes | None = None  # the text before macro lines were read as comments
-    if spec.comment_macros or spec.macro_lines or spec.class_macros:
+    if spec.comment_macros or spec.macro_lines or spec.class_macros or spec.argument_macros:
         read = _commented(doc.data, spec.comment_macros) if spec.comment_macros else doc.data
+        if spec.argument_macros:
+            read = _argument_macros_blanked(read, spec.argument_macros)
         if spec.class_macros:
             read = _class_macros_blanked(read)
         if spec.macro_lines:
@@ -315,6 +317,57 @@ def _class_macros_blanked(data: bytes) -> bytes:
     if b"class" not in data and b"struct" not in data and b"union" not in data:
         return data
     return _CLASS_MACRO.sub(lambda m: m[0][: m.start(1) - m.start(0)] + b" " * len(m[1]), data)
+
+
+def _argument_macros_blanked(data: bytes, macros: tuple[str, ...]) -> bytes:
+    """``data`` with each of ``macros`` written around a parameter list in double parentheses
+    (``OF((z_streamp strm, int flush))``, see ``CodeSpec.argument_macros``) read as the list
+    alone: the name and the outer parentheses as spaces (``   (z_streamp strm, int flush) ``),
+    every offset kept; ``data`` itself when it holds none."""
+    if not any(macro.encode("ascii") in data for macro in macros):
+        return data
+    out: bytearray | None = None
+    for found in _argument_macro_pattern(macros).finditer(data):
+        outer = found.end() - 2  # the first of the two ``(``
+        close = _closing(data, outer + 1)  # the inner list's ``)``
+        if close < 0:
+            continue
+        after = close + 1
+        while after < len(data) and data[after] in b" \t\r\n":
+            after += 1
+        if after >= len(data) or data[after] != ord(")"):
+            continue  # ``OF((a), b)``: no list in double parentheses
+        if out is None:
+            out = bytearray(data)
+        out[found.start() : outer + 1] = b" " * (outer + 1 - found.start())
+        out[after] = ord(" ")
+    return bytes(out) if out is not None else data
+
+
+@lru_cache(maxsize=8)
+def _argument_macro_pattern(macros: tuple[str, ...]) -> re.Pattern[bytes]:
+    names = b"|".join(re.escape(m.encode("ascii")) for m in macros)
+    return re.compile(rb"\b(?:" + names + rb")[ \t]*\(\(")
+
+
+_MAX_LIST_BYTES = 4096  # a parameter list longer than this is no list (an unclosed bracket)
+
+
+def _closing(data: bytes, start: int) -> int:
+    """Offset of the ``)`` that closes the ``(`` at ``start``, or -1 (not within
+    :data:`_MAX_LIST_BYTES`, or a ``;`` or ``{`` first: no parameter list)."""
+    depth = 0
+    for at in range(start, min(len(data), start + _MAX_LIST_BYTES)):
+        char = data[at]
+        if char == 40:  # (
+            depth += 1
+        elif char == 41:  # )
+            depth -= 1
+            if depth == 0:
+                return at
+        elif char in (59, 123):  # ; {
+            return -1
+    return -1
 
 
 # An upper-case identifier alone on its line (4+ characters, a letter among them), maybe with

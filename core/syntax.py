@@ -35,6 +35,8 @@ from core.parsing import ERROR_FALLBACK_RATIO, Damage
 from core.settings import ChunkSettings
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tree_sitter import Node
 
 # Nesting depth past which definitions are packed as plain statements (500-deep code is legal).
@@ -53,6 +55,10 @@ _DECLARATOR_TYPES = frozenset(
     }
 )
 _MAX_SIGNATURE_LINES = 6
+_MAX_DECLARATOR_DEPTH = 12  # declarators followed down to a declared name (``int **(*(*f)(void))[3]``)
+# Node types that end so name what a declarator declares (``identifier``, ``qualified_identifier``,
+# ``field_identifier``, ``operator_name``, ``destructor_name``, ``template_function``).
+_NAME_ENDS = ("identifier", "_name", "template_function")
 # Containers whose members are plain functions, not methods.
 NON_CLASS_KINDS = frozenset({"namespace", "module", "package", "extern"})
 # Tags of a doc comment about its file or a group of definitions, not the one below it
@@ -207,11 +213,14 @@ class _Run:
 
     # ---- step 1: units -----------------------------------------------------------------------
 
-    def units(self, nodes: list[Node], *, in_function: bool = False, callbacks: bool = False) -> list[Unit]:
+    def units(
+        self, nodes: list[Node], *, in_function: bool = False, callbacks: bool = False, in_class: bool = False
+    ) -> list[Unit]:
         """Read sibling nodes into units (see step 1); ``in_function``: the statements of a
         function's body, where an assigned value is a statement (see :meth:`find_definition`);
         ``callbacks``: that function is itself a registered callback, whose body registers
-        more (``describe`` > ``it``: ``CodeSpec.registrations``)."""
+        more (``describe`` > ``it``: ``CodeSpec.registrations``); ``in_class``: the members of
+        a class's body, where a function's prototype declares a member (``CodeSpec.prototypes``)."""
         spec = self.spec
         data = self.doc.data
         flat: list[Node] = []
@@ -251,6 +260,8 @@ class _Run:
             ) and not _is_trailing(node, units):
                 attached.append(node)
                 continue
+            if attached and spec.docs_below:
+                self._doc_below(units, attached, first)
             if not node.is_named and node.type.isalpha() and node.type not in _CLOSING_KEYWORDS:
                 # A keyword token that opens what follows (Go's ``type`` of ``type X struct``
                 # and ``type (``) goes with the next definition, as a comment above it does.
@@ -268,9 +279,10 @@ class _Run:
                 if host.definition is None:
                     host.definition, host.wrappers = host.nodes[0], []
                 continue
-            definition, wrappers = self.find_definition(node, in_function=in_function, callbacks=callbacks)
+            definition, wrappers = self.find_definition(node, in_function=in_function, callbacks=callbacks, in_class=in_class)
             unit = Unit(first, last, [node], definition, wrappers)
-            if definition is not None and attached and (self._leads(attached[-1], first) or _key(attached[-1]) in heads):
+            leads = definition is not None or (bool(spec.prototypes) and self.cut_short(node))  # (its prototype follows)
+            if leads and attached and (self._leads(attached[-1], first) or _key(attached[-1]) in heads):
                 # Comments and attributes right above a definition belong to it (a doc comment
                 # across blank lines too), and so does the head of the guard it is the first
                 # statement of (``if sys.version_info >= ...:``).
@@ -282,9 +294,45 @@ class _Run:
                 units.extend(map(alone, attached))
                 attached = []
             units.append(unit)
+        if attached and spec.docs_below:
+            self._doc_below(units, attached, None)
         units.extend(map(alone, attached))
         units.sort(key=lambda u: (u.first, u.nodes[0].start_byte))
-        return _fuse(units)
+        return _fuse(units, self.cut_short if spec.prototypes else None)
+
+    def _doc_below(self, units: list[Unit], attached: list[Node], next_first: int | None) -> None:
+        """Give the first of the comments ``attached`` (waiting for what starts on line
+        ``next_first``) to the prototype just read when it is that prototype's documentation
+        written below it (``CodeSpec.docs_below``): it starts on the line right after the
+        prototype, which has no comment above it, and a blank line follows it."""
+        above = units[-1] if units else None
+        comment = attached[0]
+        if (
+            above is None
+            or above.definition is None
+            or above.definition.type not in self.spec.prototypes
+            or "comment" in above.nodes[0].type
+            or "comment" not in comment.type
+        ):
+            return
+        first, last = _lines(comment, self.doc.data)
+        after = _lines(attached[1], self.doc.data)[0] if len(attached) > 1 else next_first
+        if first != above.last + 1 or (after is not None and after <= last + 1):
+            return
+        if last < self.doc.line_count and not self.doc.is_blank(last + 1):
+            return
+        above.nodes.append(attached.pop(0))
+        above.last = last
+
+    def cut_short(self, node: Node) -> bool:
+        """Whether ``node`` is the start of a function's prototype that the grammar read as a
+        statement of its own, ended by a ``;`` it supplied (an export macro around a built-in
+        type: ICU's ``U_CAPI void U_EXPORT2`` over ``uregex_reset(...);`` is ``U_CAPI void``
+        then ``U_EXPORT2 uregex_reset(...);``): it leads the prototype on its line."""
+        if node.type not in self.spec.prototypes or not node.child_count:
+            return False
+        last = node.children[-1]
+        return last.is_missing and not self.prototype(node)
 
     def _leads(self, node: Node, first: int) -> bool:
         """Whether comment or attribute ``node`` belongs to what starts on line ``first``: it
@@ -364,7 +412,7 @@ class _Run:
         return pieces
 
     def find_definition(
-        self, node: Node, *, in_function: bool = False, callbacks: bool = False, _nest: int = 0
+        self, node: Node, *, in_function: bool = False, callbacks: bool = False, in_class: bool = False, _nest: int = 0
     ) -> tuple[Node | None, list[Node]]:
         """The definition ``node`` is or wraps, and the wrappers on the way (outermost first).
 
@@ -372,7 +420,8 @@ class _Run:
         (``cached.invalidate = () => ...``) or an object of methods is a statement of that
         function, not a definition of its own; at module or class level it defines a name.
         So is a registered callback (``it('adds', () => {...})``), unless that function is a
-        registered callback itself (``callbacks``)."""
+        registered callback itself (``callbacks``). A function's prototype (``CodeSpec.prototypes``)
+        is a definition but in a function's or a class's body (``in_class``)."""
         spec = self.spec
         suites = callbacks or spec.function_suites  # a function's statements may register
         wrappers: list[Node] = []
@@ -382,6 +431,8 @@ class _Run:
                 return None, []
             if current.type in spec.properties and any(c.type in spec.accessors for c in current.children):
                 return current, wrappers  # ``val x: Int get() = 1``
+            if current.type in spec.prototypes and not (in_function or in_class) and self.prototype(current):
+                return current, wrappers  # ``SQLITE_API int sqlite3_open(...);`` (``template<...>`` around it)
             if current.type in spec.definitions:
                 if in_function and current.type in spec.local_statements:
                     return None, []
@@ -447,6 +498,17 @@ class _Run:
                 None,
             )
         return None, []
+
+    def prototype(self, node: Node) -> bool:
+        """Whether declaration ``node`` declares a function (``CodeSpec.prototypes``): the
+        declarator that holds the declared name itself is of the type the spec names. ``int
+        *f(void);`` is one (the pointer is its return type's); ``void (*f)(int);`` is a variable
+        (the pointer holds the name), and so are ``int x;`` and ``int x = f(1);``."""
+        need = self.spec.prototypes.get(node.type)
+        if need is None:
+            return False
+        holder, name = _declared(node)
+        return name is not None and holder is not None and holder.type == need
 
     def _holds_definitions(self, node: Node, nest: int) -> bool:
         return any(self.find_definition(child, _nest=nest)[0] is not None for child in node.named_children)
@@ -754,8 +816,11 @@ class _Run:
         lines = text.splitlines() or [""]
         if body is None:
             # Without a body the whole text would be the head: its first line, or down to the
-            # line that names it (Java's ``public final native`` and annotations above it).
+            # line that names it (Java's ``public final native`` and annotations above it; a C
+            # prototype's name below its return type and export macros).
             name = definition.child_by_field_name("name")
+            if name is None and definition.type in spec.prototypes:
+                name = _declared(definition)[1]
             named = name.start_point.row + 2 - self.doc.line_of_byte(start) if name is not None else 1
             lines = lines[: named if 1 <= named <= _MAX_SIGNATURE_LINES else 1]
         elif len(lines) > _MAX_SIGNATURE_LINES:
@@ -1045,7 +1110,12 @@ class _Run:
         # (Comments the grammar hung at its end that are about what follows are not its own.)
         members = [
             m
-            for m in self.units(inside + tail + after, in_function=not is_container, callbacks=registers)
+            for m in self.units(
+                inside + tail + after,
+                in_function=not is_container,
+                callbacks=registers,
+                in_class=is_container and self.classy(definition),
+            )
             if m.first <= unit.last
         ]
         # Members that share a line with the signature belong to the head.
@@ -1621,15 +1691,38 @@ def _hold_continuations(doc: Document, ordered: list[Pending]) -> None:
 
 def _keywords(unit: Unit) -> list[Node]:
     """Keyword tokens of ``unit`` right before its definition on the definition's line (Go's
-    ``type``); punctuation (a ``{`` the definition shares its line with) is none."""
+    ``type``); punctuation (a ``{`` the definition shares its line with) is none. So is a
+    statement of the definition's own type there: the start of a prototype the grammar cut
+    short (``ZEXTERN int`` of ``ZEXTERN int ZEXPORT deflate OF((...));``: see
+    :meth:`_Run.cut_short`)."""
     definition = unit.definition
     if definition is None:
         return []
     row = definition.start_point.row
     return [
         n for n in unit.nodes
-        if not n.is_named and n.type.isalpha() and n.end_byte <= definition.start_byte and n.start_point.row == row
+        if (not n.is_named and n.type.isalpha() or n.type == definition.type)
+        and n.end_byte <= definition.start_byte and n.start_point.row == row
     ]  # fmt: skip
+
+
+def _declared(node: Node) -> tuple[Node | None, Node | None]:
+    """The declarator that holds the name a declaration declares, and that name (an
+    identifier, ``ns::f``, ``operator==``); ``(None, None)`` when there is none."""
+    holder: Node | None = None
+    declarator = node.child_by_field_name("declarator")
+    for _ in range(_MAX_DECLARATOR_DEPTH):
+        if declarator is None:
+            return None, None
+        if declarator.type not in _DECLARATOR_TYPES:
+            return holder, declarator
+        if declarator.type != "parenthesized_declarator":  # ``int (isalpha)(int);`` declares a function
+            holder = declarator
+        # (``(*f)`` and C++'s ``&f`` hold theirs in no field.)
+        declarator = declarator.child_by_field_name("declarator") or next(
+            (c for c in declarator.named_children if c.type in _DECLARATOR_TYPES or c.type.endswith(_NAME_ENDS)), None
+        )
+    return None, None
 
 
 def _number(parts: list[Pending], kind: str) -> None:
@@ -1726,8 +1819,10 @@ def _is_trailing(node: Node, units: list[Unit]) -> bool:
     return bool(units) and units[-1].last >= node.start_point.row + 1
 
 
-def _fuse(units: list[Unit]) -> list[Unit]:
-    """Fuse units that share a line: cuts only ever fall between lines."""
+def _fuse(units: list[Unit], lead_in: Callable[[Node], bool] | None = None) -> list[Unit]:
+    """Fuse units that share a line: cuts only ever fall between lines. ``lead_in``: nodes that
+    are the start of the definition after them on their line, not code of their own (see
+    :meth:`_Run.cut_short`)."""
     fused: list[Unit] = []
     for unit in units:
         if fused and unit.first <= fused[-1].last:
@@ -1736,7 +1831,7 @@ def _fuse(units: list[Unit]) -> list[Unit]:
                 # Two definitions on one line, or code before a definition on its line: the
                 # fused unit is plain statements; comments and punctuation before it are not code.
                 only_trivia = prev.definition is None and not any(
-                    n.is_named and "comment" not in n.type for n in prev.nodes
+                    n.is_named and "comment" not in n.type and not (lead_in is not None and lead_in(n)) for n in prev.nodes
                 )
                 prev.definition = unit.definition if only_trivia else None
                 prev.wrappers = unit.wrappers if only_trivia else []
@@ -1892,7 +1987,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
         nodes, path, in_container, depth, in_function, callbacks = stack.pop()
         if depth > MAX_DEPTH:
             continue
-        for unit in run.units(nodes, in_function=in_function, callbacks=callbacks):
+        for unit in run.units(nodes, in_function=in_function, callbacks=callbacks, in_class=in_container):
             definition = unit.definition
             if definition is None:
                 continue
@@ -1920,7 +2015,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                     first,
                     last,
                     signature_last,
-                    definition.type in spec.functions or definition.type in spec.registrations,
+                    definition.type in spec.functions or definition.type in spec.registrations or run.prototype(definition),
                     definition.start_point.row + 1,
                     run.signature(definition, unit.wrappers, _keywords(unit)),
                 )

@@ -682,7 +682,11 @@ def test_a_header_whose_root_is_an_error_is_chunked_through_it() -> None:
     assert found["svc_req_info"].kind == "struct" and found["svc_req_info"].text.startswith("struct svc_req_info {")
     assert found["svc_is_local"].kind == "function" and found["svc_is_local"].text.endswith("return r->prog == 0;\n}")
     assert "damaged" not in found["svc_is_local"].flags
-    assert any("damaged" in c.flags and "svc_register" in c.text for c in chunks)
+    # Its prototypes are definitions (``CodeSpec.prototypes``), whole and unflagged; the stray
+    # ``}`` lines between the blocks are the flagged ones.
+    assert found["svc_register"].kind == "function" and found["svc_register"].text.startswith("extern int svc_register(")
+    assert "damaged" not in found["svc_register"].flags
+    assert any("damaged" in c.flags and c.text.startswith("#ifdef __cplusplus\n}") for c in chunks)
     # Other grammars' root ERROR (but Rust's) is garbage: see test_garbage_falls_back_to_fixed_and_says_so.
 
 
@@ -2264,3 +2268,111 @@ def test_a_docstrings_closing_quotes_are_not_a_part_alone(width: int, count: int
     chunks = _syntax("ctx.py", "python", source, unit="chars", budget=budget)
     assert not any(c.text.strip() == '"""' for c in chunks)
     assert_budget(chunks, budget)
+
+
+_API_HEADER = (
+    "#ifndef DB_H\n#define DB_H\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+    "extern int errno_like;\n"
+    "typedef void (*db_callback)(void *);\n"
+    "void (*db_hook)(int);\n\n"
+    "/*\n** Open a database connection to the file named FILENAME.\n*/\n"
+    "DB_API int db_open(\n  const char *filename,   /* Database filename (UTF-8) */\n  db **ppDb\n);\n\n"
+    "/* Close a database connection. */\n"
+    "DB_API int db_close(db *);\n"
+    "DB_API int db_close_v2(db *);\n\n"
+    "#ifdef DB_ENABLE_TRACE\n/* Return the trace callback's name. */\nDB_API const char *db_trace_name(db *);\n#endif\n\n"
+    "static inline int db_ok(int rc) { return rc == 0; }\n\n"
+    "#ifdef __cplusplus\n}\n#endif\n#endif\n"
+)
+
+
+def test_a_headers_prototypes_are_definitions_with_their_doc_comments() -> None:
+    # ``CodeSpec.prototypes``: at file level, in ``extern "C" {}`` and in ``#ifdef`` blocks a
+    # prototype is a function of its own, its comment above it; variables (a function
+    # pointer's too) and typedefs stay statements.
+    chunks = _syntax("db.h", "c", _API_HEADER)
+    found = {c.symbol: c for c in chunks}
+    for name in ("db_open", "db_close", "db_close_v2", "db_trace_name", "db_ok"):
+        assert found[name].kind == "function", name
+    assert found["db_open"].text.startswith("/*\n** Open a database connection")
+    assert found["db_open"].text.endswith("db **ppDb\n);")
+    assert found["db_close"].text == "/* Close a database connection. */\nDB_API int db_close(db *);"
+    assert found["db_trace_name"].text.startswith("/* Return the trace callback's name. */\n")
+    assert found["db_trace_name"].embed_text.startswith("// db.h :: db_trace_name\n")
+    names = {d.symbol: d for d in list_definitions(prepare("db.h", "c", _API_HEADER))}
+    assert {"errno_like", "db_callback", "db_hook"}.isdisjoint(names), sorted(names)
+    assert names["db_open"].is_function and names["db_open"].kind == "function"
+    # The optional merge packs small prototypes as it packs small definitions.
+    merged = _syntax("db.h", "c", _API_HEADER, merge_siblings=True)
+    assert merged[0].symbol == "<module>, db_open, db_close, db_close_v2, db_trace_name, db_ok"
+
+
+@pytest.mark.parametrize(("source", "prototypes"), [
+    ("int *make(void);\nint (isalpha)(int);\nint (*signal(int sig, void (*func)(int)))(int);\n"
+     "extern int __attribute__((nonnull)) put(int *x) __attribute__((pure));\n",
+     ["make", "isalpha", "signal", "put"]),
+    ("void (*on_full)(int);\nint table[3];\nint x = f(1);\nextern int errno;\nstruct node;\ntypedef int F(int);\n", []),
+], ids=["prototypes", "variables"])
+def test_only_a_declarator_holding_the_name_as_a_function_makes_a_prototype(source: str, prototypes: list[str]) -> None:
+    assert [d.symbol for d in list_definitions(prepare("p.h", "c", source))] == prototypes
+
+
+def test_cpp_prototypes_in_a_namespace_are_functions_and_class_members_stay_declarations() -> None:
+    source = (
+        "namespace geo {\n/// The distance between two points.\ndouble distance(const Point& a, const Point& b);\n"
+        "template <class T> T clamp(T v, T lo, T hi);\n"
+        "class Shape {\n public:\n  Shape();\n  virtual ~Shape();\n  double area() const;\n};\n}\n"
+    )
+    names = {d.symbol: d.kind for d in list_definitions(prepare("geo.hpp", "cpp", source))}
+    assert names == {"geo": "namespace", "geo.distance": "function", "geo.clamp": "function", "geo.Shape": "class"}
+    chunks = _syntax("geo.hpp", "cpp", source, unit="chars", budget=120)
+    found = {c.symbol: c for c in chunks}
+    assert found["geo.distance"].text.startswith("/// The distance between two points.\ndouble distance(")
+    assert found["geo.distance"].kind == "function"
+    # The class's own declarations are its members, listed in its header, not functions.
+    assert not any(c.kind == "function" and "Shape" in c.symbol for c in chunks)
+
+
+def test_export_macros_and_k_and_r_argument_macros_do_not_hide_a_prototype() -> None:
+    # ICU's ``U_CAPI void U_EXPORT2`` over the name and zlib's ``ZEXTERN int ZEXPORT ... OF((...))``:
+    # the grammar reads the macro and a built-in type as a statement of its own (the ``;`` it
+    # supplied ends it), which leads the prototype on its line; ``OF((...))`` is its list.
+    source = (
+        "/**\n * Reset any saved state from a previous match.\n */\nU_CAPI void U_EXPORT2\n"
+        "uregex_reset(URegularExpression *regexp,\n             int32_t index);\n\n"
+        "ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush));\n"
+        "ZEXTERN const char * ZEXPORT zlibVersion OF((void));\n"
+    )
+    chunks = _syntax("mix.h", "c", source)
+    found = {c.symbol: c for c in chunks}
+    assert found["uregex_reset"].kind == "function"
+    assert found["uregex_reset"].text.startswith("/**\n * Reset any saved state") and found["uregex_reset"].start_line == 1
+    assert found["deflate"].text == "ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush));"
+    assert found["zlibVersion"].kind == "function"
+    # The macro is read so only by the parser: chunks keep the file's text (``_syntax`` checks it).
+    assert "OF((" in found["deflate"].embed_text
+
+
+def test_a_prototypes_doc_comment_below_it_goes_with_it_zlib_style() -> None:
+    # ``CodeSpec.docs_below``: zlib documents each function under its prototype, a blank line
+    # after the comment. A comment that touches the next prototype is that one's (above it), and
+    # a prototype with a comment above keeps only that one.
+    source = (
+        "ZEXTERN int ZEXPORT deflateEnd OF((z_streamp strm));\n"
+        "/*\n     All dynamically allocated data structures for this stream are freed.\n*/\n\n"
+        "/* Release the context object CTX. */\n"
+        "void gcry_ctx_release (gcry_ctx_t ctx);\n"
+        "/* Not about the one above: it touches the one below. */\n"
+        "void gcry_free (void *a);\n\n"
+        "int plain(void);\n\n/* A section's note, after a blank line. */\n\nint next(void);\n"
+    )
+    found = {c.symbol: c for c in _syntax("z.h", "c", source)}
+    assert found["deflateEnd"].text.endswith("stream are freed.\n*/") and found["deflateEnd"].start_line == 1
+    assert found["gcry_ctx_release"].text == "/* Release the context object CTX. */\nvoid gcry_ctx_release (gcry_ctx_t ctx);"
+    assert found["gcry_free"].text.startswith("/* Not about the one above")
+    assert found["plain"].text == "int plain(void);"
+    # The long doc of a prototype split in parts is under its signature, export macros included.
+    long_doc = "ZEXTERN int ZEXPORT inflate OF((z_streamp strm, int flush));\n/*\n" + "  inflate does a lot.\n" * 60 + "*/\n\n"
+    parts = [c for c in _syntax("z.h", "c", long_doc) if c.symbol == "inflate"]
+    assert len(parts) > 1 and all(c.kind == "function" for c in parts)
+    assert parts[-1].header == "ZEXTERN int ZEXPORT inflate OF((z_streamp strm, int flush));"
