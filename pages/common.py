@@ -172,7 +172,7 @@ def leave_legacy_page_mode() -> None:
 # it, so a visit to Tables or Evaluate sent Explore back to the default sample, and one to
 # Retrieve lost the file.
 KEPT_CHOICES = ("source", "project", "file", "encoding", "tsource", "table", "rows", "fmt", "has_header", "tencoding", "qsource", "qset",
-                "eval_k", "context")
+                "eval_k", "context", "index_on")
 
 
 def sidebar_settings() -> None:
@@ -558,6 +558,11 @@ def view_window(text: str, key: str) -> tuple[int, int] | None:
                 "generated file?). The figures and the chunk inspector still cover them.")
         return None
     return first, last
+
+
+def plural(n: int, one: str, many: str) -> str:
+    """``one`` for a single thing, else ``many`` with ``{n}`` filled in: "this file", "these 3 files"."""
+    return one if n == 1 else many.format(n=f"{n:,}")
 
 
 def show_problems(problems: list[str]) -> None:

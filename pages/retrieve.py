@@ -40,8 +40,10 @@ if indexed is None or indexed.get("wanted") != wanted:
         auto = False
         st.warning(f"These settings cut the source into {count:,} chunks: embedding them can take minutes, "
                    "and other users of this server wait meanwhile. Raise the budget, or index anyway.")
-    # Uploads are indexed once the user asks (a toggle: it stays on while they change settings).
-    if auto or st.toggle(f"Index these {len(files)} file(s) with both strategies", key="index_on"):
+    # Uploads are indexed once the user asks (a toggle: it stays on while they change settings,
+    # common.KEPT_CHOICES; settings that make thousands of chunks ask again, for those settings).
+    key = f"index_big:{wanted}" if count > AUTO_INDEX_MAX_CHUNKS else "index_on"
+    if auto or st.toggle(f"Index {common.plural(len(files), 'this file', 'these {n} files')} with both strategies", key=key):
         bar = st.progress(0.0, text="Chunking and embedding…")
 
         def on_progress(strategy: str, done: int, total: int) -> None:
@@ -100,9 +102,12 @@ if samples:
         if spec.get("start_line"):
             st.session_state["answer_lines"] = (spec["start_line"], spec["end_line"])
 query = st.text_input("Question or code to search for", key="q", placeholder="how are expired reservations released?")
-if st.session_state.get("answer_for") not in (None, query):
-    # A question of one's own after a sample's: the sample's answer and file are not its own
-    # (they scored it 0 against the wrong definition). The file follows the new top result.
+asked = st.session_state.get("asked")
+st.session_state["asked"] = query
+if asked is not None and query != asked and st.session_state.get("answer_for") != query:
+    # A new question of one's own: the answer marked for the last one is not its answer (it
+    # scored 0 against the wrong definition), and the file shown follows the new top result.
+    # (A link's question, the first of a session, keeps the link's file and answer.)
     st.session_state["answer"] = "(none)"
     st.session_state["answer_for"] = None
     st.session_state["view_top"] = True  # (set below, once the results are known)

@@ -151,7 +151,8 @@ def test_a_link_with_a_tiny_budget_asks_before_embedding_thousands_of_chunks() -
     assert not at.exception
     assert any("chunks: embedding them can take minutes" in w.value for w in at.warning)
     assert not any("Indexed." in s.value for s in at.success)  # not started by itself
-    assert at.toggle(key="index_on").value is False
+    asks = [t for t in at.toggle if (t.key or "").startswith("index_big:")]
+    assert len(asks) == 1 and asks[0].value is False  # asked for these settings, whatever was asked before
 
 
 def test_a_line_range_answer_in_a_one_line_file() -> None:
@@ -195,3 +196,26 @@ def test_a_name_given_twice_is_told_apart_by_its_lines() -> None:
     view = "".join(str(getattr(h, "proto", h)) for h in at.get("html"))
     marked = sorted({int(n) for n in re.findall(r'ce-ans[^"]*\\?" data-line=\\?"(\d+)', view)})
     assert marked == list(range(6, 11)), marked  # the impl's lines, not the enum's
+
+
+def test_an_indexed_upload_stays_indexed_across_settings_changes() -> None:
+    # The toggle was not drawn while the index was current, so Streamlit dropped its value: the
+    # next settings change found it off, and the question and results were gone.
+    at = _session_with_upload("ledger_notes.py", b"def settle_ledger(entries):\n    return sum(entries)\n")
+    at.text_input(key="q").input("add up the ledger entries").run()
+    at.slider(key="budget_tokens").set_value(200).run()
+    assert not at.exception
+    assert not any("Nothing is indexed" in i.value for i in at.info)
+    assert any("Indexed." in s.value for s in at.success) and results(at)
+
+
+def test_a_new_question_of_ones_own_resets_the_answer_and_follows_its_top_result(retrieve: AppTest) -> None:
+    retrieve.text_input(key="q").input("how is the moving average unit cost computed when goods are received?").run()
+    retrieve.selectbox(key="answer").set_value("InventoryLedger.receive").run()
+    assert retrieve.selectbox(key="view_file").value == "inventory/ledger.py"
+    retrieve.text_input(key="q").input("where do we retry calls to the label printer?").run()
+    assert not retrieve.exception
+    # The answer marked for the last question is not this one's, nor is its file.
+    assert retrieve.selectbox(key="answer").value == "(none)"
+    top = re.search(r"`([^`]+)`", results(retrieve)[0]).group(1)
+    assert retrieve.selectbox(key="view_file").value == top != "inventory/ledger.py"
