@@ -81,7 +81,7 @@ except ChunkExplorerError as exc:
 for name, frame in list(previews.items())[:PREVIEWS_SHOWN]:
     encoding = frame.attrs.get("encoding")
     decoded = f" · not UTF-8: read as {encoding}" if encoding not in (None, "utf-8") else ""
-    shown = f"first {len(frame):,} rows" if len(frame) else "a header row, no data rows"
+    shown = common.plural(len(frame), "its one row", "first {n} rows") if len(frame) else "a header row, no data rows"
     st.markdown(f"**{common.md(name)}** · {shown}{decoded}")
     st.dataframe(frame, height=220, width="stretch")
 if len(previews) > PREVIEWS_SHOWN:
@@ -98,6 +98,25 @@ for strategy, title in (("fixed", "Naive windows"), ("syntax", "Table chunks")):
     columns[3].metric("Without header", len(figures.without_header), help="chunks whose rows come without the column names")
     columns[4].metric("Over model limit", len(figures.over_model_limit),
                       help=f"longer than {figures.model_limit} tokens: silently truncated by the model")
+
+over = set(metrics["syntax"].over_model_limit)
+rows_over = [c for c in chunks["syntax"] if c.kind == "table_rows" and c.id in over]
+if rows_over:
+    limit = metrics["syntax"].model_limit
+    largest = max(c.size for c in rows_over)
+    unit = f" {rows_over[0].unit}"
+    if settings.table_rows:
+        st.warning(f"{len(rows_over):,} table chunks are longer than the model reads ({limit} tokens; up to "
+                   f"{largest:,}{unit}): rows per chunk ({settings.table_rows}) is kept whatever the size. Lower it, "
+                   "or set it to 0 to cut by the budget.")
+    elif all(c.row_start == c.row_end for c in rows_over):
+        st.warning(f"One row with the column names is already longer than the model reads ({limit} tokens; up to "
+                   f"{largest:,}{unit}): each of these {len(rows_over):,} chunks holds a single row, flagged oversized, "
+                   "and the model cuts off its end. The naive windows fit only because they drop the column names. "
+                   "A table this wide needs a model that reads more, or fewer columns.")
+    else:
+        st.warning(f"{len(rows_over):,} table chunks are longer than the model reads ({limit} tokens; up to "
+                   f"{largest:,}{unit}): lower the budget to {limit} tokens or less.")
 
 naive, table = st.columns(2)
 with naive:

@@ -130,3 +130,16 @@ def test_an_uploaded_csv_of_sections_is_shown_table_by_table(tables: AppTest) ->
     headings = [m.value for m in tables.markdown if "audience.csv" in m.value]
     assert any("audience.csv#L12" in h for h in headings) and any("audience.csv#L15" in h for h in headings)
     assert figures(tables)["Without header"][1] == 0
+
+
+def test_table_chunks_over_the_models_limit_are_explained(tables: AppTest) -> None:
+    # A 32-column table: one row with its header is over the model's 256 tokens. Every table
+    # chunk was "oversized" and "over model limit" while the naive windows showed 0, unexplained.
+    tables.selectbox(key="table").set_value("weather_stations.csv").run()
+    assert not tables.exception
+    assert any("One row with the column names is already longer than the model reads" in w.value for w in tables.warning)
+    tables.selectbox(key="table").set_value("sales.csv").run()
+    assert not tables.warning
+    tables.number_input(key="rows").set_value(10).run()
+    tables.selectbox(key="fmt").set_value("records").run()
+    assert any("rows per chunk (10) is kept whatever the size" in w.value for w in tables.warning)
