@@ -55,6 +55,9 @@ _DECLARATOR_TYPES = frozenset(
     }
 )
 _MAX_SIGNATURE_LINES = 6
+_MAX_FOLDED_CHARS = 240  # a longer signature is shown as its first lines and "…"
+_AFTER_OPENING = re.compile(r"([(\[{])\s+")  # ``(`` then a parameter on the next line
+_BEFORE_CLOSING = re.compile(r"\s+([)\]}])")  # ``)`` on a line of its own
 _MAX_DECLARATOR_DEPTH = 12  # declarators followed down to a declared name (``int **(*(*f)(void))[3]``)
 # Node types that end so name what a declarator declares (``identifier``, ``qualified_identifier``,
 # ``field_identifier``, ``operator_name``, ``destructor_name``, ``template_function``).
@@ -169,6 +172,7 @@ class _Run:
         self.out: list[Pending] = []
         self.budget = settings.budget
         self._signatures: dict[tuple[int, int, str], str] = {}
+        self._unfolded: dict[str, str] = {}  # a signature folded onto one line: its lines as written
         self._bytes_are_chars = maker.bytes_are_chars
         self._doc_prefixes = tuple(prefix.encode("ascii") for prefix in spec.doc_comments)
         self._line_starts, self._line_ends = maker.doc.line_starts, maker.doc.line_ends
@@ -824,7 +828,10 @@ class _Run:
             named = name.start_point.row + 2 - self.doc.line_of_byte(start) if name is not None else 1
             lines = lines[: named if 1 <= named <= _MAX_SIGNATURE_LINES else 1]
         elif len(lines) > _MAX_SIGNATURE_LINES:
-            lines = lines[:_MAX_SIGNATURE_LINES]
+            folded = self._folded(lines)
+            if len(folded) == 1:
+                self._unfolded[folded[0]] = text  # (its lines, for a split part's naming line)
+            lines = folded
         # The first line starts at the definition, past its indentation: the lines after it
         # lose that much too, so a method's repeated signature reads as written, not shifted.
         indent = self.doc.data[self.doc.line_start(self.doc.line_of_byte(start)) : start]
@@ -832,6 +839,21 @@ class _Run:
             width = len(indent)
             lines[1:] = [line[width:] if not line[:width].strip() else line for line in lines[1:]]
         return "\n".join(lines).rstrip()
+
+    def _folded(self, lines: list[str]) -> list[str]:
+        """A signature of more than :data:`_MAX_SIGNATURE_LINES` lines (a parameter a line) as
+        one line, its runs of whitespace closed up (its text is otherwise as written), when that is at most
+        :data:`_MAX_FOLDED_CHARS` long and no line comment would run over the rest of it; else
+        its first lines and ``…``, so a reader sees that it goes on. (Cut at six lines, a
+        repeated ``def receive(`` lost its last parameter and its return type.)"""
+        opener, closer = self.spec.comment
+        if closer or not any(opener in line for line in lines[:-1]):
+            folded = " ".join(line.strip() for line in lines if line.strip())
+            folded = _AFTER_OPENING.sub(r"\1", folded)
+            folded = _BEFORE_CLOSING.sub(r"\1", folded)
+            if len(folded) <= _MAX_FOLDED_CHARS:
+                return [folded]
+        return [*lines[: _MAX_SIGNATURE_LINES - 1], "…"]
 
     def members_start(self, container: Node) -> int:
         """Where a container that is its own body (``self_bodies``) has its first member: what
@@ -1094,13 +1116,17 @@ class _Run:
         else:  # a property whose accessors stand beside it (``CodeSpec.accessors``): their statements are its body
             head_last, inside, tail = _lines(definition, self.doc.data)[1], [], []
         repeat = self.repeatable(symbol, signature)
-        if repeat == signature and "\n" in signature:
-            # A signature of several lines that leaves no room for the body's longest line (one
-            # that fits the budget alone) would cut ordinary lines in two: its line naming the
-            # definition stands for it when that leaves the room (never cut short for it).
-            line = self.repeatable(symbol, signature, self.longest_line(head_last + 1, unit.last, symbol))
-            if line and line in (x.strip() for x in signature.splitlines()):
-                repeat = line
+        if repeat == signature and ("\n" in signature or signature in self._unfolded):
+            # A signature of several lines (or folded from them) that leaves no room for the
+            # body's longest line (one that fits the budget alone) would cut ordinary lines in
+            # two: its line naming the definition stands for it when that leaves the room
+            # (never cut short for it).
+            need = self.longest_line(head_last + 1, unit.last, symbol)
+            if self.repeatable(symbol, signature, need) != signature:
+                raw = self._unfolded.get(signature, signature)
+                line = self.repeatable(symbol, raw, need)
+                if line and line in (x.strip() for x in raw.splitlines()):
+                    repeat = line
         elif registers:
             # A callback's head holds its label (``it('keeps nested arrays of objects when ...',
             # function (t)``), which its breadcrumb names already: it is cut short rather than

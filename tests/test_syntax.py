@@ -2376,3 +2376,24 @@ def test_a_prototypes_doc_comment_below_it_goes_with_it_zlib_style() -> None:
     parts = [c for c in _syntax("z.h", "c", long_doc) if c.symbol == "inflate"]
     assert len(parts) > 1 and all(c.kind == "function" for c in parts)
     assert parts[-1].header == "ZEXTERN int ZEXPORT inflate OF((z_streamp strm, int flush));"
+
+
+def test_a_signature_of_many_lines_is_repeated_whole_on_one_line() -> None:
+    # Cut at six lines, a split ``receive``'s parts lost ``unit_cost`` and ``-> int:``, though
+    # the part below read ``if unit_cost is not None:`` (a browser audit's finding).
+    params = "".join(f"        number_{i}: int = {i},\n" for i in range(7))
+    body = "".join(f"        total = total + number_{i % 7} * {i}\n" for i in range(40))
+    source = f"class Stock:\n    def receive(\n        self,\n{params}    ) -> int:\n        total = 0\n{body}        return total\n"
+    parts = [c for c in _syntax("s.py", "python", source, unit="tokens", budget=254) if c.symbol == "Stock.receive"]
+    assert len(parts) > 1
+    folded = "def receive(self, " + ", ".join(f"number_{i}: int = {i}" for i in range(7)) + ",) -> int:"
+    assert all(c.header == folded for c in parts[1:])
+    # Too long to fold (or a line comment inside, which would run over the rest): its first
+    # lines, and "…" to say it goes on.
+    many = "".join(f"        a_rather_long_parameter_name_{i}: int = {i},\n" for i in range(12))
+    source = f"class Stock:\n    def receive(\n        self,\n{many}    ) -> int:\n        total = 0\n{body}        return total\n"
+    parts = [c for c in _syntax("s.py", "python", source, unit="tokens", budget=400) if c.symbol == "Stock.receive"]
+    assert parts[1].header.splitlines()[0] == "def receive(" and parts[1].header.endswith("\n…")
+    commented = source.replace("        self,\n", "        self,  # the stock\n")
+    parts = [c for c in _syntax("s.py", "python", commented, unit="tokens", budget=400) if c.symbol == "Stock.receive"]
+    assert parts[1].header.endswith("\n…")
