@@ -99,8 +99,24 @@ def _cut(definitions: list[Definition], chunks: list[Chunk]) -> list[Definition]
 
 def cut_points(chunks: list[Chunk], definitions: list[Definition]) -> list[Cut]:
     """Every chunk boundary that falls strictly inside a definition, with the innermost one cut
-    (the shortest definition around the boundary; the first listed among equals)."""
-    boundaries = sorted({c.end_line for c in chunks} | {c.start_line - 1 for c in chunks if c.start_line > 1})
+    (the shortest definition around the boundary; the first listed among equals). A boundary is
+    the line after which a chunk ends or the next begins; where blank lines no chunk holds lie
+    between two chunks, that is one boundary, after the first (it was drawn twice)."""
+    ends = {c.end_line for c in chunks}
+    covered = bytearray(max((c.end_line for c in chunks), default=0) + 2)  # lines some chunk holds
+    for c in chunks:
+        covered[c.start_line : c.end_line + 1] = b"\x01" * (c.end_line - c.start_line + 1)
+    starts = set()
+    for c in chunks:
+        before = c.start_line - 1
+        if before < 1:
+            continue
+        gap = before
+        while gap >= 1 and not covered[gap]:
+            gap -= 1  # back over blank lines no chunk holds
+        if gap == before or gap not in ends:
+            starts.add(before)
+    boundaries = sorted(ends | starts)
     if not boundaries or not definitions:
         return []
     innermost: dict[int, Definition] = {}

@@ -46,3 +46,15 @@ def test_over_model_limit_is_reported_in_any_unit() -> None:
     assert damage.over_model_limit, "4,000-char windows exceed MiniLM's 256 tokens"
     small = chunk_document(prep, ChunkSettings(), "syntax")
     assert boundary_damage(prep, small, budget=254, model="all-MiniLM-L6-v2").over_model_limit == ()
+
+
+def test_a_cut_over_blank_lines_between_two_windows_is_one_cut() -> None:
+    from core.metrics import cut_points
+    from core.syntax import list_definitions
+
+    source = "def long_one():\n    a = 1\n    b = 2\n\n    c = 3\n    return c\n"
+    prep = prepare("m.py", "python", source)
+    windows = chunk_document(prep, ChunkSettings(unit="lines", budget=3, breadcrumb=False), "fixed")
+    assert [(c.start_line, c.end_line) for c in windows] == [(1, 3), (5, 6)]
+    # The blank line 4 is in neither window: one cut, after line 3 (it was drawn after 3 and 4).
+    assert [(cut.line, cut.symbol) for cut in cut_points(windows, list_definitions(prep))] == [(3, "long_one")]
