@@ -161,7 +161,11 @@ def badge(path: str, first: int, last: int) -> str:
     if whole:
         outer = [d for d in whole if not any(o is not d and o.first <= d.first and d.last <= o.last for o in whole)]
         names = ", ".join(d.symbol for d in outer[:2]) + (" …" if len(outer) > 2 else "")
-        return f":green-badge[whole {common.md(names)}]"
+        # A definition that runs out of the result at either end is cut by it (a fixed window
+        # holding one function whole and the start of the next looked as good as a syntax chunk).
+        cut = [d for d in defs if (d.first < first <= d.last < last) or (first < d.first <= last < d.last)]
+        cuts = f" :orange-badge[cuts {common.md(cut[0].symbol)}{' …' if len(cut) > 1 else ''}]" if cut else ""
+        return f":green-badge[whole {common.md(names)}]{cuts}"
     touched = [d for d in defs if d.first <= last and first <= d.last]
     if touched:
         return f":orange-badge[part of {common.md(min(touched, key=lambda d: d.last - d.first).symbol)}]"

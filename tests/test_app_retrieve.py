@@ -219,3 +219,12 @@ def test_a_new_question_of_ones_own_resets_the_answer_and_follows_its_top_result
     assert retrieve.selectbox(key="answer").value == "(none)"
     top = re.search(r"`([^`]+)`", results(retrieve)[0]).group(1)
     assert retrieve.selectbox(key="view_file").value == top != "inventory/ledger.py"
+
+
+def test_a_fixed_window_holding_one_definition_whole_says_what_it_cuts(retrieve: AppTest) -> None:
+    # resilience.py's first window holds TransientError whole and the start of retry: it was
+    # badged "whole TransientError" alone, as good as a syntax chunk.
+    retrieve.text_input(key="q").input("retry a call on transient errors with backoff").run()
+    fixed = results(retrieve)[:5]
+    assert any("whole TransientError] :orange-badge[cuts retry]" in r for r in fixed), fixed
+    assert not any("cuts" in r for r in results(retrieve)[5:]), "syntax chunks cut nothing"
