@@ -117,7 +117,9 @@ def read_csv_tables(
     text = _open_text(stream, path=path, language=language, encoding=encoding)
     sections, capped = _sections(text) if text.eof and has_header is not False else ([], False)
     if len(sections) < 2:
-        yield _open_table(text, name=name, has_header=has_header)
+        table = _open_table(text, name=name, has_header=has_header)
+        del text  # (its first megabyte: not to be held while the rows stream)
+        yield table
         return
     for k, (start, stop, line) in enumerate(sections):
         table = _open_table(text.section(start, stop, line), name=name, has_header=has_header)
