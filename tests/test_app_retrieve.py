@@ -22,6 +22,16 @@ def results(at: AppTest) -> list[str]:
     return [m.value for m in at.markdown if m.value.startswith("**#")]
 
 
+def ask_anew(at: AppTest, question: str) -> None:
+    """Ask ``question`` after one on inventory/ledger.py: no answer is marked for it, and the
+    file shown is its top result's."""
+    at.text_input(key="q").set_value(question).run()
+    assert not at.exception
+    assert at.selectbox(key="answer").value == "(none)"
+    top = re.search(r"`([^`]+)`", results(at)[0]).group(1)
+    assert at.selectbox(key="view_file").value == top != "inventory/ledger.py"
+
+
 def test_index_query_and_mark_the_answer(retrieve: AppTest) -> None:
     assert any("Indexed." in s.value for s in retrieve.success)
     retrieve.pills(key="sample_q").set_value(QUESTION).run()
@@ -50,11 +60,7 @@ def test_index_query_and_mark_the_answer(retrieve: AppTest) -> None:
     assert [m.value for m in again.metric] == [m.value for m in retrieve.metric]
     # A question of one's own next is not scored against the sample's answer, on its file: the
     # answer is to be picked, and the file shown is the new top result's.
-    retrieve.text_input(key="q").set_value("retry with exponential backoff").run()
-    assert not retrieve.exception
-    assert retrieve.selectbox(key="answer").value == "(none)"
-    top = re.search(r"`([^`]+)`", results(retrieve)[0]).group(1)
-    assert retrieve.selectbox(key="view_file").value == top != "inventory/ledger.py"
+    ask_anew(retrieve, "retry with exponential backoff")
 
 
 def test_re_indexing_after_a_settings_change_re_uses_embeddings(retrieve: AppTest) -> None:
@@ -213,12 +219,8 @@ def test_a_new_question_of_ones_own_resets_the_answer_and_follows_its_top_result
     retrieve.text_input(key="q").input("how is the moving average unit cost computed when goods are received?").run()
     retrieve.selectbox(key="answer").set_value("InventoryLedger.receive").run()
     assert retrieve.selectbox(key="view_file").value == "inventory/ledger.py"
-    retrieve.text_input(key="q").input("where do we retry calls to the label printer?").run()
-    assert not retrieve.exception
     # The answer marked for the last question is not this one's, nor is its file.
-    assert retrieve.selectbox(key="answer").value == "(none)"
-    top = re.search(r"`([^`]+)`", results(retrieve)[0]).group(1)
-    assert retrieve.selectbox(key="view_file").value == top != "inventory/ledger.py"
+    ask_anew(retrieve, "where do we retry calls to the label printer?")
 
 
 def test_a_fixed_window_holding_one_definition_whole_says_what_it_cuts(retrieve: AppTest) -> None:
