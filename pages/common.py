@@ -718,6 +718,18 @@ def evaluation(query_hash: str, text: str, model: str):  # type: ignore[no-untyp
     return Evaluation(corpus, parse_queries(text), embedder(model))
 
 
+@st.cache_resource(show_spinner=False)
+def evaluation_files() -> tuple[SourceFile, ...]:
+    """The code and text files of the corpus Evaluate searches (every sample project)."""
+    corpus = load_folder(SAMPLES)
+    return tuple(f for f in corpus.files if not f.path.startswith("queries/") and f.text is not None)
+
+
+# Chunks (of both strategies) past which a page asks before embedding them: a sample project at
+# the default settings makes 100-210, the whole sample corpus about 1,000.
+CONFIRM_CHUNKS = 3_000
+
+
 @st.cache_resource(max_entries=256, show_spinner="Evaluating both strategies and every mode…")
 def evaluation_report(query_hash: str, text: str, settings_key: str, k: int, context: int,
                       modes: tuple[str, ...] = ("vector", "keyword", "hybrid"),

@@ -74,6 +74,14 @@ except ChunkExplorerError as exc:
 st.caption(f"{questions(len(queries))} · corpus: every bundled sample project")
 query_hash = common.digest(text)
 
+count = sum(len(common.chunks_for(f.path, f.language, f.text or "", settings.chunk_key(), s))
+            for f in common.evaluation_files() for s in common.STRATEGIES)
+if count > common.CONFIRM_CHUNKS:
+    # A small budget embeds the whole corpus anew for minutes, on a server a room shares.
+    st.warning(f"These settings cut the sample projects into {count:,} chunks: evaluating them embeds for minutes, "
+               "and other users of this server wait meanwhile. Raise the budget, or evaluate anyway.")
+    if not st.toggle("Evaluate anyway", key=f"eval_big:{settings.key()}"):
+        st.stop()
 try:
     report = common.evaluation_report(query_hash, text, settings.key(), k, int(context))
 except ChunkExplorerError as exc:
@@ -179,7 +187,8 @@ crumbs = grid_columns[2].multiselect("Breadcrumb", [True, False], default=[True]
 heads = grid_columns[3].multiselect("Head weight (%, syntax)", head_options, key="sweep_heads")
 sweep_mode = grid_columns[4].radio("Mode", MODES, index=2, key="sweep_mode")
 run = st.toggle("Run the sweep over these values", key="sweep_on",
-                help="Each setting is evaluated once and cached: change the values and only new ones run.")
+                help="Each setting is evaluated once and cached: change the values and only new ones run. A setting "
+                     "not seen before chunks and embeds the whole corpus: small budgets take minutes each.")
 if run:
     grid = {"budget": tuple(sorted(budgets)), "overlap_pct": tuple(sorted(overlaps)), "breadcrumb": tuple(crumbs),
             "head_pct": tuple(sorted(heads))}

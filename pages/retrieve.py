@@ -15,7 +15,7 @@ from pages import common
 
 DEFAULT_PROJECT = "py_inventory"
 CONTEXT_TOKENS = 1024
-AUTO_INDEX_MAX_CHUNKS = 3_000  # a sample project at the default settings makes 100-210
+AUTO_INDEX_MAX_CHUNKS = common.CONFIRM_CHUNKS
 
 settings, picked = common.code_page_start(
     "Both chunkings of the same source are embedded into a local Chroma index. Ask a question and "

@@ -6,7 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from pages.common import MAX_QUESTIONS
-from tests.helpers import open_app
+from tests.helpers import ROOT, open_app
 
 
 @pytest.fixture
@@ -89,3 +89,17 @@ def test_a_small_sweep_highlights_the_best(evaluate: AppTest) -> None:
     evaluate.slider(key="budget_tokens").set_value(256).run()
     assert evaluate.multiselect(key="sweep_budgets").value, "the budgets were emptied"
     assert evaluate.multiselect(key="sweep_heads").value == [0, 50]
+
+
+def test_settings_that_make_thousands_of_chunks_ask_before_evaluating() -> None:
+    # A small budget re-embedded the whole sample corpus for minutes, unasked, on a server a
+    # workshop shares (a browser audit's finding: 275 s for the sweep's 64-token setting alone).
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
+    at.query_params["budget_tokens"] = "16"
+    at.run()
+    at.switch_page("pages/evaluate.py").run()
+    assert not at.exception
+    assert any("evaluating them embeds for minutes" in w.value for w in at.warning)
+    assert not at.dataframe  # nothing evaluated until asked
+    asks = [t for t in at.toggle if (t.key or "").startswith("eval_big:")]
+    assert len(asks) == 1 and asks[0].value is False
