@@ -252,6 +252,9 @@ def current_settings() -> ChunkSettings:
             load_tokenizer(model)
         except ChunkExplorerError as exc:
             st.sidebar.error(f"{md(exc)}\n\nUsing the bundled {DEFAULT_MODEL} instead.")
+            # (Said on the page too: the sidebar's foot is below the fold on a projector.)
+            st.warning(f"The embedding model {md(model)!r} cannot be used here (see the sidebar): the bundled "
+                       f"{DEFAULT_MODEL} is used instead.")
             model = DEFAULT_MODEL
     overlap = budget * int(state.get("overlap_pct", 0)) // 100
     return ChunkSettings(
