@@ -157,8 +157,7 @@ def open_tables(source: SourceFile, *, has_header: bool | None = None) -> Iterat
     ``has_header`` forces (True/False) or leaves to detection (None) whether the first row
     names the columns. Consume each table's ``batches`` before taking the next table.
     """
-    if source.language not in TABLE_LANGUAGES:
-        raise InputError(f"{source.path}: {source.language} is not a table format")
+    _check_table(source)
     name = PurePosixPath(source.path).name
     with open_stream(source) as stream:
         if source.language == "xlsx":
@@ -169,16 +168,26 @@ def open_tables(source: SourceFile, *, has_header: bool | None = None) -> Iterat
             from core.table_csv import read_csv_tables
 
             def each() -> Iterator[OpenTable]:
-                declared = source.declared_encoding if not isinstance(stream, _Utf8Form) else None
                 for table in read_csv_tables(
                     stream, path=source.path, name=name, language=source.language, has_header=has_header,
-                    encoding=declared,
+                    encoding=_declared(source, stream),
                 ):  # fmt: skip
                     if isinstance(stream, _Utf8Form):
                         table.file_encoding = stream.encoding
                     yield table
 
             yield each()
+
+
+def _check_table(source: SourceFile) -> None:
+    if source.language not in TABLE_LANGUAGES:
+        raise InputError(f"{source.path}: {source.language} is not a table format")
+
+
+def _declared(source: SourceFile, stream: BinaryIO) -> str | None:
+    """The encoding the reader is to take ``stream`` in: the one given for ``source``, or none
+    for the UTF-8 form of a UTF-16/32 file (its encoding is then the stream's own)."""
+    return source.declared_encoding if not isinstance(stream, _Utf8Form) else None
 
 
 def chunk_table_source(
@@ -211,13 +220,11 @@ def table_encoding(source: SourceFile) -> str | None:
     that cannot be read as text."""
     if source.language == "xlsx":
         return None
-    if source.language not in TABLE_LANGUAGES:
-        raise InputError(f"{source.path}: {source.language} is not a table format")
+    _check_table(source)
     from core.table_csv import csv_encoding
 
     with open_stream(source) as stream:
-        declared = source.declared_encoding if not isinstance(stream, _Utf8Form) else None
-        encoding = csv_encoding(stream, path=source.path, language=source.language, encoding=declared)
+        encoding = csv_encoding(stream, path=source.path, language=source.language, encoding=_declared(source, stream))
         return stream.encoding if isinstance(stream, _Utf8Form) else encoding
 
 

@@ -17,7 +17,7 @@ METRICS = ("touched", "whole", "mrr", "iou", "in_context")
 
 
 def questions(count: int) -> str:
-    return f"{count:,} question{'' if count == 1 else 's'}"
+    return common.plural(count, "1 question", "{n} questions")
 
 
 common.sidebar_settings()
