@@ -23,7 +23,14 @@ STRATEGIES = ("fixed", "syntax", "table", "text")
 #                with empty cells past it (a delimiter at the line's end, dropped)
 #   generated_header - (tables) no header row: columns are named column_1, column_2, ...
 #   split_row_start, split_row_end - (naive table windows) the window starts or ends inside a row
-FLAGS = ("oversized", "split_line", "damaged", "ragged", "generated_header", "split_row_start", "split_row_end")
+#   overlap_reduced - (fixed windows) the breadcrumb left less room than the overlap: half the
+#                room is repeated instead
+#   divider    - (syntax) comments alone that only title a section (``# ---- reporting ----``,
+#                four words at most); kept in the chunk list, left out of search indexes
+FLAGS = (
+    "oversized", "split_line", "damaged", "ragged", "generated_header", "split_row_start", "split_row_end",
+    "overlap_reduced", "divider",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,7 @@ from core.chunk import Chunk
 from core.chunking import chunk_document, chunk_source, prepare
 from core.embed import Embedder, embed_chunks, model_key
 from core.errors import ChunkExplorerError, InputError
-from core.index import MAX_QUERY_CHARS, MODES, MemoryIndex, check_mode
+from core.index import MAX_QUERY_CHARS, MODES, MemoryIndex, check_mode, searchable
 from core.keyword import Fusion
 from core.languages import TABLE_LANGUAGES
 from core.settings import DEFAULT_BUDGETS, ChunkSettings
@@ -702,7 +702,7 @@ class Evaluation:
         reused = embedded = too_long = 0
         depth = max(k, fusion.depth)
         for strategy in strategies:
-            chunks = self.chunks(settings, strategy)
+            chunks = searchable(self.chunks(settings, strategy))
 
             def on_progress(done: int, total: int, strategy: str = strategy) -> None:
                 if progress is not None:

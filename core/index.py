@@ -198,6 +198,14 @@ def _hits(
     return hits
 
 
+def searchable(chunks: Sequence[Chunk]) -> list[Chunk]:
+    """The chunks an index holds: all but the ``divider`` ones, comments that only title a
+    section (``# ---- reporting ----``) and stand alone, which answer no question and whose
+    breadcrumb and few words ranked them above real answers. They stay in every chunk list
+    (coverage is lossless); only search leaves them out."""
+    return [c for c in chunks if "divider" not in c.flags]
+
+
 # ---- in memory ---------------------------------------------------------------------------------
 
 
@@ -210,8 +218,9 @@ class MemoryIndex:
     def __init__(self, chunks: Sequence[Chunk], vectors: np.ndarray, *, too_long: frozenset[str] = frozenset()) -> None:
         if len(chunks) != len(vectors):
             raise ValueError(f"{len(chunks)} chunks but {len(vectors)} vectors")
-        self.chunks = list(chunks)
-        self.vectors = np.asarray(vectors, dtype=np.float32)
+        keep = [i for i, c in enumerate(chunks) if "divider" not in c.flags]  # as a Store holds them (searchable)
+        self.chunks = [chunks[i] for i in keep]
+        self.vectors = np.asarray(vectors, dtype=np.float32)[keep] if len(keep) < len(chunks) else np.asarray(vectors, dtype=np.float32)
         self.too_long = too_long
         self._by_id = {c.id: c for c in self.chunks}
         self._by_path: dict[str, list[Chunk]] = {}
@@ -402,6 +411,7 @@ class IndexReport:
     embedded: int  # distinct texts the model embedded now
     too_long: tuple[str, ...]  # ids of the collection's chunks longer than the model reads (flagged in metadata)
     skipped: tuple[tuple[str, str], ...] = field(default=())  # (path, reason)
+    left_out: int = 0  # chunks of the corpus not indexed: section dividers (:func:`searchable`)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -416,6 +426,7 @@ class IndexReport:
             "embedded": self.embedded,
             "too_long": list(self.too_long),
             "skipped": [list(s) for s in self.skipped],
+            "left_out": self.left_out,
         }
 
 
@@ -566,16 +577,17 @@ class Store:
                 if progress is not None:
                     progress(strategy, done, total)
 
+            kept = searchable(chunks)
             report = self.sync(
                 name,
-                chunks,
+                kept,
                 embedder,
                 meta,
                 progress=on_progress,
                 head_weight=settings.head_weight,
                 head_lines=settings.head_lines,
             )
-            reports.append(replace(report, skipped=tuple(skipped)))
+            reports.append(replace(report, skipped=tuple(skipped), left_out=len(chunks) - len(kept)))
             entries[name] = {**meta, "settings": settings.to_dict(), "chunks": report.chunks, "indexed_at": _now()}
         # Read, change and write under the lock: other writers' entries are kept.
         with self.writing.hold():

@@ -94,6 +94,10 @@ _MAX_LABEL = 100  # characters of a registered callback's label (tests told apar
 _MAX_CALLEE = 60  # and of its callee
 _MAX_CHAIN = 4  # calls chained after a registered callback's (``->name('home')``)
 _CLOSING_KEYWORDS = frozenset({"end"})  # Ruby's: closes the unit before it, never opens one
+# Words of a comment: a letter then letters or digits; each Han, kana or Hangul character is
+# one (those scripts put no spaces between words).
+_WORDS = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\W\d_][^\W_]+")
+_DIVIDER_WORDS = 4  # words a section's title between rules may have (``outbound / internal moves``)
 _MAX_TRAIL_DEPTH = 16  # last children followed down to find where a node's text ends
 
 
@@ -139,6 +143,7 @@ class Pending:
     part: int = 1
     parts: int = 1
     loose: bool = False  # only comments: may join the next definition's head
+    divider: bool = False  # only comments, of a few words: a section's title (flag ``divider``)
     chunk: Chunk | None = None
 
 
@@ -1438,6 +1443,7 @@ class _Run:
             # Only comments (cut off from the definition below by a blank line) may join a split
             # definition's head; statements (imports, constants) are not about it.
             pending.loose = owner is None and all(self.comments_only(unit) for unit, _ in group)
+            pending.divider = pending.loose and self.divides(group)
             self.out.append(pending)
             group.clear()
             named.clear()
@@ -1497,6 +1503,22 @@ class _Run:
             else:
                 self.explode(unit, kind, symbol_of(1, [sym] if sym else []), header, parent)
         emit()
+
+    def divides(self, group: list[tuple[Unit, str]]) -> bool:
+        """Whether comments alone (``group``) only divide the code into sections: a title between
+        rules (``# ---- reporting ----``), a few words at most. Left in a chunk of their own (the
+        definition below did not fit with them), they answer no question, and their breadcrumb
+        and few words would put them above real answers: the index leaves them out."""
+        nodes = [node for unit, _ in group for node in unit.nodes]
+        if not all("comment" in node.type for node in nodes):
+            return False  # an attribute left alone is code
+        data = self.doc.data
+        words = 0
+        for node in nodes:
+            words += len(_WORDS.findall(data[node.start_byte : node.end_byte].decode("utf-8", "replace")))
+            if words > _DIVIDER_WORDS:
+                return False
+        return True
 
     def comments_only(self, unit: Unit) -> bool:
         """Whether ``unit`` is comments (or attributes) alone."""
@@ -1665,6 +1687,8 @@ class _Run:
         _hold_continuations(doc, ordered)
         for pending in ordered:
             flags = pending.flags
+            if pending.divider:
+                flags = (*flags, "divider")
             if self.damage.ranges and self.damage.overlaps(pending.first, pending.last):
                 flags = (*flags, "damaged")
             lines: tuple[int, int] | None = None

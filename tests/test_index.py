@@ -26,6 +26,7 @@ from core.index import (
     chunk_metadata,
     collection_name,
     corpus_key,
+    searchable,
 )
 from core.keyword import NAME_WEIGHT, Fusion, KeywordIndex, keyword_document, own_name, rrf, tokenize
 from core.settings import ChunkSettings
@@ -188,7 +189,7 @@ def test_a_changed_file_replaces_its_chunks(tmp_chroma: Path, shared_embedder: E
     got = collection.get(include=["metadatas"])
     paths = {m["path"] for m in got["metadatas"]}
     assert "inventory/i18n_labels.py" not in paths
-    assert collection.count() == report.chunks == len(corpus_chunks(root))
+    assert collection.count() == report.chunks == len(searchable(corpus_chunks(root)))
     hits = store.search(report.collection, "zebra checksum", shared_embedder, k=1, mode="keyword")
     assert hits[0].chunk.path == "inventory/reconcile.py" and "zebra_checksum" in hits[0].chunk.text
     assert before["syntax"].collection == report.collection
@@ -387,3 +388,26 @@ def test_a_keyword_index_of_an_older_format_is_rebuilt(tmp_chroma: Path, shared_
     hits = fresh.search(name, "release expired reservations", shared_embedder, k=3, mode="keyword")
     assert hits
     assert [p.name for p in (store.own / "bm25" / name).iterdir()] == [folder.name]  # rebuilt; the old one swept
+
+
+def test_section_dividers_are_left_out_of_the_index(tmp_chroma: Path, shared_embedder: Embedder) -> None:
+    # ledger.py's ``# ---- catalogue ----`` rules are chunks of their own at the default budget.
+    # They answer nothing, and their breadcrumb ("InventoryLedger") and few words ranked them
+    # second to fifth for "InventoryLedger.transfer".
+    chunks = corpus_chunks()
+    dividers = {c.id for c in chunks if "divider" in c.flags}
+    assert len(dividers) >= 4
+    store = Store(tmp_chroma)
+    report = {r.strategy: r for r in index_corpus(store, shared_embedder)}["syntax"]
+    assert report.left_out == len(dividers)
+    assert report.chunks == len({c.id for c in chunks}) - len(dividers)
+    query = "InventoryLedger.transfer"
+    vector = shared_embedder.embed_query(query)
+    vectors = embed_chunks(shared_embedder, chunks, head_weight=SETTINGS.head_weight, head_lines=SETTINGS.head_lines).vectors
+    memory = MemoryIndex(chunks, vectors)
+    for mode in MODES:
+        hits = store.search(report.collection, query, shared_embedder, k=5, mode=mode, query_vector=vector)
+        assert hits and not {h.chunk.id for h in hits} & dividers, mode
+        assert hits[0].chunk.symbol == "InventoryLedger.transfer", mode
+        in_memory = memory.search(query, vector, k=5, mode=mode)
+        assert not {h.chunk.id for h in in_memory} & dividers, mode

@@ -2397,3 +2397,61 @@ def test_a_signature_of_many_lines_is_repeated_whole_on_one_line() -> None:
     commented = source.replace("        self,\n", "        self,  # the stock\n")
     parts = [c for c in _syntax("s.py", "python", commented, unit="tokens", budget=400) if c.symbol == "Stock.receive"]
     assert parts[1].header.endswith("\n…")
+
+
+def _ledger(divider: str, body_lines: int = 3) -> str:
+    """A class whose members are set apart by ``divider`` lines, with a blank line below them."""
+    body = "".join(f"        total_{i} = self.count * {i} + self.offset\n" for i in range(body_lines))
+    return (
+        "class Ledger:\n    def __init__(self):\n"
+        + "".join(f"        self.field_{i} = {i}\n" for i in range(6))
+        + "        self.count = 0\n\n"
+        + divider
+        + "\n    def receive(self, quantity):\n"
+        + body
+        + "        return quantity\n"
+    )
+
+
+def _room_for_receive_alone(spare: int = 12) -> int:
+    """A budget in chars that ``Ledger.receive`` fits with ``spare`` to spare, and its class does not."""
+    chunks = _syntax("ledger.py", "python", _ledger(""), unit="chars", budget=300)
+    (receive,) = [c for c in chunks if c.symbol == "Ledger.receive"]
+    assert receive.size < 300 - spare
+    return receive.size + spare
+
+
+@pytest.mark.parametrize(
+    ("divider", "expected"),
+    [
+        ("    # " + "-" * 60 + "\n    # catalogue\n    # " + "-" * 60 + "\n", True),
+        ("    # ---- outbound / internal moves ----\n", True),
+        ("    ################\n    ### Decoding Table\n", True),
+        # A note with something to say is no divider: it stays searchable.
+        ("    # Receiving must hold the lock: the journal and the stock change together.\n", False),
+        # Han characters carry a word each (no spaces between words in that script).
+        ("    # 入库时必须持有锁以保证日志和库存一起改变\n", False),
+    ],
+)
+def test_comments_alone_that_only_title_a_section_are_flagged_divider(divider: str, expected: bool) -> None:
+    # The method does not fit with the comments above it: they are a chunk of their own.
+    source = _ledger(divider)
+    chunks = _syntax("ledger.py", "python", source, unit="chars", budget=_room_for_receive_alone())
+    alone = [c for c in chunks if c.text.strip().startswith("#")]
+    assert len(alone) == 1, [(c.symbol, c.text) for c in chunks]
+    assert ("divider" in alone[0].flags) is expected
+    assert all("divider" not in c.flags for c in chunks if c is not alone[0])
+
+
+def test_a_divider_that_fits_with_the_definition_below_joins_it_unflagged() -> None:
+    source = _ledger("    # receiving\n")
+    chunks = _syntax("ledger.py", "python", source, unit="chars", budget=_room_for_receive_alone(spare=40))
+    receive = next(c for c in chunks if c.symbol == "Ledger.receive")
+    assert receive.text.lstrip().startswith("# receiving\n")
+    assert not any("divider" in c.flags for c in chunks)
+
+
+def test_a_license_header_is_no_divider() -> None:
+    source = "# Copyright 2024 The Authors. Licensed under the Apache License.\n\nimport os\n\n\ndef f():\n    return os.sep\n"
+    chunks = _syntax("lic.py", "python", source, unit="chars", budget=60)
+    assert not any("divider" in c.flags for c in chunks)
