@@ -966,7 +966,10 @@ class _Run:
                 run.clear()
 
         scoped = path  # the path of the definitions: longer after a file-scoped namespace
-        for unit in units:
+        # (Merging packs every small definition already: no group of prototypes to keep apart.)
+        merging = self.settings.merge_siblings or packed
+        grouped = self.prototype_groups(units) if self.spec.prototypes and not function_body and not merging else {}
+        for at, unit in enumerate(units):
             if unit.definition is None or depth >= MAX_DEPTH:
                 run.append((unit, ""))
                 continue
@@ -974,6 +977,14 @@ class _Run:
             symbol = ".".join(own)
             if self.scopes(unit):
                 scoped = own
+            if at in grouped:
+                if grouped[at] == at:
+                    flush()  # a documented group starts: nothing before it joins
+                if self.fits(unit.first, unit.last, symbol, header):
+                    run.append((unit, symbol))
+                    if grouped.get(at + 1) != grouped[at]:
+                        flush()  # the group ends: nothing after it joins either
+                    continue
             if header and not self.fits(unit.first, unit.last, symbol, header) and self.fits(
                 unit.first, unit.last, symbol, ""
             ):
@@ -996,6 +1007,32 @@ class _Run:
                 continue
             self.split_definition(unit, own, header, parent, depth=depth, in_container=in_container)
         flush()
+
+    def prototype_groups(self, units: list[Unit]) -> dict[int, int]:
+        """Prototypes written one under the other below one comment (SQLite's ``sqlite3_errcode``
+        ... ``sqlite3_error_offset`` under "Error Codes And Messages"): the comment is about all
+        of them, so they are packed together, as many as fit, not left as one-line chunks
+        without it. Maps the index of every unit of such a group to that of its first (the one
+        the comment leads); a prototype after a blank line or with a comment of its own starts
+        no part of it."""
+        groups: dict[int, int] = {}
+        lead = -1
+        for at, unit in enumerate(units):
+            definition = unit.definition
+            is_prototype = definition is not None and definition.type in self.spec.prototypes and self.prototype(definition)
+            documented = is_prototype and "comment" in unit.nodes[0].type
+            if (
+                is_prototype
+                and not documented
+                and lead >= 0
+                and unit.first == units[at - 1].last + 1
+                and not any("comment" in node.type for node in unit.nodes)
+            ):
+                groups.setdefault(lead, lead)
+                groups[at] = lead
+                continue
+            lead = at if documented else -1
+        return groups
 
     def lead_apart(self, unit: Unit, symbol: str, header: str, parent: Pending | None, in_container: bool) -> bool:
         """A definition that fits the budget without the comments above it (a long javadoc) but

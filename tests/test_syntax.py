@@ -2292,11 +2292,14 @@ def test_a_headers_prototypes_are_definitions_with_their_doc_comments() -> None:
     # pointer's too) and typedefs stay statements.
     chunks = _syntax("db.h", "c", _API_HEADER)
     found = {c.symbol: c for c in chunks}
-    for name in ("db_open", "db_close", "db_close_v2", "db_trace_name", "db_ok"):
+    for name in ("db_open", "db_close, db_close_v2", "db_trace_name", "db_ok"):
         assert found[name].kind == "function", name
     assert found["db_open"].text.startswith("/*\n** Open a database connection")
     assert found["db_open"].text.endswith("db **ppDb\n);")
-    assert found["db_close"].text == "/* Close a database connection. */\nDB_API int db_close(db *);"
+    # Two prototypes under one comment are one chunk: the comment is about both.
+    assert found["db_close, db_close_v2"].text == (
+        "/* Close a database connection. */\nDB_API int db_close(db *);\nDB_API int db_close_v2(db *);"
+    )
     assert found["db_trace_name"].text.startswith("/* Return the trace callback's name. */\n")
     assert found["db_trace_name"].embed_text.startswith("// db.h :: db_trace_name\n")
     names = {d.symbol: d for d in list_definitions(prepare("db.h", "c", _API_HEADER))}
@@ -2455,3 +2458,36 @@ def test_a_license_header_is_no_divider() -> None:
     source = "# Copyright 2024 The Authors. Licensed under the Apache License.\n\nimport os\n\n\ndef f():\n    return os.sep\n"
     chunks = _syntax("lic.py", "python", source, unit="chars", budget=60)
     assert not any("divider" in c.flags for c in chunks)
+
+
+_GROUPED_HEADER = (
+    "/*\n** Error Codes And Messages\n**\n** The errcode interface returns the numeric result code of the\n"
+    "** last call on connection D; errmsg returns English text that describes it.\n*/\n"
+    "int db_errcode(db *d);\nint db_extended_errcode(db *d);\nconst char *db_errmsg(db *d);\n"
+    "const char *db_errstr(int rc);\n\n"
+    "/* Count the changes made by the last statement. */\nint db_changes(db *d);\n\n"
+    "int db_total_changes(db *d);\nint db_busy_timeout(db *d, int ms);\n"
+    "/* Its own comment: its own chunk. */\nint db_interrupt(db *d);\n"
+)
+
+
+def test_prototypes_written_under_one_comment_are_packed_with_it() -> None:
+    # SQLite's style: one comment over a run of prototypes, one per line. The comment went with
+    # the first; the others were one-line chunks that said nothing of what they do.
+    chunks = _syntax("db.h", "c", _GROUPED_HEADER, unit="chars", budget=800)
+    found = {c.symbol: c for c in chunks}
+    group = found["db_errcode, db_extended_errcode, db_errmsg, db_errstr"]
+    assert group.kind == "function" and group.text.startswith("/*\n** Error Codes And Messages")
+    assert group.text.endswith("const char *db_errstr(int rc);")
+    assert found["db_changes"].text.startswith("/* Count the changes")
+    # Undocumented prototypes after a blank line, and one with a comment of its own, stay apart.
+    for name in ("db_total_changes", "db_busy_timeout", "db_interrupt"):
+        assert name in found, sorted(found)
+    assert found["db_interrupt"].text.startswith("/* Its own comment")
+    # Under a budget too small for the whole run, it is packed into as few chunks as fit, in order.
+    small = _syntax("db.h", "c", _GROUPED_HEADER, unit="chars", budget=260)
+    parts = [c for c in small if c.start_line <= 10 and c.end_line >= 7]
+    assert len(parts) >= 2 and "db_errcode" in parts[0].symbol
+    assert [n for c in parts for n in c.symbol.split(", ")] == [
+        "db_errcode", "db_extended_errcode", "db_errmsg", "db_errstr"
+    ]
