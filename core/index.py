@@ -874,6 +874,29 @@ class Store:
         return set(self.keyword_index(name, self.collection(name)).fields.get(field, ()))
 
 
+def filters_per_strategy(
+    where: Mapping[str, str], kinds: Mapping[str, AbstractSet[str]]
+) -> tuple[dict[str, dict[str, str]], list[str]]:
+    """Each strategy's filters from one set of them, and the strategies left unfiltered by kind.
+
+    Path and language mean the same for every strategy; a kind does not: fixed windows are all
+    ``window`` and syntax chunks are never ``class`` windows, so one kind filter for both emptied
+    one side of every comparison. ``kinds`` maps each strategy to the kinds its chunks have; a
+    kind filter applies to the strategies that have that kind, and the others are searched
+    without it (named in the second value, for the page to say so).
+    """
+    kind = where.get("kind")
+    per_strategy: dict[str, dict[str, str]] = {}
+    unfiltered: list[str] = []
+    for strategy, have in kinds.items():
+        if kind is not None and kind not in have:
+            per_strategy[strategy] = {f: v for f, v in where.items() if f != "kind"}
+            unfiltered.append(strategy)
+        else:
+            per_strategy[strategy] = dict(where)
+    return per_strategy, unfiltered
+
+
 def _check_filter_fields(fields: Iterable[str]) -> None:
     unknown = sorted(set(fields) - set(FILTER_FIELDS))
     if unknown:

@@ -9,7 +9,7 @@ import streamlit as st
 
 from core.errors import ChunkExplorerError
 from core.evaluate import QuerySpec, context_costs, resolve_target, score_query
-from core.index import MODES
+from core.index import MODES, filters_per_strategy
 from core.render import PALETTES, Band, legend, render_view
 from pages import common
 
@@ -122,9 +122,11 @@ whole_defs = middle.toggle(
          "as results of their own.")
 paths = sorted({f.path for f in files})
 languages = sorted({f.language for f in files})
-# The kinds these chunks have (enum, trait, interface, ... as the languages give them).
-kinds = sorted({c.kind for f in files for s in common.STRATEGIES
-                for c in common.chunks_for(f.path, f.language, f.text or "", settings.chunk_key(), s)})
+# The kinds these chunks have (enum, trait, interface, ... as the languages give them), per
+# strategy: fixed windows are all "window", so a kind filter applies where the kind exists.
+kinds_of = {s: {c.kind for f in files for c in common.chunks_for(f.path, f.language, f.text or "", settings.chunk_key(), s)}
+            for s in common.STRATEGIES}
+kinds = sorted(set().union(*kinds_of.values()))
 common.seed_state({"filter_path": "any", "filter_language": "any", "filter_kind": "any"},
                   {"filter_path": ["any", *paths], "filter_language": ["any", *languages], "filter_kind": ["any", *kinds]})
 with right:
@@ -133,6 +135,7 @@ with right:
     kind_filter = st.selectbox("Only kind", ["any", *kinds], key="filter_kind")
 where = {key: value for key, value in (("path", path_filter), ("language", language_filter), ("kind", kind_filter))
          if value != "any"}
+wheres, kind_unfiltered = filters_per_strategy(where, kinds_of)
 
 if not query.strip():
     st.info("Type a question (or pick a sample one) to search both indexes.")
@@ -143,7 +146,7 @@ try:
     model = common.embedder(settings.model)
     vector = model.embed_query(query)
     hits = {
-        strategy: common.store().search(indexed["names"][strategy], query, model, k=k, mode=mode, where=where or None,
+        strategy: common.store().search(indexed["names"][strategy], query, model, k=k, mode=mode, where=wheres[strategy] or None,
                                         query_vector=vector, whole_definitions=whole_defs)
         for strategy in common.STRATEGIES
     }
@@ -176,6 +179,10 @@ columns = st.columns(2)
 for column, strategy in zip(columns, common.STRATEGIES):
     with column:
         st.subheader("Fixed windows" if strategy == "fixed" else "Syntax-aware")
+        if strategy in kind_unfiltered:
+            other = "syntax-aware" if strategy == "fixed" else "fixed-window"
+            st.caption(f"Not filtered by kind: no {'fixed window' if strategy == 'fixed' else 'syntax-aware chunk'} "
+                       f"is a {common.code_span(kind_filter)} (the kind filter applies to the {other} column).")
         if not hits[strategy]:
             st.info("No results (check the filters).")
         for hit in hits[strategy]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -98,6 +99,22 @@ def test_modes_filters_and_a_line_range_answer(retrieve: AppTest) -> None:
     retrieve.slider(key="answer_lines").set_value((45, 68)).run()
     assert not retrieve.exception
     assert [m.label for m in retrieve.metric][:2] == ["touched@5", "whole@5"]
+
+
+def test_a_kind_filter_applies_to_the_strategy_whose_chunks_have_that_kind(retrieve: AppTest) -> None:
+    # Fixed windows are all "window": filtering both columns on "class" left the fixed one empty.
+    retrieve.text_input(key="q").input("stock levels of an item").run()
+    retrieve.selectbox(key="filter_kind").set_value("class").run()
+    assert not retrieve.exception
+    found = results(retrieve)
+    assert len(found) == 10 and not any("No results" in i.value for i in retrieve.info), found
+    hits = json.loads(next(c.value for c in retrieve.code if c.value.startswith('{\n "fixed"')))
+    assert {h["kind"] for h in hits["fixed"]} == {"window"}
+    assert {h["kind"] for h in hits["syntax"]} == {"class"}
+    notes = [c.value for c in retrieve.caption if c.value.startswith("Not filtered by kind")]
+    assert len(notes) == 1 and "no fixed window is a `class`" in notes[0], notes
+    retrieve.selectbox(key="filter_kind").set_value("window").run()  # fixed windows have it, syntax chunks not
+    assert not any(c.value.startswith("Not filtered by kind: no fixed") for c in retrieve.caption)
 
 
 def test_empty_and_huge_queries_get_clear_messages(retrieve: AppTest) -> None:

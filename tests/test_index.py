@@ -26,6 +26,7 @@ from core.index import (
     chunk_metadata,
     collection_name,
     corpus_key,
+    filters_per_strategy,
     searchable,
 )
 from core.keyword import NAME_WEIGHT, Fusion, KeywordIndex, keyword_document, own_name, rrf, tokenize
@@ -217,6 +218,18 @@ def test_filters_on_path_language_kind(tmp_chroma: Path, shared_embedder: Embedd
         assert hits and {h.chunk.path for h in hits} == {"inventory/models.py"}
     with pytest.raises(SettingsError, match="cannot filter on symbol"):
         store.search(name, "stock", shared_embedder, where={"symbol": "x"})
+
+
+def test_a_kind_filter_applies_to_the_strategies_that_have_the_kind() -> None:
+    kinds = {"fixed": {"window"}, "syntax": {"class", "method", "window"}}
+    where = {"path": "a.py", "kind": "class"}
+    filters, unfiltered = filters_per_strategy(where, kinds)
+    assert filters == {"fixed": {"path": "a.py"}, "syntax": {"path": "a.py", "kind": "class"}}
+    assert unfiltered == ["fixed"]
+    # A kind both have (a syntax chunker that fell back to windows) filters both.
+    assert filters_per_strategy({"kind": "window"}, kinds) == ({"fixed": {"kind": "window"},
+                                                                "syntax": {"kind": "window"}}, [])
+    assert filters_per_strategy({}, kinds) == ({"fixed": {}, "syntax": {}}, [])
 
 
 @pytest.mark.parametrize("query", ["", "   \n", "x" * 100_000, "\udcff\udcfe greet"],
