@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from core.errors import InputError
-from core.languages import TABLE_LANGUAGES, content_hint, detect_language
+from core.languages import CODE_LANGUAGES, TABLE_LANGUAGES, content_hint, detect_language
 
 # Folders that hold other people's code or build output: skipped when walking a repository.
 VENDORED = frozenset(
@@ -90,6 +90,20 @@ class Skipped:
     path: str
     reason: str
     partial: int = 0
+
+
+# Files that only mark a package: code, but rarely what a reader wants to see first.
+PACKAGE_MARKERS = frozenset({"__init__.py"})
+
+
+def first_code_file(files: list[SourceFile]) -> SourceFile | None:
+    """The file to open first among ``files`` (in their order): the first in a programming
+    language, a package's ``__init__.py`` only when there is no other; else the first file
+    (a project of prose alone); None for no files. A project's README or config sorts first,
+    and it is not what the chunk comparison is about."""
+    code = [f for f in files if f.language in CODE_LANGUAGES]
+    usual = [f for f in code if PurePosixPath(f.path).name not in PACKAGE_MARKERS]
+    return (usual or code or files or [None])[0]
 
 
 @dataclass

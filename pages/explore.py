@@ -10,6 +10,7 @@ import streamlit as st
 from core.embed import has_head, head_text
 from core.render import PALETTES, Band, legend, render_view
 from core.sizing import make_sizer
+from core.sources import first_code_file
 from pages import common
 
 DEFAULT_PROJECT = "py_inventory"
@@ -60,6 +61,9 @@ def file_figures(files: list) -> pd.DataFrame:
 
 
 paths = [f.path for f in picked.files]
+# A project opens on a code file, not on the README or config file that sorts first.
+default_file = DEFAULT_FILE if DEFAULT_FILE in paths else first_code_file(picked.files).path
+linked = st.query_params.get("file") if "file" not in st.session_state else None  # a link's, on its first run
 if len(picked.files) > 1:
     listing = st.expander(
         f"Files in {common.md(picked.label or 'this source')} ({len(paths)}), worst first",
@@ -69,10 +73,13 @@ if len(picked.files) > 1:
     )
     if listing.open:  # every file's figures, for this budget: only when someone looks at them
         listing.dataframe(file_figures(picked.files), hide_index=True, width="stretch")
-    common.seed_state({"file": DEFAULT_FILE if DEFAULT_FILE in paths else paths[0]}, {"file": paths})
+    common.seed_state({"file": default_file}, {"file": paths})
     chosen = st.selectbox("File", paths, key="file")
 else:
     chosen = paths[0]
+if linked is not None and linked not in paths:
+    st.info(f"The link's file {common.code_span(linked)} is not in {common.md(picked.label or 'this source')}: "
+            f"showing {common.code_span(chosen)} instead.")
 source = next(f for f in picked.files if f.path == chosen)
 text, language, path = source.text, source.language, source.path
 
@@ -235,4 +242,4 @@ if not picked.shareable:
     st.caption("Links to this page keep the settings; uploads and pasted code stay in your session only.")
 
 common.write_url({**common.SETTING_DEFAULTS, "source": common.CODE_SOURCES[0], "project": DEFAULT_PROJECT,
-                  "file": DEFAULT_FILE})
+                  "file": default_file})

@@ -125,6 +125,29 @@ def test_shared_link_reproduces_the_view() -> None:
     assert "ShoppingCart" in view_html(at)
 
 
+def test_a_project_opens_on_a_code_file_and_a_links_missing_file_is_said(app: AppTest) -> None:
+    # Projects opened on the README (or __init__.py) that sorts first, not on code.
+    app.selectbox(key="project").set_value("jvm_billing").run()
+    assert not app.exception
+    assert app.selectbox(key="file").value == "src/main/java/billing/InvoiceService.java"
+    data = _zip({"repo/README.md": b"# Repo\n", "repo/pkg/__init__.py": b"", "repo/pkg/main.py": b"def main():\n    return 0\n"})
+    app.radio(key="source").set_value("Upload zip").run()
+    app.file_uploader(key="upload_zip").upload("repo.zip", data, "application/zip").run()
+    assert app.selectbox(key="file").value == "pkg/main.py"
+    # A link naming a file the project does not hold says so, and which file is shown.
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["project"] = "ts_storefront"
+    at.query_params["file"] = "src/no_such_file.ts"
+    at.run()
+    assert not at.exception
+    shown = at.selectbox(key="file").value
+    assert shown.endswith((".js", ".ts")), shown
+    notes = [i.value for i in at.info if "src/no_such_file.ts" in i.value]
+    assert len(notes) == 1 and f"`{shown}`" in notes[0], notes
+    at.slider(key="budget_tokens").set_value(200).run()
+    assert not any("no_such_file" in i.value for i in at.info)  # said once, on the link's own run
+
+
 def _zip(entries: dict[str, bytes]) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import InputError
-from core.sources import Limits, decode, load_bytes, load_file, load_folder, load_zip
+from core.sources import Limits, SourceFile, decode, first_code_file, load_bytes, load_file, load_folder, load_zip
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -267,3 +267,16 @@ def test_a_utf8_source_with_a_stray_byte_is_refused_by_line_not_read_as_windows_
     assert load_bytes("l.py", 'x = "café"\n'.encode("cp1252")).encoding == "cp1252"
     polish = load_bytes("p.py", '# Wrocław, Łódź, Gdańsk\nmiasta = ["Kraków"]\n'.encode("cp1250"))
     assert polish.encoding == "cp1250" and "Wrocław" in polish.text
+
+
+def test_the_first_file_opened_is_a_code_file() -> None:
+    def files(*pairs: tuple[str, str]) -> list[SourceFile]:
+        return [SourceFile(path, language, text="x") for path, language in pairs]
+
+    project = files(("README.md", "markdown"), ("pkg/__init__.py", "python"), ("pkg/core.py", "python"))
+    assert first_code_file(project).path == "pkg/core.py"
+    assert first_code_file(project[:2]).path == "pkg/__init__.py"  # a package marker, when it is all the code
+    assert first_code_file(files(("README.md", "markdown"), ("notes.txt", "text"))).path == "README.md"
+    assert first_code_file([]) is None
+    corpus = load_folder(Path(__file__).resolve().parents[1] / "sample_repos" / "jvm_billing")
+    assert first_code_file(corpus.files).path == "src/main/java/billing/InvoiceService.java"
