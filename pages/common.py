@@ -332,13 +332,16 @@ def table_chunks_for(
     return tuple(chunk_table_source(source, settings, strategy, has_header=has_header))
 
 
+PREVIEW_ROWS = 200  # rows of each table previewed
+
+
 @st.cache_resource(max_entries=64, show_spinner=False)
 def table_preview(path: str, language: str, data: bytes, has_header: bool | None, encoding: str | None = None) -> dict:
     """The first rows of every table in a file, as DataFrames by table name."""
     from core.tables import read_table_preview
 
     source = SourceFile(path, language, data=data, declared_encoding=encoding)
-    return read_table_preview(source, max_rows=200, has_header=has_header)
+    return read_table_preview(source, max_rows=PREVIEW_ROWS, has_header=has_header)
 
 
 # Encodings offered for an upload whose detected one reads wrong (Python's codec names).
@@ -572,7 +575,8 @@ def show_problems(problems: list[str]) -> None:
     """Bad uploads and skipped files, named, without stopping the page."""
     if not problems:
         return
-    with st.expander(f"⚠️ {len(problems)} file(s) could not be used", expanded=len(problems) <= 3):
+    title = plural(len(problems), "A file could not be used", "{n} files could not be used")
+    with st.expander(f"⚠️ {title}", expanded=len(problems) <= 3):
         for problem in problems[:200]:
             st.markdown(f"- {md(problem)}")
         if len(problems) > 200:

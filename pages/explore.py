@@ -65,8 +65,10 @@ paths = [f.path for f in picked.files]
 default_file = DEFAULT_FILE if DEFAULT_FILE in paths else first_code_file(picked.files).path
 linked = st.query_params.get("file") if "file" not in st.session_state else None  # a link's, on its first run
 if len(picked.files) > 1:
+    # (Uploaded files are labelled "upload": "Files in upload (2)" read as a name.)
+    where = "you uploaded" if picked.label == "upload" else f"in {common.md(picked.label or 'this source')}"
     listing = st.expander(
-        f"Files in {common.md(picked.label or 'this source')} ({len(paths)}), worst first",
+        f"Files {where} ({len(paths):,}), worst first",
         expanded=False,
         key="files_open",
         on_change="rerun",

@@ -81,7 +81,9 @@ except ChunkExplorerError as exc:
 for name, frame in list(previews.items())[:PREVIEWS_SHOWN]:
     encoding = frame.attrs.get("encoding")
     decoded = f" · not UTF-8: read as {encoding}" if encoding not in (None, "utf-8") else ""
-    shown = common.plural(len(frame), "its one row", "first {n} rows") if len(frame) else "a header row, no data rows"
+    # (A preview shorter than its cap holds the whole table: "first 2 rows" of two said there were more.)
+    some = "first {n} rows" if len(frame) >= common.PREVIEW_ROWS else "its {n} rows"
+    shown = common.plural(len(frame), "its one row", some) if len(frame) else "a header row, no data rows"
     st.markdown(f"**{common.md(name)}** · {shown}{decoded}")
     st.dataframe(frame, height=220, width="stretch")
 if len(previews) > PREVIEWS_SHOWN:

@@ -173,6 +173,25 @@ def test_upload_files_good_and_bad(app: AppTest) -> None:
 
 
 
+def test_counts_of_uploaded_and_refused_files_read_as_words(app: AppTest) -> None:
+    # "Files in upload (2)" named the upload as if it were a project; "1 file(s) could not be used".
+    app.radio(key="source").set_value("Upload files").run()
+    uploader = app.file_uploader(key="upload_files")
+    uploader.upload("a.py", b"def a():\n    return 1\n")
+    uploader.upload("b.py", b"def b():\n    return 2\n")
+    uploader.upload("empty.js", b"")
+    app.run()
+    assert not app.exception
+    labels = [e.label for e in app.expander]
+    assert "Files you uploaded (2), worst first" in labels and "⚠️ A file could not be used" in labels, labels
+    app.radio(key="source").set_value("Upload zip").run()
+    bad = _zip({"r/a.py": b"def a():\n    return 1\n", "r/b.py": b"x = 1\n", "r/x.bin.py": b"\x00\x01" * 40,
+                "r/y.bin.py": b"\x00\x02" * 40})
+    app.file_uploader(key="upload_zip").upload("r.zip", bad, "application/zip").run()
+    labels = [e.label for e in app.expander]
+    assert "Files in r.zip (2), worst first" in labels and "⚠️ 2 files could not be used" in labels, labels
+
+
 def test_the_file_list_counts_lines_as_the_view_numbers_them(app: AppTest) -> None:
     app.radio(key="source").set_value("Upload files").run()
     uploader = app.file_uploader(key="upload_files")

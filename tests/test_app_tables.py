@@ -67,6 +67,18 @@ def test_upload_good_and_bad_tables(tables: AppTest) -> None:
     assert any("line 2: a quoted cell is never closed" in e.value for e in tables.error)
 
 
+def test_the_previews_row_count_reads_as_words(tables: AppTest) -> None:
+    # "first 1 rows", and "first 2 rows" of a table of two.
+    tables.radio(key="tsource").set_value("Upload").run()
+    tables.file_uploader(key="upload_table").upload("one.csv", b"city,temp\nOslo,3\n", "text/csv").run()
+    assert any(m.value.startswith("**one.csv") and m.value.endswith("its one row") for m in tables.markdown)
+    tables.file_uploader(key="upload_table").upload("two.csv", b"city,temp\nOslo,3\nRome,18\n", "text/csv").run()
+    assert any(m.value.startswith("**two.csv") and m.value.endswith("its 2 rows") for m in tables.markdown)
+    many = b"n,sq\n" + b"".join(b"%d,%d\n" % (i, i * i) for i in range(300))
+    tables.file_uploader(key="upload_table").upload("many.csv", many, "text/csv").run()
+    assert any(m.value.startswith("**many.csv") and m.value.endswith("first 200 rows") for m in tables.markdown)
+
+
 def test_a_workbook_sheet_of_a_header_alone_is_shown_as_such(tables: AppTest) -> None:
     tables.radio(key="tsource").set_value("Upload").run()
     tables.file_uploader(key="upload_table").upload("plan.xlsx", plan_workbook(), "application/zip").run()
