@@ -39,14 +39,23 @@ BUDGET_RANGES = {"tokens": (16, 1024, 2), "chars": (100, 8000, 50), "nws": (80, 
 CODE_SOURCES = ("Sample", "Upload files", "Upload zip", "Paste code")
 
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>$~|])")  # what turns inline text into markup
+# What turns inline text into markup; and the colon of a URL (``http://``), which GitHub-flavoured
+# Markdown makes a link of whatever follows it, its escaping backslashes shown as written.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>$~|]|:(?=//))")
 
 
 def md(text: object) -> str:
-    """``text`` as literal Markdown: paths, symbols and messages go into ``st.markdown``,
-    captions, alerts and labels, which render Markdown, so ``pkg/__init__.py`` would lose its
-    underscores to bold and a ``]`` would end a badge early."""
+    """``text`` as literal Markdown: symbols and messages go into ``st.markdown``, captions,
+    alerts and labels, which render Markdown, so ``pkg/__init__.py`` would lose its underscores
+    to bold, a ``]`` would end a badge early and ``http://x`` would be a link. (A name on its
+    own is shown by :func:`name_md`, which no autolink reaches: ``www.x.org`` stays text there.)"""
     return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+
+
+def name_md(text: str) -> str:
+    """A file, table or project name in Markdown: in code, shown exactly as it is written (no
+    link, no markup and no backslash, whatever characters an uploaded name holds)."""
+    return code_span(text)
 
 
 def code_span(text: str) -> str:
@@ -447,9 +456,9 @@ def kept_uploads(key: str, uploaded: list[tuple[str, bytes]]) -> list[tuple[str,
         return uploaded
     kept = st.session_state.get(key) or []
     if kept:
-        names = ", ".join(name for name, _ in kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
+        names = ", ".join(name_md(upload) for upload, _ in kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
         left, right = st.columns([4, 1])
-        left.caption(f"Using what you uploaded earlier in this session: {md(names)}. Upload again to replace it.")
+        left.caption(f"Using what you uploaded earlier in this session: {names}. Upload again to replace it.")
         right.button("Forget it", key=f"forget_{key}", on_click=st.session_state.pop, args=(key, None))
     return kept
 

@@ -66,7 +66,7 @@ default_file = DEFAULT_FILE if DEFAULT_FILE in paths else first_code_file(picked
 linked = st.query_params.get("file") if "file" not in st.session_state else None  # a link's, on its first run
 if len(picked.files) > 1:
     # (Uploaded files are labelled "upload": "Files in upload (2)" read as a name.)
-    where = "you uploaded" if picked.label == "upload" else f"in {common.md(picked.label or 'this source')}"
+    where = "you uploaded" if picked.label == "upload" else f"in {common.name_md(picked.label or 'this source')}"
     listing = st.expander(
         f"Files {where} ({len(paths):,}), worst first",
         expanded=False,
@@ -80,8 +80,8 @@ if len(picked.files) > 1:
 else:
     chosen = paths[0]
 if linked is not None and linked not in paths:
-    st.info(f"The link's file {common.code_span(linked)} is not in {common.md(picked.label or 'this source')}: "
-            f"showing {common.code_span(chosen)} instead.")
+    st.info(f"The link's file {common.name_md(linked)} is not in {common.name_md(picked.label or 'this source')}: "
+            f"showing {common.name_md(chosen)} instead.")
 source = next(f for f in picked.files if f.path == chosen)
 text, language, path = source.text, source.language, source.path
 
@@ -92,7 +92,7 @@ limit = common.token_limit(settings.model)
 # ---- figures -----------------------------------------------------------------------------------
 unit = common.UNIT_LABELS[settings.unit]
 decoded = f" · not UTF-8: read as {source.encoding}" if source.encoding != "utf-8" else ""
-st.caption(f"**{common.md(path)}** · {language} · budget {settings.budget} {unit} · model limit {limit} tokens{decoded}")
+st.caption(f"**{common.name_md(path)}** · {language} · budget {settings.budget} {unit} · model limit {limit} tokens{decoded}")
 for strategy, title in (("fixed", "Fixed windows"), ("syntax", "Syntax-aware")):
     report = reports[strategy]
     columns = st.columns(6)

@@ -190,7 +190,7 @@ for column, strategy in zip(columns, common.STRATEGIES):
             first, last = hit.lines
             scores = ", ".join(f"{name} {value:.3f}" for name, value in hit.scores.items())
             symbol = f"· {common.md(chunk.symbol)} " if chunk.symbol else ""
-            st.markdown(f"**#{hit.rank}** {common.code_span(chunk.path)} lines {first}-{last} "
+            st.markdown(f"**#{hit.rank}** {common.name_md(chunk.path)} lines {first}-{last} "
                         f"{symbol}{badge(chunk.path, first, last)}")
             size = sum(c.size for c in hit.chunks)
             inside = " with the definitions inside it" if len(hit.chunks) > chunk.parts else ""
@@ -232,7 +232,7 @@ target_lines: tuple[int, int] | None = None
 if answer == "a line range":
     line_count = max(1, len(source.text.splitlines()))
     if line_count == 1:  # a slider needs two ends
-        st.caption(f"{common.md(view_path)} has a single line: the answer is line 1.")
+        st.caption(f"{common.name_md(view_path)} has a single line: the answer is line 1.")
         target_lines = (1, 1)
     else:
         target_lines = st.slider("Lines", 1, line_count, (1, min(line_count, 20)), key="answer_lines")

@@ -84,7 +84,7 @@ for name, frame in list(previews.items())[:PREVIEWS_SHOWN]:
     # (A preview shorter than its cap holds the whole table: "first 2 rows" of two said there were more.)
     some = "first {n} rows" if len(frame) >= common.PREVIEW_ROWS else "its {n} rows"
     shown = common.plural(len(frame), "its one row", some) if len(frame) else "a header row, no data rows"
-    st.markdown(f"**{common.md(name)}** · {shown}{decoded}")
+    st.markdown(f"**{common.name_md(name)}** · {shown}{decoded}")
     st.dataframe(frame, height=220, width="stretch")
 if len(previews) > PREVIEWS_SHOWN:
     st.caption(f"{len(previews) - PREVIEWS_SHOWN:,} more tables are not previewed here; their chunks are below "
@@ -132,7 +132,7 @@ with table:
     st.subheader("Table chunks")
     rows_chunks = [c for c in chunks["syntax"] if c.kind == "table_rows"]
     for index, chunk in enumerate(rows_chunks[:SHOWN], start=1):
-        st.caption(f"#{index} · {common.md(chunk.symbol)} · rows {chunk.row_start}-{chunk.row_end} · {chunk.size} {chunk.unit}"
+        st.caption(f"#{index} · {common.name_md(chunk.symbol)} · rows {chunk.row_start}-{chunk.row_end} · {chunk.size} {chunk.unit}"
                    + (" · oversized" if "oversized" in chunk.flags else ""))
         st.code(chunk.embed_text, language=None)
 shown = max(len(chunks["fixed"]), len(chunks["syntax"]))
@@ -141,7 +141,7 @@ if shown > SHOWN:
 
 st.subheader("Profile chunk")
 for chunk in (c for c in chunks["syntax"] if c.kind == "table_profile"):
-    st.caption(f"{common.md(chunk.symbol)} · {chunk.size} {chunk.unit}")
+    st.caption(f"{common.name_md(chunk.symbol)} · {chunk.size} {chunk.unit}")
     st.code(chunk.embed_text, language=None)
 
 common.export_panel(chunks, settings, f"sample_repos/tables/{source.path}" if kind == "Sample" else source.path,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pages.common import code_span, md
+from pages.common import code_span, md, name_md
 
 
 def test_md_shows_paths_symbols_and_messages_as_written() -> None:
@@ -11,6 +11,17 @@ def test_md_shows_paths_symbols_and_messages_as_written() -> None:
     assert md("a*b `c` <b> $5 ~x~ | C:\\dir") == r"a\*b \`c\` \<b\> \$5 \~x\~ \| C:\\dir"
     assert md("plain words, dots. and: colons") == "plain words, dots. and: colons"
     assert md(ValueError("bad __x__")) == r"bad \_\_x\_\_"
+
+
+def test_a_url_in_a_message_is_not_made_a_link() -> None:
+    # GitHub-flavoured Markdown links "http://..." on its own; an escaped colon stops it.
+    assert md("skipped [a](http://evil)_x.py: binary") == r"skipped \[a\](http\://evil)\_x.py: binary"
+    assert md("https://x.org") == r"https\://x.org"
+
+
+def test_a_name_is_shown_in_code_as_written() -> None:
+    assert name_md("[link](http://evil)_*x*.py") == "`[link](http://evil)_*x*.py`"
+    assert name_md("a`b.py") == "``a`b.py``"
 
 
 def test_code_span_fences_a_name_that_holds_backticks() -> None:

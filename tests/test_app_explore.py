@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 
 import pytest
@@ -189,7 +190,7 @@ def test_counts_of_uploaded_and_refused_files_read_as_words(app: AppTest) -> Non
                 "r/y.bin.py": b"\x00\x02" * 40})
     app.file_uploader(key="upload_zip").upload("r.zip", bad, "application/zip").run()
     labels = [e.label for e in app.expander]
-    assert "Files in r.zip (2), worst first" in labels and "⚠️ 2 files could not be used" in labels, labels
+    assert "Files in `r.zip` (2), worst first" in labels and "⚠️ 2 files could not be used" in labels, labels
 
 
 def test_the_file_list_counts_lines_as_the_view_numbers_them(app: AppTest) -> None:
@@ -218,7 +219,25 @@ def test_upload_a_zipped_repository_with_hostile_entries(app: AppTest) -> None:
     text = " ".join(m.value for m in app.markdown)
     assert "unsafe path" in text and "binary" in text
     assert app.selectbox(key="file").options == ["src/app.py", "src/util.go"]
-    assert any(e.label.startswith("Files in repo.zip (2)") for e in app.expander)
+    assert any(e.label.startswith("Files in `repo.zip` (2)") for e in app.expander)
+
+
+def test_an_odd_file_name_is_shown_as_written_not_as_markup_or_a_link(app: AppTest) -> None:
+    # Escaped as markup, "http://evil)..." was still a link in GitHub-flavoured Markdown, its
+    # escaping backslashes shown in it.
+    odd = "[link](http://evil)_*x*.py"
+    data = _zip({f"repo/{odd}": b"def x():\n    return 1\n", "repo/www.evil.com.py": b"y = 2\n"})
+    app.radio(key="source").set_value("Upload zip").run()
+    app.file_uploader(key="upload_zip").upload("[z](https://evil).zip", data, "application/zip").run()
+    app.selectbox(key="file").set_value(odd).run()
+    assert not app.exception
+    caption = next(c.value for c in app.caption if "· budget" in c.value)
+    assert caption.startswith(f"**`{odd}`** · python"), caption
+    listing = next(e.label for e in app.expander if e.label.startswith("Files in"))
+    assert listing.startswith("Files in `[z](https://evil).zip` (2)"), listing
+    for shown in (caption, listing):  # outside its code span nothing is a link, nothing escaped
+        outside = re.sub(r"`[^`]*`", "", shown)
+        assert "](" not in outside and "//" not in outside and "\\" not in outside, shown
 
 
 def test_a_bad_zip_shows_an_error_and_the_page_keeps_working(app: AppTest) -> None:
@@ -281,7 +300,7 @@ def test_the_source_file_and_uploads_are_kept_across_pages(app: AppTest) -> None
     app.switch_page("pages/tables.py").run()
     app.switch_page("pages/explore.py").run()
     assert app.radio(key="source").value == "Upload files" and "kept_across_pages" in view_html(app)
-    assert any("uploaded earlier in this session: kept.py" in c.value for c in app.caption)
+    assert any("uploaded earlier in this session: `kept.py`" in c.value for c in app.caption)
     app.button(key="forget_kept_uploads").click().run()
     assert not app.exception and "kept_across_pages" not in view_html(app)
 

@@ -26,7 +26,7 @@ def test_opens_on_a_sample_where_naive_windows_lose_the_header(tables: AppTest) 
     assert naive_lost > 0 and table_lost == 0
     assert found["Rows split"][1] == 0
     assert any("header lost" in c.value for c in tables.caption)
-    assert any(c.value.startswith("sales.csv") for c in tables.caption), "the profile chunk is shown"
+    assert any(c.value.startswith("`sales.csv`") for c in tables.caption), "the profile chunk is shown"
 
 
 def test_rows_per_chunk_and_format(tables: AppTest) -> None:
@@ -71,12 +71,12 @@ def test_the_previews_row_count_reads_as_words(tables: AppTest) -> None:
     # "first 1 rows", and "first 2 rows" of a table of two.
     tables.radio(key="tsource").set_value("Upload").run()
     tables.file_uploader(key="upload_table").upload("one.csv", b"city,temp\nOslo,3\n", "text/csv").run()
-    assert any(m.value.startswith("**one.csv") and m.value.endswith("its one row") for m in tables.markdown)
+    assert any(m.value.startswith("**`one.csv`") and m.value.endswith("its one row") for m in tables.markdown)
     tables.file_uploader(key="upload_table").upload("two.csv", b"city,temp\nOslo,3\nRome,18\n", "text/csv").run()
-    assert any(m.value.startswith("**two.csv") and m.value.endswith("its 2 rows") for m in tables.markdown)
+    assert any(m.value.startswith("**`two.csv`") and m.value.endswith("its 2 rows") for m in tables.markdown)
     many = b"n,sq\n" + b"".join(b"%d,%d\n" % (i, i * i) for i in range(300))
     tables.file_uploader(key="upload_table").upload("many.csv", many, "text/csv").run()
-    assert any(m.value.startswith("**many.csv") and m.value.endswith("first 200 rows") for m in tables.markdown)
+    assert any(m.value.startswith("**`many.csv`") and m.value.endswith("first 200 rows") for m in tables.markdown)
 
 
 def test_a_workbook_sheet_of_a_header_alone_is_shown_as_such(tables: AppTest) -> None:
@@ -95,7 +95,7 @@ def test_an_uploaded_table_and_its_choices_are_kept_across_pages(tables: AppTest
     tables.switch_page("pages/tables.py").run()
     assert not tables.exception
     assert tables.radio(key="tsource").value == "Upload" and tables.selectbox(key="fmt").value == "markdown"
-    assert any("uploaded earlier in this session: mini.csv" in c.value for c in tables.caption)
+    assert any("uploaded earlier in this session: `mini.csv`" in c.value for c in tables.caption)
     assert figures(tables)["Without header"][1] == 0
 
 
