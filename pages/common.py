@@ -516,11 +516,12 @@ def pick_code_source(default_project: str) -> Picked:
     else:
         languages = sorted(CODE_LANGUAGES + TEXT_LANGUAGES)
         # Streamlit forgets a widget's value while it is not drawn: keep the paste across a
-        # look at another source.
-        for key in ("paste_lang", "paste_text"):
-            if key not in st.session_state and f"kept_{key}" in st.session_state:
-                st.session_state[key] = st.session_state[f"kept_{key}"]
-        language = st.selectbox("Language", languages, index=languages.index("python"), key="paste_lang")
+        # look at another source. The state is the widgets' only default (a default given to
+        # the widget as well made Streamlit log a warning with a stack trace on the way back).
+        for key, default in (("paste_lang", "python"), ("paste_text", "")):
+            if key not in st.session_state:
+                st.session_state[key] = st.session_state.get(f"kept_{key}", default)
+        language = st.selectbox("Language", languages, key="paste_lang")
         text = st.text_area("Paste code", height=220, key="paste_text", placeholder="def hello():\n    ...")
         st.session_state["kept_paste_lang"], st.session_state["kept_paste_text"] = language, text
         size, limit = len(text.encode("utf-8", "surrogatepass")), Limits().max_file_bytes  # an upload's limit

@@ -235,7 +235,12 @@ if answer == "a line range":
         st.caption(f"{common.name_md(view_path)} has a single line: the answer is line 1.")
         target_lines = (1, 1)
     else:
-        target_lines = st.slider("Lines", 1, line_count, (1, min(line_count, 20)), key="answer_lines")
+        # Seeded in the state, not given as the slider's default too: a sample question sets
+        # its lines in the state, and both at once make Streamlit log a warning.
+        lines = st.session_state.get("answer_lines")
+        if not (isinstance(lines, (tuple, list)) and len(lines) == 2 and 1 <= lines[0] <= lines[1] <= line_count):
+            st.session_state["answer_lines"] = (1, min(line_count, 20))
+        target_lines = st.slider("Lines", 1, line_count, key="answer_lines")
 elif answer != "(none)":
     found = by_label[answer]
     target_lines = (found.first, found.last)

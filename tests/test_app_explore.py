@@ -100,6 +100,21 @@ def test_pasted_code_with_a_language(app: AppTest) -> None:
     assert any("pasted code: 2,400,000 bytes, over the 2,000,000-byte limit" in m.value for m in app.markdown)
 
 
+def test_switching_to_pasted_code_and_back_logs_no_widget_state_warning(app: AppTest, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # Streamlit logged 'The widget with key "paste_lang" was created with a default value but
+    # also had its value set via the Session State API' (with a stack trace) on the way back.
+    from streamlit.elements.lib import policies
+
+    logged: list[str] = []
+    monkeypatch.setattr(policies, "_shown_default_value_warning", False)  # (once per process otherwise)
+    monkeypatch.setattr(policies._LOGGER, "warning", lambda message, *args, **kwargs: logged.append(message % args))
+    for source in ("Paste code", "Sample", "Paste code", "Sample", "Paste code"):
+        app.radio(key="source").set_value(source).run()
+        assert not app.exception
+    assert app.selectbox(key="paste_lang").value == "python"
+    assert not logged, logged
+
+
 def test_inspect_shows_embed_text_against_the_model_limit(app: AppTest) -> None:
     assert any("of 254 tokens" in m.value for m in app.markdown)
     assert app.code, "the embed_text is shown"
