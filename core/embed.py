@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import threading
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +37,8 @@ if TYPE_CHECKING:
     from core.chunk import Chunk
 
 Progress = Callable[[int, int], None]
-"""Called as ``progress(done, total)`` while texts are embedded."""
+"""Called as ``progress(done, total)`` while texts are embedded: distinct texts, those found in the
+cache done at once (as :class:`Embedded` counts them: ``reused + computed == total``)."""
 
 DEFAULT_BATCH_SIZE = 16
 # Texts handed to the model per call: large enough to sort by length and batch well, small
@@ -311,20 +311,21 @@ class Embedder:
 
     def embed(self, texts: Sequence[str], *, progress: Progress | None = None) -> Embedded:
         """Unit vectors for ``texts`` in order; only texts missing from the cache are computed."""
-        total = len(texts)
         digests = [text_digest(t) for t in texts]
-        found = self.cache.get_many(self.key, list(dict.fromkeys(digests)))
+        distinct = list(dict.fromkeys(digests))
+        found = self.cache.get_many(self.key, distinct)
         todo: dict[bytes, str] = {}
         for digest, text in zip(digests, texts):
             if digest not in found and digest not in todo:
                 todo[digest] = text
         reused = len(found)  # distinct texts, as computed counts them (a repeated head once)
-        done = sum(1 for d in digests if d in found)
+        # Progress counts distinct texts too, so that it ends where reused + computed does (it
+        # counted a text given twice twice: "281/281" over 80 embedded and 176 re-used).
+        total, done = len(distinct), reused
         if progress is not None:
             progress(done, total)
         # Longest first within each call keeps padding small; order is restored through digests.
         pending = sorted(todo.items(), key=lambda item: len(item[1]), reverse=True)
-        occurrences = Counter(digests)
         for start in range(0, len(pending), _CALL_SIZE):
             call = pending[start : start + _CALL_SIZE]
             call_texts = [t for _, t in call]
@@ -334,11 +335,11 @@ class Embedder:
             self.cache.put_many(self.key, rows)
             for d, v, n in rows:
                 found[d] = (v, n)
-            done += sum(occurrences[d] for d, _ in call)
+            done += len(call)
             if progress is not None:
                 progress(done, total)
         dim = len(next(iter(found.values()))[0]) if found else 0
-        matrix = np.zeros((total, dim), dtype=np.float32)
+        matrix = np.zeros((len(texts), dim), dtype=np.float32)
         too_long = []
         for row, digest in enumerate(digests):
             vector, count = found[digest]

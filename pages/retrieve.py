@@ -47,7 +47,8 @@ if indexed is None or indexed.get("wanted") != wanted:
         bar = st.progress(0.0, text="Chunking and embedding…")
 
         def on_progress(strategy: str, done: int, total: int) -> None:
-            # Texts, not chunks: a syntax chunk's head is embedded too (ChunkSettings.head_weight).
+            # Texts, not chunks: a syntax chunk's head is embedded too (ChunkSettings.head_weight);
+            # each distinct text once, as the summary's embedded and re-used counts are.
             bar.progress(done / total if total else 1.0, text=f"Embedding {strategy} chunks: {done}/{total} texts")
 
         try:

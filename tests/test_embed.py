@@ -45,6 +45,17 @@ def test_progress_reports_every_text(embedder: Embedder) -> None:
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
 
 
+def test_progress_counts_the_distinct_texts_the_report_counts(embedder: Embedder) -> None:
+    # Retrieve's bar ended "281/281 texts" over a summary of "80 texts embedded, 176 re-used"
+    # (256): a text given twice (two chunks' identical heads) counted twice in the bar only.
+    calls: list[tuple[int, int]] = []
+    texts = [f"twice told {i}" for i in range(5)]
+    embedder.embed(texts[:2])
+    result = embedder.embed([*texts, *texts[1:4], "once more"], progress=lambda done, total: calls.append((done, total)))
+    assert (result.reused, result.computed) == (2, 4)
+    assert calls[0] == (2, 6) and calls[-1] == (6, 6) == (result.reused + result.computed,) * 2
+
+
 def test_cache_survives_a_restart_and_is_keyed_by_model(model: object, tmp_path: Path) -> None:
     cache_file = tmp_path / "cache.sqlite3"
     first = Embedder(DEFAULT_MODEL, cache=cache_file, loaded=model).embed(TEXTS)
