@@ -247,7 +247,9 @@ def read_table_preview(
     """The first ``max_rows`` data rows of every table, by table name, as DataFrames.
 
     Columns carry the names the chunks use; number and date columns (judged on these rows) are
-    converted, text stays text. The index is the 1-based data row number (``row_start`` of a
+    converted, text stays text. ``frame.attrs["decimals"]`` gives the decimal places a number
+    column is written with (``119.00``: 2), for showing it so; a number column whose cells a
+    number would not show as written (``2.50`` beside ``3.1``) stays their text. The index is the 1-based data row number (``row_start`` of a
     chunk finds its rows). Only the rows shown are read. ``frame.attrs["encoding"]`` names the
     file's text encoding (None for a workbook), so a caller can say when it was not UTF-8.
     """
@@ -280,15 +282,42 @@ def _preview_frame(table: OpenTable, max_rows: int) -> pd.DataFrame:
     profiler = TableProfiler(table.name, list(table.columns))
     profiler.add(columns)
     frame = pa.table(columns, names=list(table.columns)).to_pandas()
+    decimals: dict[str, int] = {}
     for stats in profiler.profile.columns:
         values = frame[stats.name]
         if stats.kind in ("integer", "decimal"):
+            written = written_decimals(values[~values.isin(NA_MARKERS)])
+            if written == -1:  # shown as a number, some cells would not read as they are written
+                continue
             frame[stats.name] = pd.to_numeric(values.where(~values.isin(NA_MARKERS)), errors="coerce")
+            if written:
+                decimals[stats.name] = written
         elif stats.kind == "date":
             frame[stats.name] = pd.to_datetime(values.where(~values.isin(NA_MARKERS)), format="ISO8601", errors="coerce")
     frame.index = pd.RangeIndex(1, taken + 1, name="row")
     frame.attrs["encoding"] = table.read_as
+    frame.attrs["decimals"] = decimals
     return frame
+
+
+def written_decimals(cells: Iterable[object]) -> int:
+    """How a preview shows a number column as its cells are written (the chunks' text): the
+    decimal places every cell is written with (``119.00``, ``63189.00``: 2), 0 when a number's
+    usual form shows them (``2.5``, ``3.25``, ``7``), or -1 when only the text does (``2.50``
+    beside ``3.1``, ``1e5``): a number shown as ``119`` whose cell and chunks say ``119.00``
+    told two stories of one cell."""
+    places: set[int] = set()
+    trailing = False
+    for cell in cells:
+        text = str(cell).strip()
+        if any(c in text for c in "eE"):
+            return -1
+        whole, dot, fraction = text.partition(".")
+        places.add(len(fraction) if dot else 0)
+        trailing = trailing or (dot and (not fraction or fraction.endswith("0")))
+    if len(places) == 1:
+        return places.pop()
+    return -1 if trailing else 0
 
 
 @dataclass

@@ -85,7 +85,10 @@ for name, frame in list(previews.items())[:PREVIEWS_SHOWN]:
     some = "first {n} rows" if len(frame) >= common.PREVIEW_ROWS else "its {n} rows"
     shown = common.plural(len(frame), "its one row", some) if len(frame) else "a header row, no data rows"
     st.markdown(f"**{common.name_md(name)}** · {shown}{decoded}")
-    st.dataframe(frame, height=220, width="stretch")
+    # Numbers as their cells write them, as the chunks do (119.00 was shown as 119).
+    written = {column: st.column_config.NumberColumn(format=f"%.{places}f")
+               for column, places in frame.attrs.get("decimals", {}).items()}
+    st.dataframe(frame, height=220, width="stretch", column_config=written or None)
 if len(previews) > PREVIEWS_SHOWN:
     st.caption(f"{len(previews) - PREVIEWS_SHOWN:,} more tables are not previewed here; their chunks are below "
                "and in the exports.")

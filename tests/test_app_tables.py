@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -77,6 +79,15 @@ def test_the_previews_row_count_reads_as_words(tables: AppTest) -> None:
     many = b"n,sq\n" + b"".join(b"%d,%d\n" % (i, i * i) for i in range(300))
     tables.file_uploader(key="upload_table").upload("many.csv", many, "text/csv").run()
     assert any(m.value.startswith("**`many.csv`") and m.value.endswith("first 200 rows") for m in tables.markdown)
+
+
+def test_the_preview_shows_numbers_as_the_chunks_do(tables: AppTest) -> None:
+    tables.radio(key="tsource").set_value("Upload").run()
+    tables.file_uploader(key="upload_table").upload("o.csv", b"id,qty\n1,119.00\n2,63189.00\n", "text/csv").run()
+    assert not tables.exception
+    assert any("119.00" in c.value for c in tables.code), "the chunks keep the cell's text"
+    columns = json.loads(tables.dataframe[0].proto.columns)
+    assert columns["qty"]["type_config"]["format"] == "%.2f", columns
 
 
 def test_a_workbook_sheet_of_a_header_alone_is_shown_as_such(tables: AppTest) -> None:

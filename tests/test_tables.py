@@ -35,6 +35,7 @@ from core.tables import (
     read_table_preview,
     table_encoding,
     table_metrics,
+    written_decimals,
 )
 from tests.helpers import ROOT, SAMPLES, plan_workbook
 
@@ -634,6 +635,18 @@ def test_preview_frames_carry_chunk_columns_and_types() -> None:
     assert pd.api.types.is_integer_dtype(q1["budget_eur"]) and pd.api.types.is_datetime64_any_dtype(q1["review_date"])
     inventory = read_table_preview(sample("inventory.csv"))["inventory.csv"]
     assert inventory["qty_on_hand"].isna().sum() == 3 and inventory.loc[1, "sku"] == "HW-1001"
+
+
+def test_the_preview_shows_numbers_as_their_cells_write_them(tmp_path: Path) -> None:
+    # The preview showed 119 and 63189 where the cells, and so the chunks, say 119.00 and 63189.00.
+    source = on_disk(tmp_path, "o.csv", "id,qty,price,rate\n1,119.00,2.5,2.50\n2,63189.00,3.25,3.1\n")
+    preview = read_table_preview(source)["o.csv"]
+    assert preview.attrs["decimals"] == {"qty": 2}  # shown with the places it is written with
+    assert pd.api.types.is_float_dtype(preview["qty"]) and pd.api.types.is_float_dtype(preview["price"])
+    assert list(preview["rate"]) == ["2.50", "3.1"]  # no one number format shows both as written
+    rows = next(c for c in chunk_table_source(source, ChunkSettings(), "syntax") if c.kind == "table_rows")
+    assert rows.text.splitlines() == ["1,119.00,2.5,2.50", "2,63189.00,3.25,3.1"]
+    assert (written_decimals(["1e5", "2"]), written_decimals(["10", "20.5"]), written_decimals([])) == (-1, 0, 0)
 
 
 # --- bad input --------------------------------------------------------------------------------
