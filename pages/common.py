@@ -9,6 +9,7 @@ Nothing here holds one session's data in a global: uploads live in the session's
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ from core.errors import ChunkExplorerError, InputError
 from core.languages import CODE_LANGUAGES, TABLE_LANGUAGES, TEXT_LANGUAGES, detect_language
 from core.metrics import DamageReport, boundary_damage
 from core.settings import DEFAULT_BUDGETS, DEFAULT_HEAD_LINES, DEFAULT_HEAD_WEIGHT, DEFAULT_MODEL, UNITS, ChunkSettings
-from core.sizing import load_tokenizer, model_token_limit
+from core.sizing import MODELS_VARIABLE, allowed_models, check_allowed, load_tokenizer, model_token_limit
 from core.sources import Corpus, Limits, SourceFile, load_bytes, load_folder, load_zip
 from core.syntax import Definition, list_definitions
 
@@ -226,11 +227,14 @@ def sidebar_settings() -> None:
         st.toggle("Merge small siblings", key="merge")
         st.toggle("Breadcrumb (path :: symbol) in embedded text", key="crumb")
         st.toggle("Member summary in class headers", key="summary")
-        st.text_input(
-            "Embedding model",
-            key="model",
-            help="The bundled all-MiniLM-L6-v2, a local folder, or a model in the Hugging Face cache.",
-        )
+        offered = allowed_models(os.environ.get(MODELS_VARIABLE))
+        if offered is None:
+            help_text = "The bundled all-MiniLM-L6-v2, a local folder, or a model in the Hugging Face cache."
+        elif offered:
+            help_text = f"This server offers {DEFAULT_MODEL} (bundled) and: {', '.join(offered)}."
+        else:
+            help_text = f"This server offers the bundled {DEFAULT_MODEL} only."
+        st.text_input("Embedding model", key="model", help=help_text, disabled=offered == ())
         st.slider(
             "Head weight in chunk vectors (%)",
             0,
@@ -258,6 +262,8 @@ def current_settings() -> ChunkSettings:
     model = (state.get("model") or DEFAULT_MODEL).strip() or DEFAULT_MODEL
     if model != DEFAULT_MODEL:
         try:
+            # (On a shared server, nothing is looked for that the server does not offer.)
+            check_allowed(model, allowed_models(os.environ.get(MODELS_VARIABLE)))
             load_tokenizer(model)
         except ChunkExplorerError as exc:
             st.sidebar.error(f"{md(exc)}\n\nUsing the bundled {DEFAULT_MODEL} instead.")
@@ -632,8 +638,6 @@ def export_panel(
 
 def data_dir() -> Path:
     """Where the app keeps its Chroma store and embedding cache (``CHUNK_EXPLORER_DATA``)."""
-    import os
-
     return Path(os.environ.get("CHUNK_EXPLORER_DATA", ROOT / "data")).expanduser()
 
 

@@ -353,3 +353,22 @@ def test_an_overlap_a_files_breadcrumb_leaves_no_room_for_is_said_not_a_crash(ap
     app.slider(key="overlap_pct").set_value(50).run()
     assert not app.exception and not app.error
     assert any("Half its room is repeated instead" in i.value for i in app.info)
+
+
+def test_a_server_that_offers_the_bundled_model_alone_looks_for_no_other(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A workshop server: a link's (or a box's) model must not make it open a folder of its disk.
+    from pages import common
+
+    monkeypatch.setenv("CHUNK_EXPLORER_MODELS", "")
+    looked_for: list[str] = []
+    real = common.load_tokenizer
+    monkeypatch.setattr(common, "load_tokenizer", lambda model: looked_for.append(model) or real(model))
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["model"] = "/etc"
+    at.run()
+    assert not at.exception, at.exception
+    assert "/etc" not in looked_for
+    assert any("cannot be used here" in w.value for w in at.warning)
+    assert any("not one this server offers" in e.value for e in at.sidebar.error)
+    box = at.sidebar.text_input(key="model")
+    assert box.disabled and "bundled all-MiniLM-L6-v2 only" in box.help

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -200,3 +201,18 @@ def test_spans_along_a_long_non_ascii_line_match_direct_counts(unit: str) -> Non
     else:
         expected = [sizer.measure(doc.slice(a, b)) for a, b in zip(cuts, cuts[3:])]
     assert [spans.span(a, b) for a, b in zip(cuts, cuts[3:])] == expected
+
+
+def test_a_server_may_limit_the_models_it_offers(tmp_path: Path) -> None:
+    from core.sizing import allowed_models, check_allowed
+
+    assert allowed_models(None) is None  # not set: any model, as on one's own machine
+    assert allowed_models("") == allowed_models(" , ") == ()  # the bundled one alone
+    assert allowed_models(" all-MiniLM-L6-v2, /srv/models/bge , org/e5,/srv/models/bge") == ("/srv/models/bge", "org/e5")
+    check_allowed("all-MiniLM-L6-v2", ())
+    check_allowed("sentence-transformers/all-MiniLM-L6-v2", ())
+    check_allowed("/srv/models/bge", ("/srv/models/bge",))
+    check_allowed(str(tmp_path), None)
+    for model in ("/etc", "org/e5", "/srv/models/bge/.."):
+        with pytest.raises(ModelError, match="not one this server offers .*all-MiniLM-L6-v2"):
+            check_allowed(model, ("/srv/models/bge",) if model != "org/e5" else ())
