@@ -97,7 +97,15 @@ for strategy, title in (("fixed", "Fixed windows"), ("syntax", "Syntax-aware")):
     report = reports[strategy]
     columns = st.columns(6)
     columns[0].markdown(f"**{title}**")
-    columns[1].metric("Chunks", report.chunks)
+    # (Over the budget only where no legal cut is left: a long line or token, a signature and
+    # breadcrumb that fill a small budget. Said, so a tiny budget's figures are not misread.)
+    columns[1].metric(
+        "Chunks", report.chunks,
+        delta=f"{len(report.over_budget)} over the budget" if report.over_budget else None, delta_color="off",
+        delta_arrow="off",
+        help="chunks over the budget (flagged oversized) hold a line, or a breadcrumb and header, that no cut "
+             "can make smaller: raise the budget to see fewer",
+    )
     columns[2].metric(f"Median size ({unit})", f"{report.median_size:g}")
     # A definition over the budget must be cut; one whose text is under it need not have been
     # (though its chunk also carries a breadcrumb, and a member its class's header).

@@ -372,3 +372,18 @@ def test_a_server_that_offers_the_bundled_model_alone_looks_for_no_other(monkeyp
     assert any("not one this server offers" in e.value for e in at.sidebar.error)
     box = at.sidebar.text_input(key="model")
     assert box.disabled and "bundled all-MiniLM-L6-v2 only" in box.help
+
+
+def test_chunks_over_the_budget_are_counted_on_the_figures() -> None:
+    # At a tiny budget most syntax chunks are a signature and breadcrumb alone, over it: the
+    # figures said nothing of it, and "No signature" read as the only trouble.
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["budget_tokens"] = "16"
+    at.run()
+    assert not at.exception, at.exception
+    chunks = [m for m in at.metric if m.label == "Chunks"]
+    assert len(chunks) == 2 and chunks[1].delta and chunks[1].delta.endswith(" over the budget")
+    over = int(chunks[1].delta.split()[0])
+    assert 0 < over <= int(chunks[1].value)
+    default = open_app()
+    assert not any(m.delta for m in default.metric if m.label == "Chunks")  # none at the default budget
