@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 import streamlit as st
@@ -239,12 +240,18 @@ if answer == "a line range":
         # Seeded in the state, not given as the slider's default too: a sample question sets
         # its lines in the state, and both at once make Streamlit log a warning.
         lines = st.session_state.get("answer_lines")
+        if lines is None:  # a link's range, on its first run (``answer_range=45-68``)
+            lines = tuple(int(n) for n in re.findall(r"\d+", st.query_params.get("answer_range", ""))[:2]) or None
+            if lines is not None:
+                st.session_state["answer_lines"] = lines
         if not (isinstance(lines, (tuple, list)) and len(lines) == 2 and 1 <= lines[0] <= lines[1] <= line_count):
             st.session_state["answer_lines"] = (1, min(line_count, 20))
         target_lines = st.slider("Lines", 1, line_count, key="answer_lines")
 elif answer != "(none)":
     found = by_label[answer]
     target_lines = (found.first, found.last)
+# (Written to the link below: a line range is the answer only with its lines.)
+st.session_state["answer_range"] = f"{target_lines[0]}-{target_lines[1]}" if answer == "a line range" and target_lines else ""
 
 if target_lines is not None:
     prep = common.prepared(source.path, source.language, source.text)
@@ -284,8 +291,9 @@ if window is not None:
 with st.expander("Results as JSON (per strategy)"):
     st.code(json.dumps({s: [h.to_dict() for h in hits[s]] for s in common.STRATEGIES}, indent=1)[:200_000], language="json")
 # The query and what it is shown on, so a link reproduces the results (the answer, too, on a sample).
-view_state: dict[str, object] = {"q": "", "k": 5, "mode": "hybrid", "whole_defs": True}
+view_state: dict[str, object] = {"q": "", "k": 5, "mode": "hybrid", "whole_defs": True,
+                                 "filter_language": "any", "filter_kind": "any"}
 if picked.shareable:
-    view_state.update({"view_file": default_view, "answer": "(none)"})
+    view_state.update({"view_file": default_view, "answer": "(none)", "answer_range": "", "filter_path": "any"})
 common.write_url({**common.SETTING_DEFAULTS, "source": common.CODE_SOURCES[0], "project": DEFAULT_PROJECT,
                   **view_state})

@@ -249,3 +249,26 @@ def test_a_fixed_window_holding_one_definition_whole_says_what_it_cuts(retrieve:
     fixed = results(retrieve)[:5]
     assert any("whole TransientError] :orange-badge[cuts retry]" in r for r in fixed), fixed
     assert not any("cuts" in r for r in results(retrieve)[5:]), "syntax chunks cut nothing"
+
+
+def test_a_link_keeps_the_filters_and_a_line_range_answer(retrieve: AppTest) -> None:
+    # A shared link showed unfiltered results, and a line-range answer reopened at lines 1-20.
+    retrieve.text_input(key="q").input("convert a count sheet line into quantities").run()
+    retrieve.selectbox(key="filter_path").set_value("inventory/reconcile.py").run()
+    retrieve.selectbox(key="filter_kind").set_value("function").run()
+    retrieve.selectbox(key="view_file").set_value("inventory/reconcile.py").run()
+    retrieve.selectbox(key="answer").set_value("a line range").run()
+    retrieve.slider(key="answer_lines").set_value((45, 68)).run()
+    assert not retrieve.exception
+    link = {key: retrieve.query_params[key] for key in retrieve.query_params}
+    assert link["filter_path"] == "inventory/reconcile.py" and link["filter_kind"] == "function"
+    assert link["answer"] == "a line range" and link["answer_range"] == "45-68"
+    again = AppTest.from_file(APP, default_timeout=600)
+    for key, value in link.items():
+        again.query_params[key] = value
+    again.switch_page("pages/retrieve.py").run()
+    assert not again.exception
+    assert again.selectbox(key="filter_kind").value == "function"
+    assert again.slider(key="answer_lines").value == (45, 68)
+    assert results(again) == results(retrieve)
+    assert [m.value for m in again.metric] == [m.value for m in retrieve.metric]
