@@ -25,7 +25,7 @@ from core.settings import (
     ChunkSettings,
 )
 from core.sizing import is_default_model
-from core.sources import Limits, Skipped, SourceFile
+from core.sources import Limits, Note, Skipped, SourceFile
 
 EXIT_BAD_INPUT = 2
 HEADER_CHOICES: dict[str, bool | None] = {"detect": None, "yes": True, "no": False}  # --header: tables' first row
@@ -239,6 +239,7 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         for encoding in _legacy_encoding(source):
             said = f"read as {encoding}, as --encoding says" if forced else f"not UTF-8, read as {encoding}"
             print(f"note: {shown(source.path)}: {said}", file=sys.stderr)
+    report_notes(corpus.notes)
     out = sys.stdout
     skipped = list(corpus.skipped)
     count = 0
@@ -282,6 +283,12 @@ def shown(path: str) -> str:
 
 def _partial_note(item: Skipped) -> str:
     return f" (after {item.partial:,} of its chunks were written: they are partial)" if item.partial else ""
+
+
+def report_notes(notes: Sequence[Note]) -> None:
+    """One stderr line per note on a file that was read all the same (not counted as skipped)."""
+    for note in notes:
+        print(f"note: {shown(note.path)}: {note.text}", file=sys.stderr)
 
 
 def report_skipped(skipped: Sequence[Skipped]) -> None:

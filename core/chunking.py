@@ -100,6 +100,7 @@ def load_any(
         if prefix:
             corpus.files = [replace(f, path=f"{prefix}/{f.path}") for f in corpus.files]
             corpus.skipped = [replace(s, path=f"{prefix}/{s.path}") for s in corpus.skipped]
+            corpus.notes = [replace(n, path=f"{prefix}/{n.path}") for n in corpus.notes]
         return corpus
     if not path.exists():
         raise InputError(f"{path}: no such file or folder")

@@ -106,12 +106,23 @@ def first_code_file(files: list[SourceFile]) -> SourceFile | None:
     return (usual or code or files or [None])[0]
 
 
+@dataclass(frozen=True)
+class Note:
+    """Something worth saying about a file that was read all the same (not a skip): a name
+    stored twice in an archive, of which the last copy is the one read."""
+
+    path: str
+    text: str
+
+
 @dataclass
 class Corpus:
-    """What a folder, archive or upload yielded."""
+    """What a folder, archive or upload yielded: the files read, the files left out and why,
+    and notes on files read (each said once, never counted as skipped)."""
 
     files: list[SourceFile] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
 
 
 # Byte order marks of the UTF-16/32 encodings, longest first (UTF-32 LE's begins with UTF-16 LE's).
@@ -548,6 +559,9 @@ def _add_written(corpus: Corpus, source: SourceFile, rel: str) -> None:
         corpus.files.append(source)
 
 
+DUPLICATE_MEMBER_NOTE = "stored more than once in the archive; its last copy is the one read"
+
+
 def load_zip(
     data: bytes, *, name: str = "upload.zip", limits: Limits = Limits(), legacy_encoding: str | None = None
 ) -> Corpus:
@@ -577,7 +591,8 @@ def load_zip(
                 corpus.skipped.append(Skipped(raw, "unsafe path in archive (absolute, a drive such as C: or '..'), refused"))
                 continue
             if last[raw] != index:
-                corpus.skipped.append(Skipped(rel, "stored more than once in the archive: its last copy is read"))
+                # The file is read (its last copy): a note, not a skip.
+                corpus.notes.append(Note(rel, DUPLICATE_MEMBER_NOTE))
                 continue
             if any(p.startswith(".") for p in parts):
                 continue

@@ -48,6 +48,18 @@ def test_chunk_a_folder_reports_skips_on_stderr(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_a_name_stored_twice_in_a_zip_is_a_note_not_a_skip(tmp_path: Path) -> None:
+    # a.py is chunked (its last copy): "skipped a.py" and "1 file(s) skipped" said otherwise.
+    archive = tmp_path / "dup.zip"
+    with pytest.warns(UserWarning, match="Duplicate name"), zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("a.py", "def a():\n    return 1\n")
+        zf.writestr("a.py", "def a():\n    return 2\n")
+    done = run("chunk", str(archive), "--strategy", "syntax")
+    assert done.returncode == 0, done.stderr
+    assert {json.loads(line)["text"] for line in done.stdout.splitlines()} == {"def a():\n    return 2"}
+    assert done.stderr.splitlines() == ["note: a.py: stored more than once in the archive; its last copy is the one read"]
+
+
 def test_a_file_not_in_utf8_is_named_with_the_encoding_it_was_read_as(tmp_path: Path) -> None:
     (tmp_path / "legacy.py").write_bytes("name = 'café'\n".encode("cp1252"))
     (tmp_path / "plain.py").write_text("x = 1\n")

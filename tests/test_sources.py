@@ -187,7 +187,9 @@ def test_a_name_stored_twice_in_a_zip_is_read_once_from_its_last_copy() -> None:
         archive.writestr("a.py", b"new = 2\n")
     corpus = load_zip(buffer.getvalue())
     assert [(f.path, f.text) for f in corpus.files] == [("a.py", "new = 2\n"), ("b.py", "b = 1\n")]
-    assert [(s.path, s.reason) for s in corpus.skipped] == [("a.py", "stored more than once in the archive: its last copy is read")]
+    # a.py is read (its last copy): a note, not a skipped file.
+    assert corpus.skipped == []
+    assert [(n.path, n.text) for n in corpus.notes] == [("a.py", "stored more than once in the archive; its last copy is the one read")]
 
 
 def test_zip_bomb_is_refused() -> None:
