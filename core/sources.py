@@ -344,7 +344,13 @@ def _normalise(text: str) -> str:
 
 
 def binary_table_message(path: str, language: str, head: bytes) -> str:
-    """Why binary ``head`` is no .csv/.tsv table, naming the spreadsheet formats it may be."""
+    """Why binary ``head`` is no .csv/.tsv table, naming the spreadsheet formats it may be.
+
+    A workbook whose name says so (``budget.xlsx``) is read as ``language`` only because that
+    language was given (``--language csv``): the name is right, the language given is not."""
+    if head.startswith(b"PK\x03\x04") and detect_language(path) == "xlsx" and language != "xlsx":
+        return (f"{path}: an Excel workbook, which --language {language} does not fit; "
+                "leave --language out to read it as a workbook (or give --language xlsx)")
     if head.startswith(b"PK\x03\x04"):
         what = "a zip archive (an Excel workbook under this name? rename it .xlsx)"
     elif head.startswith(b"\xd0\xcf\x11\xe0"):

@@ -80,6 +80,14 @@ def test_a_table_not_in_utf8_is_named_with_the_encoding_it_was_read_as(tmp_path:
     assert "Malmö" in done.stdout and "Umeå" in done.stdout
 
 
+def test_a_workbook_read_with_a_language_that_does_not_fit_says_so() -> None:
+    # It said "rename it .xlsx" of a file already named .xlsx: the language given is what is wrong.
+    done = run("chunk", str(SAMPLES / "tables/budget.xlsx"), "--language", "csv")
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("error: budget.xlsx: an Excel workbook, which --language csv does not fit; "
+                                   "leave --language out to read it as a workbook (or give --language xlsx)")
+
+
 @pytest.mark.parametrize("args,message", [
     (["chunk", "README.md", "--unit", "words"], "argument --unit: invalid choice: 'words'"),
     (["chunk", "README.md", "--budget", "abc"], "argument --budget: invalid int value"),
