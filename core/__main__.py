@@ -50,12 +50,17 @@ def _switch(parser: argparse.ArgumentParser, on: str, off: str, on_help: str, of
     group.add_argument(off, action="store_true", default=None, help=off_help)
 
 
+# What chunk's help says of the options that only shape vectors.
+_EMBED_ONLY = ("; used by index and eval, accepted here so that the app's settings file and the same option "
+               "line fit every command: chunk's output does not change")
 _DEFAULTS_SHOWN = ", ".join(f"{budget} {unit}" for unit, budget in DEFAULT_BUDGETS.items())
 
 
-def _add_chunk_options(parser: argparse.ArgumentParser) -> None:
+def _add_chunk_options(parser: argparse.ArgumentParser, *, embeds: bool = True) -> None:
     # Settings options default to None ("not given"): they override --settings, whose file
     # (the app's export) otherwise decides, and ChunkSettings' defaults after that.
+    # ``embeds``: the command embeds chunks (index, eval); chunk takes the embedding-only
+    # options too, so that one settings file and one option line fit every command.
     parser.add_argument("--strategy", choices=STRATEGY_CHOICES, default="both", help="default: both")
     parser.add_argument(
         "--settings", type=Path, metavar="FILE",
@@ -86,21 +91,22 @@ def _add_chunk_options(parser: argparse.ArgumentParser) -> None:
             "no member list in class headers")  # fmt: skip
     parser.add_argument(
         "--model",
-        help=f"the embedding model, whose tokenizer counts tokens and, for index and eval, whose vectors "
-        f"are stored: a name or a local folder (default {DEFAULT_MODEL}, bundled)",
+        help=("the embedding model: its tokenizer counts tokens and it embeds the chunks" if embeds
+              else "the embedding model, whose tokenizer counts tokens (index and eval embed with it)")
+        + f"; a name or a local folder (default {DEFAULT_MODEL}, bundled)",
     )
     parser.add_argument("--rows", type=int, help="tables: rows per chunk instead of the budget (0: by the budget, the default)")
     parser.add_argument("--format", choices=TABLE_FORMATS, help="tables: serialisation (default csv)")
     parser.add_argument(
         "--head-weight",
         type=float,
-        help=f"index, eval: weight of a chunk's first lines in its vector, 0 to <1 (default {DEFAULT_HEAD_WEIGHT}; "
-        "chunk accepts it and its output does not change)",
+        help=f"weight of a syntax chunk's first lines in its vector, 0 to <1 (default {DEFAULT_HEAD_WEIGHT})"
+        + ("" if embeds else _EMBED_ONLY),
     )
     parser.add_argument(
         "--head-lines",
         type=int,
-        help=f"index, eval: non-blank lines that make a chunk's head (default {DEFAULT_HEAD_LINES})",
+        help=f"non-blank lines that make a chunk's head (default {DEFAULT_HEAD_LINES})" + ("" if embeds else _EMBED_ONLY),
     )
     parser.add_argument(
         "--max-bytes", type=_positive, default=Limits().max_file_bytes,
@@ -192,7 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     chunk = sub.add_parser("chunk", help="write chunks of a file or folder as JSONL on stdout")
     chunk.add_argument("path", type=Path, help="a file, a folder or a zipped repository")
-    _add_chunk_options(chunk)
+    _add_chunk_options(chunk, embeds=False)
     chunk.add_argument(
         "--jobs", type=int, default=0,
         help="processes for a folder (default 0: one per CPU for big inputs, else 1); the output is the same",

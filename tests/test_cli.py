@@ -424,3 +424,24 @@ def test_a_forced_encoding_is_noted_as_forced_not_as_detected(tmp_path: Path) ->
     (tmp_path / "b.py").write_bytes(bytes(range(1, 32)) * 40)
     done = run("chunk", str(tmp_path / "b.py"))
     assert done.returncode == 2 and done.stderr.strip() == "error: b.py: binary file (not text)"
+
+
+def test_help_says_what_the_embedding_options_do_for_each_command() -> None:
+    # chunk's help called --head-weight and --head-lines "index, eval: ..." without saying why
+    # chunk takes them, and --model was "whose tokenizer counts tokens" for the commands that embed.
+    def help_of(command: str) -> str:
+        done = run(command, "--help")
+        assert done.returncode == 0, done.stderr
+        return " ".join(done.stdout.split())  # argparse wraps to the terminal's width
+
+    chunk = help_of("chunk")
+    assert chunk.count("accepted here so that the app's settings file and the same option line fit every command: "
+                       "chunk's output does not change") == 2
+    assert "index, eval:" not in chunk
+    for command in ("index", "eval"):
+        text = help_of(command)
+        assert "path a file, a folder or a zipped repository" in text
+        assert "the embedding model: its tokenizer counts tokens and it embeds the chunks" in text
+        assert "accepted here" not in text
+    assert "$CHUNK_EXPLORER_DATA/chroma when set" in help_of("index")
+    assert "--sweep NAME=V1,V2 grid axis, repeatable: budget, unit, overlap" in help_of("eval")
