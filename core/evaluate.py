@@ -59,6 +59,8 @@ from core.sizing import make_sizer
 from core.sources import Corpus, SourceFile, wide_encoding
 from core.syntax import Definition, list_definitions
 
+FileChunks = Mapping[str, Sequence[Chunk]]  # a corpus's chunks by file path, under one settings and strategy
+
 DEFAULT_K = 5
 DEFAULT_CONTEXT_TOKENS = 1024
 _MAX_ERRORS_SHOWN = 5
@@ -657,11 +659,14 @@ class Evaluation:
             self._definitions[spec.path] = list_definitions(prep)
         return resolve_target(spec, prep, self._definitions.get(spec.path))
 
-    def chunks(self, settings: ChunkSettings, strategy: str) -> list[Chunk]:
-        """Chunks of the whole corpus (files that cannot be chunked are left out)."""
+    def chunks(self, settings: ChunkSettings, strategy: str, known: FileChunks | None = None) -> list[Chunk]:
+        """Chunks of the whole corpus, in its files' order (files that cannot be chunked are left
+        out). ``known``: chunks already made under ``settings`` by ``strategy``, by file path (an
+        app's cache of them); those files are not chunked again."""
         out: list[Chunk] = []
         for source in self.corpus.files:
-            out.extend(self._chunk_one(source, settings, strategy))
+            made = known.get(source.path) if known is not None else None
+            out.extend(made if made is not None else self._chunk_one(source, settings, strategy))
         return out
 
     def _chunk_one(self, source: SourceFile, settings: ChunkSettings, strategy: str) -> list[Chunk]:
@@ -684,9 +689,15 @@ class Evaluation:
         fusion: Fusion = Fusion(),
         progress: Callable[[str, int, int], None] | None = None,
         whole_definitions: bool = True,
+        chunks: Mapping[str, FileChunks] | None = None,
     ) -> EvalReport:
         """Metrics per strategy and mode under ``settings`` (``whole_definitions``: see
-        :meth:`core.index.MemoryIndex.search`)."""
+        :meth:`core.index.MemoryIndex.search`).
+
+        ``chunks``: per strategy, chunks already made under ``settings`` by file path (see
+        :meth:`chunks`): a caller that chunked the corpus to count its chunks passes them, and
+        the corpus is chunked once. ``progress(strategy, done, total)`` follows the embedding of
+        each strategy's texts (chunks and heads, cached ones counted done at once)."""
         for mode in modes:
             check_mode(mode)
         if not self.resolved:  # every figure would be a meaningless 0 over no question
@@ -701,8 +712,9 @@ class Evaluation:
         outcomes: list[QueryOutcome] = []
         reused = embedded = too_long = 0
         depth = max(k, fusion.depth)
+        given = chunks if chunks is not None else {}
         for strategy in strategies:
-            chunks = searchable(self.chunks(settings, strategy))
+            chunks_now = searchable(self.chunks(settings, strategy, given.get(strategy)))
 
             def on_progress(done: int, total: int, strategy: str = strategy) -> None:
                 if progress is not None:
@@ -710,7 +722,7 @@ class Evaluation:
 
             result = embed_chunks(
                 embedder,
-                chunks,
+                chunks_now,
                 head_weight=settings.head_weight,
                 head_lines=settings.head_lines,
                 progress=on_progress,
@@ -718,7 +730,9 @@ class Evaluation:
             reused += result.reused
             embedded += result.computed
             too_long += len(result.too_long)
-            index = MemoryIndex(chunks, result.vectors, too_long=frozenset(chunks[t.index].id for t in result.too_long))
+            index = MemoryIndex(
+                chunks_now, result.vectors, too_long=frozenset(chunks_now[t.index].id for t in result.too_long)
+            )
             for mode in modes:
                 mode_outcomes = []
                 for row, (spec, targets) in enumerate(self.resolved):
@@ -739,7 +753,7 @@ class Evaluation:
                             repeated=repeated,
                         )
                     )
-                rows.append(aggregate(mode_outcomes, k=k, context_tokens=context_tokens, chunks=chunks))
+                rows.append(aggregate(mode_outcomes, k=k, context_tokens=context_tokens, chunks=chunks_now))
                 outcomes.extend(mode_outcomes)
         return EvalReport(settings, tuple(rows), tuple(outcomes), self.unresolved, reused, embedded, too_long)
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import threading
+
 import altair as alt
 import pandas as pd
 import streamlit as st
 
+from core.chunk import Chunk
 from core.errors import ChunkExplorerError
-from core.evaluate import parse_queries, query_text
+from core.evaluate import EvalReport, parse_queries, query_text
 from core.index import MODES
 from core.render import PALETTES, Band, legend, render_view
+from core.settings import ChunkSettings
 from pages import common
 
 QUERY_SOURCES = ("Bundled", "Upload")
@@ -74,8 +78,41 @@ except ChunkExplorerError as exc:
 st.caption(f"{questions(len(queries))} · corpus: every bundled sample project")
 query_hash = common.digest(text)
 
-count = sum(len(common.chunks_for(f.path, f.language, f.text or "", settings.chunk_key(), s))
-            for f in common.evaluation_files() for s in common.STRATEGIES)
+
+
+def corpus_chunks(settings: ChunkSettings, strategy: str) -> dict[str, tuple[Chunk, ...]]:
+    """The chunks of the corpus's code and text files by path (each file's cached by the app, as
+    Explore and Retrieve cache them): counted here, and evaluated without chunking them again."""
+    return {f.path: common.chunks_for(f.path, f.language, f.text or "", settings.chunk_key(), strategy)
+            for f in common.evaluation_files()}
+
+
+@st.cache_resource(show_spinner=False)
+def _reports() -> tuple[dict[tuple, EvalReport], threading.Lock]:
+    """The reports made, shared by every session (leave the page and come back), oldest first."""
+    return {}, threading.Lock()
+
+
+def report_for(settings: ChunkSettings, strategies: tuple[str, ...] = common.STRATEGIES,
+               modes: tuple[str, ...] = MODES) -> EvalReport:
+    """Metrics of ``settings`` over the query set, made once and kept (at most 256 reports)."""
+    key = (query_hash, settings.key(), k, int(context), strategies, modes)
+    reports, lock = _reports()
+    with lock:
+        found = reports.get(key)
+    if found is None:
+        with st.spinner("Evaluating both strategies and every mode…"):
+            found = common.evaluation(query_hash, text, settings.model).run(
+                settings, strategies=strategies, modes=modes, k=k, context_tokens=int(context),
+                chunks={s: corpus_chunks(settings, s) for s in strategies})
+        with lock:
+            reports[key] = found
+            while len(reports) > 256:
+                reports.pop(next(iter(reports)))
+    return found
+
+
+count = sum(len(chunks) for s in common.STRATEGIES for chunks in corpus_chunks(settings, s).values())
 if count > common.CONFIRM_CHUNKS:
     # A small budget embeds the whole corpus anew for minutes, on a server a room shares.
     st.warning(f"These settings cut the sample projects into {count:,} chunks: evaluating them embeds for minutes, "
@@ -83,7 +120,7 @@ if count > common.CONFIRM_CHUNKS:
     if not st.toggle("Evaluate anyway", key=f"eval_big:{settings.key()}"):
         st.stop()
 try:
-    report = common.evaluation_report(query_hash, text, settings.key(), k, int(context))
+    report = report_for(settings)
 except ChunkExplorerError as exc:
     common.error(exc)
     st.stop()

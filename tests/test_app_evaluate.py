@@ -103,3 +103,26 @@ def test_settings_that_make_thousands_of_chunks_ask_before_evaluating() -> None:
     assert not at.dataframe  # nothing evaluated until asked
     asks = [t for t in at.toggle if (t.key or "").startswith("eval_big:")]
     assert len(asks) == 1 and asks[0].value is False
+
+
+def test_a_cold_visit_chunks_each_file_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The page chunked the corpus to count its chunks, then Evaluation chunked it all again.
+    import core.evaluate
+    from pages import common
+
+    calls: dict[tuple[str, str], int] = {}
+    for module in (common, core.evaluate):
+        real = module.chunk_document
+
+        def counting(prep, settings, strategy, *args, real=real, **kwargs):  # type: ignore[no-untyped-def]
+            calls[(prep.doc.path, strategy)] = calls.get((prep.doc.path, strategy), 0) + 1
+            return real(prep, settings, strategy, *args, **kwargs)
+
+        monkeypatch.setattr(module, "chunk_document", counting)
+    common.chunks_for.clear()  # cold: no file chunked yet
+    common.evaluation_report.clear()
+    at = open_app("pages/evaluate.py", timeout=900)
+    at.slider(key="eval_k").set_value(7).run()  # a report not made before, over the same chunks
+    assert not at.exception, at.exception
+    assert "whole@7" in at.dataframe[0].value.columns
+    assert calls and set(calls.values()) == {1}, {key: n for key, n in calls.items() if n != 1}

@@ -344,6 +344,37 @@ def test_a_table_row_is_a_target_by_its_lines(shared_embedder: Embedder) -> None
     assert report.rows[0].whole == 1.0 and report.rows[0].in_context == 1.0
 
 
+def test_chunks_made_already_are_not_made_again_and_give_the_same_report(
+    shared_embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The Evaluate page chunked the corpus to count its chunks, then Evaluation chunked it again.
+    import core.evaluate as evaluate_module
+    from core.chunking import chunk_document
+
+    corpus = tiny_corpus()
+    corpus.files.append(SourceFile("data/cities.csv", "csv", data=CITIES.encode("utf-8")))
+    settings = ChunkSettings(budget=64, merge_siblings=False)
+    evaluation = Evaluation(corpus, QUERIES[:2], shared_embedder)
+    plain = evaluation.run(settings, k=3)
+    made = {s: {f.path: chunk_document(prepare(f.path, f.language, f.text or ""), settings, s)
+                for f in corpus.files if f.text is not None} for s in ("fixed", "syntax")}
+    calls: list[str] = []
+    for name in ("chunk_document", "chunk_source"):
+        real = getattr(evaluate_module, name)
+
+        def counting(source, *args, real=real, **kwargs):  # type: ignore[no-untyped-def]
+            calls.append(getattr(source, "path", None) or source.doc.path)
+            return real(source, *args, **kwargs)
+
+        monkeypatch.setattr(evaluate_module, name, counting)
+    given = evaluation.run(settings, k=3, chunks=made)
+    assert calls == ["data/cities.csv", "data/cities.csv"]  # the table alone, once per strategy: not given
+    assert (given.rows, given.outcomes) == (plain.rows, plain.outcomes)
+    calls.clear()
+    again = evaluation.run(settings, k=3)
+    assert again.rows == plain.rows and len(calls) == 6  # without them: every file, per strategy
+
+
 def test_a_set_with_no_usable_question_is_an_error_not_zeros(shared_embedder: Embedder) -> None:
     queries = [QuerySpec(1, "q", "nope/missing.py", symbol="f"), QuerySpec(2, "q", "nope/other.py", symbol="g")]
     evaluation = Evaluation(tiny_corpus(), queries, shared_embedder)
