@@ -690,6 +690,7 @@ class Evaluation:
         progress: Callable[[str, int, int], None] | None = None,
         whole_definitions: bool = True,
         chunks: Mapping[str, FileChunks] | None = None,
+        scored: Callable[[str, int, int], None] | None = None,
     ) -> EvalReport:
         """Metrics per strategy and mode under ``settings`` (``whole_definitions``: see
         :meth:`core.index.MemoryIndex.search`).
@@ -697,7 +698,9 @@ class Evaluation:
         ``chunks``: per strategy, chunks already made under ``settings`` by file path (see
         :meth:`chunks`): a caller that chunked the corpus to count its chunks passes them, and
         the corpus is chunked once. ``progress(strategy, done, total)`` follows the embedding of
-        each strategy's texts (chunks and heads, cached ones counted done at once)."""
+        each strategy's texts (chunks and heads, cached ones counted done at once);
+        ``scored(strategy, done, total)`` the questions searched and scored, ``total`` being the
+        questions times the modes."""
         for mode in modes:
             check_mode(mode)
         if not self.resolved:  # every figure would be a meaningless 0 over no question
@@ -733,9 +736,12 @@ class Evaluation:
             index = MemoryIndex(
                 chunks_now, result.vectors, too_long=frozenset(chunks_now[t.index].id for t in result.too_long)
             )
-            for mode in modes:
+            questions = len(self.resolved) * len(modes)
+            for step, mode in enumerate(modes):
                 mode_outcomes = []
                 for row, (spec, targets) in enumerate(self.resolved):
+                    if scored is not None:
+                        scored(strategy, step * len(self.resolved) + row, questions)
                     vector = query_vectors[row] if query_vectors is not None else None
                     hits = index.search(
                         spec.query, vector, k=depth, mode=mode, fusion=fusion, whole_definitions=whole_definitions
@@ -755,6 +761,8 @@ class Evaluation:
                     )
                 rows.append(aggregate(mode_outcomes, k=k, context_tokens=context_tokens, chunks=chunks_now))
                 outcomes.extend(mode_outcomes)
+            if scored is not None:
+                scored(strategy, questions, questions)
         return EvalReport(settings, tuple(rows), tuple(outcomes), self.unresolved, reused, embedded, too_long)
 
 

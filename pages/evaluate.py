@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 
 import altair as alt
@@ -94,22 +95,77 @@ def _reports() -> tuple[dict[tuple, EvalReport], threading.Lock]:
 
 
 def report_for(settings: ChunkSettings, strategies: tuple[str, ...] = common.STRATEGIES,
-               modes: tuple[str, ...] = MODES) -> EvalReport:
-    """Metrics of ``settings`` over the query set, made once and kept (at most 256 reports)."""
+               modes: tuple[str, ...] = MODES, *, bar=None, label: str = "",  # type: ignore[no-untyped-def]
+               span: tuple[float, float] = (0.0, 1.0)) -> EvalReport:
+    """Metrics of ``settings`` over the query set, made once and kept (at most 256 reports).
+    Made now, its progress moves ``bar`` (a new one when None) through ``span``: the embedding
+    of each strategy's texts, then the scoring of the questions, each said in the bar's text
+    after ``label``."""
     key = (query_hash, settings.key(), k, int(context), strategies, modes)
     reports, lock = _reports()
     with lock:
         found = reports.get(key)
-    if found is None:
-        with st.spinner("Evaluating both strategies and every mode…"):
-            found = common.evaluation(query_hash, text, settings.model).run(
-                settings, strategies=strategies, modes=modes, k=k, context_tokens=int(context),
-                chunks={s: corpus_chunks(settings, s) for s in strategies})
-        with lock:
-            reports[key] = found
-            while len(reports) > 256:
-                reports.pop(next(iter(reports)))
+    if found is not None:
+        return found
+    own = bar is None
+    bar = st.progress(span[0], text=f"{label}preparing the corpus and the questions…") if own else bar
+    shown = [-1]  # the last hundredth drawn: a bar is redrawn at most a hundred times
+
+    def move(strategy: str, share: float, what: str) -> None:
+        done = (strategies.index(strategy) + share) / len(strategies)
+        value = span[0] + (span[1] - span[0]) * min(1.0, done)
+        if int(value * 100) != shown[0] or share in (0.0, 0.9):
+            shown[0] = int(value * 100)
+            bar.progress(value, text=f"{label}{strategy}: {what}")
+
+    def embedded(strategy: str, done: int, total: int) -> None:
+        move(strategy, 0.9 * done / total if total else 0.9, f"embedding {done:,}/{total:,} texts")
+
+    def scored(strategy: str, done: int, total: int) -> None:
+        move(strategy, 0.9 + 0.1 * done / total if total else 1.0, f"scoring {done:,}/{total:,} questions")
+
+    found = common.evaluation(query_hash, text, settings.model).run(
+        settings, strategies=strategies, modes=modes, k=k, context_tokens=int(context),
+        chunks={s: corpus_chunks(settings, s) for s in strategies}, progress=embedded, scored=scored)
+    if own:
+        bar.empty()
+    with lock:
+        reports[key] = found
+        while len(reports) > 256:
+            reports.pop(next(iter(reports)))
     return found
+
+
+def sweep_rows(grid: dict[str, tuple], mode: str) -> list[dict]:
+    """One row per (budget, overlap %, breadcrumb, head weight %, strategy); each setting's report
+    kept on its own, so changing the values runs only the new ones."""
+    heads = grid["head_pct"]
+    combos = list(itertools.product(grid["budget"], grid["overlap_pct"], grid["breadcrumb"], heads))
+    # Overlap shapes fixed windows only, the head weight syntax chunks only: each strategy runs
+    # for the values that make a difference to it, the other shown as 0.
+    least_overlap, least_head = min(grid["overlap_pct"]), min(heads)
+    bar = st.progress(0.0, text="Sweeping…")
+    rows = []
+    run_before: set[tuple[str, str]] = set()  # (settings, strategy) done: 10% and 25% of a 3-line budget are both 0
+    for done, (budget, pct, crumb, head) in enumerate(combos):
+        swept = settings.with_(budget=int(budget), overlap=min(int(budget) * int(pct) // 100, int(budget) - 1),
+                               breadcrumb=bool(crumb), head_weight=int(head) / 100)
+        key = swept.key()
+        strategies = tuple(s for s, matters in (("fixed", head == least_head), ("syntax", pct == least_overlap))
+                           if matters and (key, s) not in run_before)
+        run_before.update((key, s) for s in strategies)
+        if strategies:
+            label = (f"Setting {done + 1}/{len(combos)} (budget {budget}, overlap {pct}%, breadcrumb {crumb}, "
+                     f"head {head}%) · ")
+            report = report_for(swept, strategies, (mode,), bar=bar, label=label,
+                                span=(done / len(combos), (done + 1) / len(combos)))
+            for row in report.rows:
+                syntax = row.strategy == "syntax"
+                rows.append({"budget": int(budget), "overlap_pct": 0 if syntax else int(pct), "breadcrumb": bool(crumb),
+                             "head_pct": int(head) if syntax else 0, **row.to_dict()})
+        bar.progress((done + 1) / len(combos), text=f"Sweeping: {done + 1}/{len(combos)} settings")
+    bar.empty()
+    return rows
 
 
 count = sum(len(chunks) for s in common.STRATEGIES for chunks in corpus_chunks(settings, s).values())
@@ -233,7 +289,7 @@ if run:
         st.warning("Pick at least one value of each parameter.")
         st.stop()
     try:
-        table = common.sweep_table(query_hash, text, settings.key(), grid, sweep_mode, k, int(context))
+        table = sweep_rows(grid, sweep_mode)
     except ChunkExplorerError as exc:
         common.error(exc)
         st.stop()

@@ -126,3 +126,35 @@ def test_a_cold_visit_chunks_each_file_once(monkeypatch: pytest.MonkeyPatch) -> 
     assert not at.exception, at.exception
     assert "whole@7" in at.dataframe[0].value.columns
     assert calls and set(calls.values()) == {1}, {key: n for key, n in calls.items() if n != 1}
+
+
+def test_the_sweeps_bar_moves_within_a_setting(evaluate: AppTest, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The bar sat at "Sweeping…" 0 for minutes (275 s for a 64-token setting), then jumped.
+    from streamlit.delta_generator import DeltaGenerator
+
+    drawn: list[tuple[float, str]] = []
+    real = DeltaGenerator.progress
+
+    def recording(self, value, text=None, *args, **kwargs):  # type: ignore[no-untyped-def]
+        drawn.append((float(value), text or ""))
+        return real(self, value, text, *args, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "progress", recording)
+    evaluate.radio(key="qsource").set_value("Upload").run()
+    small = (b'{"query": "parse a location label into its parts", "path": "py_inventory/inventory/models.py", '
+             b'"symbol": "StockLocation.parse"}\n')
+    evaluate.file_uploader(key="upload_queries").upload("one.jsonl", small, "application/json").run()
+    evaluate.multiselect(key="sweep_budgets").set_value([128, 254])
+    evaluate.multiselect(key="sweep_overlaps").set_value([0])
+    evaluate.multiselect(key="sweep_heads").set_value([30])
+    drawn.clear()
+    evaluate.toggle(key="sweep_on").set_value(True).run()
+    assert not evaluate.exception, evaluate.exception
+    texts = [t for _, t in drawn]
+    assert any(t.startswith("Setting 1/2 (budget 128, overlap 0%, breadcrumb True, head 30%) · fixed: embedding ")
+               and t.endswith(" texts") for t in texts), texts
+    assert any(t.startswith("Setting 2/2 (budget 254") and "· syntax: scoring 1/1 questions" in t for t in texts), texts
+    inside = [v for v, t in drawn if t.startswith("Setting 1/2")]
+    assert len(inside) > 2 and 0 < inside[-1] <= 0.5 + 1e-9  # it moves within the first setting's half
+    values = [v for v, _ in drawn]
+    assert all(later >= earlier - 1e-9 for earlier, later in zip(values, values[1:])), values

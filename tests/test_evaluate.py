@@ -375,6 +375,21 @@ def test_chunks_made_already_are_not_made_again_and_give_the_same_report(
     assert again.rows == plain.rows and len(calls) == 6  # without them: every file, per strategy
 
 
+def test_progress_follows_the_embedding_and_the_scoring(shared_embedder: Embedder, tmp_path: Path) -> None:
+    embedder = shared_embedder.with_cache(tmp_path / "cache.sqlite3")
+    evaluation = Evaluation(tiny_corpus(), QUERIES[:2], embedder)
+    embedding: list[tuple[str, int, int]] = []
+    scoring: list[tuple[str, int, int]] = []
+    evaluation.run(ChunkSettings(budget=64), progress=lambda *a: embedding.append(a),
+                   scored=lambda *a: scoring.append(a))
+    for strategy in ("fixed", "syntax"):
+        embedded = [(done, total) for s, done, total in embedding if s == strategy]
+        done = [d for d, _ in embedded]
+        assert done == sorted(done) and embedded[-1][0] == embedded[-1][1] > 0
+        scored = [(done, total) for s, done, total in scoring if s == strategy]
+        assert scored == [(n, 6) for n in range(7)]  # 2 questions x 3 modes, one call each, then the end
+
+
 def test_a_set_with_no_usable_question_is_an_error_not_zeros(shared_embedder: Embedder) -> None:
     queries = [QuerySpec(1, "q", "nope/missing.py", symbol="f"), QuerySpec(2, "q", "nope/other.py", symbol="g")]
     evaluation = Evaluation(tiny_corpus(), queries, shared_embedder)
