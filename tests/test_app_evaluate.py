@@ -158,3 +158,23 @@ def test_the_sweeps_bar_moves_within_a_setting(evaluate: AppTest, monkeypatch: p
     assert len(inside) > 2 and 0 < inside[-1] <= 0.5 + 1e-9  # it moves within the first setting's half
     values = [v for v, _ in drawn]
     assert all(later >= earlier - 1e-9 for earlier, later in zip(values, values[1:])), values
+
+
+def test_the_chart_and_table_name_order_and_round_the_metrics_alike(evaluate: AppTest) -> None:
+    # The chart cut its modes to "id", "rd", "or", ordered them hybrid/keyword/vector against the
+    # table's vector/keyword/hybrid, named metrics in_context and iou against the table's
+    # in_context@1024, and the table showed 0.91 beside 0.3077.
+    import json
+
+    (chart,) = evaluate.get("vega_lite_chart")
+    spec = json.loads(chart.proto.spec)
+    encoding = spec["spec"]["encoding"] if "spec" in spec else spec["encoding"]
+    facet = spec.get("facet", {}).get("column") or encoding["column"]
+    assert encoding["x"]["sort"] == ["vector", "keyword", "hybrid"]
+    assert encoding["x"]["axis"]["labelAngle"] == 0 and encoding["x"]["axis"]["labelLimit"] == 0
+    assert facet["sort"] == ["touched@5", "whole@5", "mrr@5", "iou@5", "in_context@1024"]
+    frame = evaluate.dataframe[0].value
+    assert list(frame["mode"][:3]) == ["vector", "keyword", "hybrid"]
+    formats = {name: config.get("type_config", {}).get("format")
+               for name, config in json.loads(evaluate.dataframe[0].proto.columns).items()}
+    assert formats["whole@5"] == formats["in_context@1024"] == formats["mrr@5"] == "%.3f", formats
