@@ -808,6 +808,40 @@ def sweep(
     return table
 
 
+@dataclass(frozen=True)
+class SweepStep:
+    """One combination of a sweep in the app's terms (overlap and head weight in percent), the
+    settings it makes, and the strategies to evaluate for it (none: all done already)."""
+
+    budget: int
+    overlap_pct: int
+    breadcrumb: bool
+    head_pct: int
+    settings: ChunkSettings
+    strategies: tuple[str, ...]
+
+
+def sweep_steps(base: ChunkSettings, grid: Mapping[str, Sequence[Any]]) -> list[SweepStep]:
+    """Every combination of ``grid`` (``budget``, ``overlap_pct``, ``breadcrumb``, optionally
+    ``head_pct``) over ``base``, each with the strategies it changes. Overlap shapes fixed
+    windows only and the head weight syntax chunks only: fixed runs at the least head weight,
+    syntax at the least overlap; and a strategy runs once per distinct settings (10% and 25% of
+    a 3-line budget are both 0 lines: one run, not three rows labelled apart)."""
+    heads = tuple(grid.get("head_pct", (round(base.head_weight * 100),)))
+    least_overlap, least_head = min(grid["overlap_pct"]), min(heads)
+    steps: list[SweepStep] = []
+    done: set[tuple[str, str]] = set()
+    for budget, pct, crumb, head in itertools.product(grid["budget"], grid["overlap_pct"], grid["breadcrumb"], heads):
+        settings = base.with_(budget=int(budget), overlap=min(int(budget) * int(pct) // 100, int(budget) - 1),
+                              breadcrumb=bool(crumb), head_weight=int(head) / 100)
+        key = settings.key()
+        strategies = tuple(s for s, matters in (("fixed", head == least_head), ("syntax", pct == least_overlap))
+                           if matters and (key, s) not in done)
+        done.update((key, s) for s in strategies)
+        steps.append(SweepStep(int(budget), int(pct), bool(crumb), int(head), settings, strategies))
+    return steps
+
+
 def parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
     """``["budget=128,254", "breadcrumb=true,false"]`` as a grid of typed ChunkSettings values."""
     from dataclasses import fields as dataclass_fields

@@ -751,48 +751,6 @@ def evaluation_files() -> tuple[SourceFile, ...]:
 CONFIRM_CHUNKS = 3_000
 
 
-@st.cache_resource(max_entries=256, show_spinner="Evaluating both strategies and every mode…")
-def evaluation_report(query_hash: str, text: str, settings_key: str, k: int, context: int,
-                      modes: tuple[str, ...] = ("vector", "keyword", "hybrid"),
-                      strategies: tuple[str, ...] = STRATEGIES):  # type: ignore[no-untyped-def]
-    """Metrics of one settings over the query set (cached: leave the page and come back)."""
-    settings = ChunkSettings.from_dict(_settings_dict(settings_key))
-    return evaluation(query_hash, text, settings.model).run(
-        settings, strategies=strategies, modes=modes, k=k, context_tokens=context)
-
-
-def sweep_table(query_hash: str, text: str, settings_key: str, grid: dict, mode: str, k: int, context: int) -> list[dict]:
-    """One row per (budget, overlap %, breadcrumb, head weight %, strategy), each combination cached
-    on its own."""
-    import itertools
-
-    base = ChunkSettings.from_dict(_settings_dict(settings_key))
-    heads = grid.get("head_pct", (round(base.head_weight * 100),))
-    combos = list(itertools.product(grid["budget"], grid["overlap_pct"], grid["breadcrumb"], heads))
-    # Overlap shapes fixed windows only, the head weight syntax chunks only: each strategy runs
-    # for the values that make a difference to it, the other shown as 0.
-    least_overlap, least_head = min(grid["overlap_pct"]), min(heads)
-    bar = st.progress(0.0, text="Sweeping…")
-    rows = []
-    run: set[tuple[str, str]] = set()  # (settings, strategy) done: 10% and 25% of a 3-line budget are both 0
-    for done, (budget, pct, crumb, head) in enumerate(combos, start=1):
-        settings = base.with_(budget=int(budget), overlap=min(int(budget) * int(pct) // 100, int(budget) - 1),
-                              breadcrumb=bool(crumb), head_weight=int(head) / 100)
-        key = settings.key()
-        strategies = tuple(s for s, matters in (("fixed", head == least_head), ("syntax", pct == least_overlap))
-                           if matters and (key, s) not in run)
-        run.update((key, s) for s in strategies)
-        if strategies:
-            report = evaluation_report(query_hash, text, key, k, context, (mode,), strategies)
-            for row in report.rows:
-                syntax = row.strategy == "syntax"
-                rows.append({"budget": int(budget), "overlap_pct": 0 if syntax else int(pct), "breadcrumb": bool(crumb),
-                             "head_pct": int(head) if syntax else 0, **row.to_dict()})
-        bar.progress(done / len(combos), text=f"Sweeping: {done}/{len(combos)} settings")
-    bar.empty()
-    return rows
-
-
 def sample_file(path: str) -> SourceFile | None:
     """A bundled file by its path under sample_repos/ (None for tables and unknown paths)."""
     full = (SAMPLES / path).resolve()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import threading
 
 import altair as alt
@@ -11,7 +10,7 @@ import streamlit as st
 
 from core.chunk import Chunk
 from core.errors import ChunkExplorerError
-from core.evaluate import EvalReport, parse_queries, query_text
+from core.evaluate import EvalReport, parse_queries, query_text, sweep_steps
 from core.index import MODES
 from core.render import PALETTES, Band, legend, render_view
 from core.settings import ChunkSettings
@@ -146,31 +145,20 @@ def report_for(settings: ChunkSettings, strategies: tuple[str, ...] = common.STR
 def sweep_rows(grid: dict[str, tuple], mode: str) -> list[dict]:
     """One row per (budget, overlap %, breadcrumb, head weight %, strategy); each setting's report
     kept on its own, so changing the values runs only the new ones."""
-    heads = grid["head_pct"]
-    combos = list(itertools.product(grid["budget"], grid["overlap_pct"], grid["breadcrumb"], heads))
-    # Overlap shapes fixed windows only, the head weight syntax chunks only: each strategy runs
-    # for the values that make a difference to it, the other shown as 0.
-    least_overlap, least_head = min(grid["overlap_pct"]), min(heads)
+    steps = sweep_steps(settings, grid)
     bar = st.progress(0.0, text="Sweeping…")
     rows = []
-    run_before: set[tuple[str, str]] = set()  # (settings, strategy) done: 10% and 25% of a 3-line budget are both 0
-    for done, (budget, pct, crumb, head) in enumerate(combos):
-        swept = settings.with_(budget=int(budget), overlap=min(int(budget) * int(pct) // 100, int(budget) - 1),
-                               breadcrumb=bool(crumb), head_weight=int(head) / 100)
-        key = swept.key()
-        strategies = tuple(s for s, matters in (("fixed", head == least_head), ("syntax", pct == least_overlap))
-                           if matters and (key, s) not in run_before)
-        run_before.update((key, s) for s in strategies)
-        if strategies:
-            label = (f"Setting {done + 1}/{len(combos)} (budget {budget}, overlap {pct}%, breadcrumb {crumb}, "
-                     f"head {head}%) · ")
-            report = report_for(swept, strategies, (mode,), bar=bar, label=label,
-                                span=(done / len(combos), (done + 1) / len(combos)))
+    for done, step in enumerate(steps):
+        if step.strategies:
+            label = (f"Setting {done + 1}/{len(steps)} (budget {step.budget}, overlap {step.overlap_pct}%, "
+                     f"breadcrumb {step.breadcrumb}, head {step.head_pct}%) · ")
+            report = report_for(step.settings, step.strategies, (mode,), bar=bar, label=label,
+                                span=(done / len(steps), (done + 1) / len(steps)))
             for row in report.rows:
                 syntax = row.strategy == "syntax"
-                rows.append({"budget": int(budget), "overlap_pct": 0 if syntax else int(pct), "breadcrumb": bool(crumb),
-                             "head_pct": int(head) if syntax else 0, **row.to_dict()})
-        bar.progress((done + 1) / len(combos), text=f"Sweeping: {done + 1}/{len(combos)} settings")
+                rows.append({"budget": step.budget, "overlap_pct": 0 if syntax else step.overlap_pct,
+                             "breadcrumb": step.breadcrumb, "head_pct": step.head_pct if syntax else 0, **row.to_dict()})
+        bar.progress((done + 1) / len(steps), text=f"Sweeping: {done + 1}/{len(steps)} settings")
     bar.empty()
     return rows
 

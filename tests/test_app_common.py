@@ -28,26 +28,3 @@ def test_code_span_fences_a_name_that_holds_backticks() -> None:
     assert code_span("src/app.py") == "`src/app.py`"
     assert code_span("we`ird *name* $a$.js") == "``we`ird *name* $a$.js``"
     assert code_span("`edge``") == "``` `edge`` ```"
-
-
-def test_a_sweep_runs_each_setting_once_when_overlaps_round_to_the_same(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    # 10% and 25% of a 3-line budget are both 0 lines: one run, not three rows labelled apart.
-    from types import SimpleNamespace
-
-    from core.settings import ChunkSettings
-    from pages import common
-
-    calls = []
-
-    def report(query_hash, text, settings_key, k, context, modes, strategies):  # type: ignore[no-untyped-def]
-        calls.append((settings_key, strategies))
-        rows = [SimpleNamespace(strategy=s, to_dict=lambda s=s: {"strategy": s}) for s in strategies]
-        return SimpleNamespace(rows=rows)
-
-    monkeypatch.setattr(common, "evaluation_report", report)
-    grid = {"budget": (3, 40), "overlap_pct": (0, 10, 25), "breadcrumb": (True,)}
-    rows = common.sweep_table("h", "", ChunkSettings(unit="lines", budget=40).key(), grid, "hybrid", 5, 1024)
-    by_budget = {b: [(r["strategy"], r["overlap_pct"]) for r in rows if r["budget"] == b] for b in (3, 40)}
-    assert by_budget[3] == [("fixed", 0), ("syntax", 0)]
-    assert by_budget[40] == [("fixed", 0), ("syntax", 0), ("fixed", 10), ("fixed", 25)]
-    assert len(calls) == len(set(calls))

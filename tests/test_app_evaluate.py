@@ -120,7 +120,6 @@ def test_a_cold_visit_chunks_each_file_once(monkeypatch: pytest.MonkeyPatch) -> 
 
         monkeypatch.setattr(module, "chunk_document", counting)
     common.chunks_for.clear()  # cold: no file chunked yet
-    common.evaluation_report.clear()
     at = open_app("pages/evaluate.py", timeout=900)
     at.slider(key="eval_k").set_value(7).run()  # a report not made before, over the same chunks
     assert not at.exception, at.exception

@@ -497,3 +497,24 @@ def test_a_json_document_is_named_as_not_jsonl_and_a_cap_is_checked_before_parsi
     assert len(parse_queries(f"{line}\n" * 3, "q.jsonl", max_queries=3)) == 3
     with pytest.raises(InputError, match=r"q\.jsonl: 4 query lines, over the 3 allowed here"):
         parse_queries(f"{line}\n" * 3 + "not even json\n", "q.jsonl", max_queries=3)
+
+
+def test_the_apps_sweep_runs_each_strategy_once_per_distinct_setting() -> None:
+    # Overlap shapes fixed windows only, the head weight syntax chunks only; and 10% and 25% of a
+    # 3-line budget are both 0 lines: one run, not three rows labelled apart.
+    from core.evaluate import sweep_steps
+
+    base = ChunkSettings(unit="lines", budget=40)
+    grid = {"budget": (3, 40), "overlap_pct": (0, 10, 25), "breadcrumb": (True,), "head_pct": (0, 30)}
+    steps = sweep_steps(base, grid)
+    assert len(steps) == 2 * 3 * 1 * 2
+    runs = [(s.budget, s.overlap_pct, s.head_pct, strategy) for s in steps for strategy in s.strategies]
+    assert [r for r in runs if r[0] == 3] == [(3, 0, 0, "fixed"), (3, 0, 0, "syntax"), (3, 0, 30, "syntax")]
+    assert [r for r in runs if r[0] == 40] == [
+        (40, 0, 0, "fixed"), (40, 0, 0, "syntax"), (40, 0, 30, "syntax"), (40, 10, 0, "fixed"), (40, 25, 0, "fixed")
+    ]
+    keys = [(s.settings.key(), strategy) for s in steps for strategy in s.strategies]
+    assert len(keys) == len(set(keys))
+    by_step = {(s.budget, s.overlap_pct, s.head_pct): s.settings for s in steps}
+    assert by_step[(40, 25, 0)].overlap == 10 and by_step[(40, 0, 30)].head_weight == 0.3
+    assert by_step[(3, 25, 0)].overlap == 0
