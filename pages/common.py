@@ -429,6 +429,7 @@ class Picked:
 
     files: list[SourceFile] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # on files read all the same (a name stored twice in a zip)
     shareable: bool = True
     label: str = ""
     archive: str = ""  # the uploaded zip's name: the CLI reads the archive itself
@@ -517,6 +518,7 @@ def pick_code_source(default_project: str) -> Picked:
                 picked.problems += [f"skipped {s.path}: {s.reason}" for s in corpus.skipped]
                 picked.problems += [f"skipped {f.path}: a table (open it on the Tables page)"
                                     for f in corpus.files if f.text is None]
+                picked.notes += [f"{n.path}: {n.text}" for n in corpus.notes]
                 picked.label = picked.archive = name
         picked.shareable = False
     else:
@@ -551,6 +553,8 @@ def code_page_start(explanation: str, default_project: str, empty_hint: str) -> 
     settings = current_settings()
     picked = pick_code_source(default_project)
     show_problems(picked.problems)
+    for note in picked.notes[:20]:
+        st.caption(f"ℹ️ {md(note)}")
     if not picked.files:
         st.info(empty_hint)
         st.stop()

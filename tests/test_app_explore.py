@@ -387,3 +387,17 @@ def test_chunks_over_the_budget_are_counted_on_the_figures() -> None:
     assert 0 < over <= int(chunks[1].value)
     default = open_app()
     assert not any(m.delta for m in default.metric if m.label == "Chunks")  # none at the default budget
+
+
+def test_a_name_stored_twice_in_a_zip_is_noted_not_listed_as_unusable(app: AppTest) -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("r/a.py", "def old():\n    return 0\n")
+        archive.writestr("r/a.py", "def new():\n    return 1\n")  # (zipfile warns of the duplicate name)
+        archive.writestr("r/b.py", "x = 1\n")
+    app.radio(key="source").set_value("Upload zip").run()
+    app.file_uploader(key="upload_zip").upload("r.zip", buffer.getvalue(), "application/zip").run()
+    assert not app.exception
+    assert not any("could not be used" in e.label for e in app.expander)
+    assert any("a.py" in c.value and "stored more than once" in c.value for c in app.caption)
+    assert ">new<" in view_html(app) and ">old<" not in view_html(app)  # its last copy is read
