@@ -93,7 +93,7 @@ _MAX_NAME = 100
 _MAX_LABEL = 100  # characters of a registered callback's label (tests told apart by their ends)
 _MAX_CALLEE = 60  # and of its callee
 _MAX_CHAIN = 4  # calls chained after a registered callback's (``->name('home')``)
-_CLOSING_KEYWORDS = frozenset({"end"})  # Ruby's: closes the unit before it, never opens one
+_CLOSING_KEYWORDS = frozenset({"end"})  # Ruby's and Scala 3's: closes the unit before it, never opens one
 # Words of a comment: a letter then letters or digits; each Han, kana or Hangul character is
 # one (those scripts put no spaces between words).
 _WORDS = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\W\d_][^\W_]+")
@@ -111,6 +111,7 @@ class Unit:
     definition: Node | None = None
     wrappers: list[Node] = field(default_factory=list)
     head: bool = False  # an opened guard's own tokens (``try:``): never glued to the chunk before
+    closed: int = 0  # the first line of an ``end name`` that closes the definition (0: none)
 
     @property
     def named(self) -> bool:
@@ -260,8 +261,23 @@ class _Run:
             for a definition and found none."""
             return Unit(*_lines(node, data), [node], head=bool(heads) and _key(node) in heads)
 
+        closer: Unit | None = None  # the definition an ``end`` keyword closed, with its line
+        closed_line = 0
         for node in flat:
             first, last = _lines(node, data)
+            if closer is not None and first == closed_line:
+                closer.nodes.append(node)  # the name after ``end`` (Scala's ``end linePrice``)
+                closer.last = max(closer.last, last)
+                continue
+            closer = None
+            if node.type in _CLOSING_KEYWORDS and not attached and units and units[-1].definition is not None:
+                # Scala 3's ``end name`` on the lines after a definition closes it, as a brace
+                # would: it is the definition's last line, not a chunk of end markers of its own.
+                closer, closed_line = units[-1], first
+                closer.closed = closer.closed or first
+                closer.nodes.append(node)
+                closer.last = max(closer.last, last)
+                continue
             if (
                 node.type in spec.attached
                 or (heads and _key(node) in heads)
@@ -969,6 +985,7 @@ class _Run:
         # (Merging packs every small definition already: no group of prototypes to keep apart.)
         merging = self.settings.merge_siblings or packed
         grouped = self.prototype_groups(units) if self.spec.prototypes and not function_body and not merging else {}
+        units = list(units)  # (an end marker split off below is read next)
         for at, unit in enumerate(units):
             if unit.definition is None or depth >= MAX_DEPTH:
                 run.append((unit, ""))
@@ -985,6 +1002,18 @@ class _Run:
                     if grouped.get(at + 1) != grouped[at]:
                         flush()  # the group ends: nothing after it joins either
                     continue
+            if (
+                unit.closed
+                and not self.fits(unit.first, unit.last, symbol, header)
+                and self.fits(unit.first, unit.closed - 1, symbol, header)
+            ):
+                # Whole but for its end marker (``end roundCents``): the definition stays whole,
+                # and the marker goes on as code after it, not the cause of a split.
+                data = self.doc.data
+                marker = [n for n in unit.nodes if _lines(n, data)[0] >= unit.closed]
+                unit = Unit(unit.first, unit.closed - 1, [n for n in unit.nodes if n not in marker],
+                            unit.definition, unit.wrappers, unit.head)
+                units.insert(at + 1, Unit(_lines(marker[0], data)[0], max(_lines(n, data)[1] for n in marker), marker))
             if header and not self.fits(unit.first, unit.last, symbol, header) and self.fits(
                 unit.first, unit.last, symbol, ""
             ):
@@ -1125,7 +1154,10 @@ class _Run:
         # Code fused onto the definition's last line that runs on past it (``}; exports.y =\n
         # 5;``): its later lines would be in no chunk. (A comment after the ``}`` is on a line
         # the last chunk holds anyway.) For a property, its accessors on the lines below it.
-        after = [n for n in unit.nodes if n.start_byte >= outer.end_byte and n.end_point.row > outer.end_point.row]
+        # (By lines as chunks count them: a definition that ends on the indentation of the next
+        # line, as one before Scala 3's ``end name`` does, ends on the line above.)
+        outer_last = _lines(outer, self.doc.data)[1]
+        after = [n for n in unit.nodes if n.start_byte >= outer.end_byte and _lines(n, self.doc.data)[1] > outer_last]
         if body is None and not (definition.type in self.spec.properties and after):
             # No body to pack (an interface method under a long doc comment, a type alias, a
             # macro): cut by its children, then lines; the pieces are still its numbered parts.

@@ -2491,3 +2491,39 @@ def test_prototypes_written_under_one_comment_are_packed_with_it() -> None:
     assert [n for c in parts for n in c.symbol.split(", ")] == [
         "db_errcode", "db_extended_errcode", "db_errmsg", "db_errstr"
     ]
+
+
+_SCALA3_END_MARKERS = """object Pricing:
+  def linePrice(qty: Int, unit: BigDecimal): BigDecimal =
+    val gross = unit * qty
+    val rebate = if qty > 10 then gross * 0.05 else BigDecimal(0)
+    gross - rebate
+  end linePrice
+
+  def roundCents(x: BigDecimal): BigDecimal =
+    x.setScale(2, BigDecimal.RoundingMode.HALF_UP)
+  end roundCents
+end Pricing
+
+class Cart(items: List[Int]):
+  def total: Int = items.sum
+end Cart
+"""
+
+
+@pytest.mark.parametrize("budget", [100, 150, 180, 260, 400])
+def test_scala3_end_markers_close_their_definitions(budget: int) -> None:
+    # ``end name`` was a chunk of its own, or the start of the next statement's.
+    chunks = _syntax("Pricing.scala", "scala", _SCALA3_END_MARKERS, unit="chars", budget=budget)
+    by_line = {line: c for c in chunks for line in range(c.start_line, c.end_line + 1)}
+    if budget >= 180:  # each method fits with its marker: the marker is in its chunk
+        for line, symbol in ((6, "Pricing.linePrice"), (10, "Pricing.roundCents")):
+            assert by_line[line].symbol in (symbol, "Pricing"), (line, by_line[line].symbol)
+        assert not [c for c in chunks if c.text.strip().startswith("end ")]
+    else:  # a method split for its size ends with its marker, in its last part
+        assert by_line[6].symbol == "Pricing.linePrice" and by_line[6].part == by_line[6].parts
+    assert by_line[15].symbol == "Cart"
+    # A method that fits only without its marker stays whole; the marker goes on after it.
+    whole = [c for c in chunks if c.symbol == "Pricing.roundCents"]
+    if budget == 150:
+        assert len(whole) == 1 and whole[0].end_line == 9
