@@ -282,9 +282,19 @@ if target_lines is not None:
 st.html(legend(bands))
 window = common.view_window(source.text, "retrieve_view_from")
 if window is not None:
+    # Drawn from a little above the answer (or the best-ranked result on this file): a view from
+    # line 1 left the answer at line 230 of a 640-pixel box out of sight, on a projector too.
+    ranked = sorted((int(label.lstrip("#")), chunk.start_line) for band in bands for chunk in band.chunks
+                    if (label := (band.marks or {}).get(chunk.id)) is not None)
+    focus = target_lines[0] if target_lines else (ranked[0][1] if ranked else window[0])
+    start = max(window[0], min(focus, window[1]) - 8)
+    if start > window[0]:
+        what = "the answer" if target_lines else "the best-ranked result on this file"
+        if st.toggle(f"Lines above {start:,} too (the view starts a little above {what})", key="view_whole"):
+            start = window[0]
     view = render_view(source.text, source.language, bands,
                        cuts=common.damage_for(source.path, source.language, source.text, settings.chunk_key(), "fixed").cuts,
-                       answer=target_lines, first_line=window[0], last_line=window[1])
+                       answer=target_lines, first_line=start, last_line=window[1])
     with st.container(height=640, key="retrieve_view"):
         st.html(view)
 

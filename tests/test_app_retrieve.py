@@ -272,3 +272,17 @@ def test_a_link_keeps_the_filters_and_a_line_range_answer(retrieve: AppTest) -> 
     assert again.slider(key="answer_lines").value == (45, 68)
     assert results(again) == results(retrieve)
     assert [m.value for m in again.metric] == [m.value for m in retrieve.metric]
+
+
+def test_the_painted_view_starts_a_little_above_the_answer(retrieve: AppTest) -> None:
+    # It opened at line 1: the answer at line ~230 of ledger.py was out of sight in its box.
+    retrieve.pills(key="sample_q").set_value(QUESTION).run()
+    assert not retrieve.exception
+    first_drawn = int(re.search(r'data-line=\\\\?"(\d+)\\\\?"', view_html(retrieve)).group(1))
+    assert first_drawn > 150
+    retrieve.toggle(key="view_whole").set_value(True).run()
+    assert int(re.search(r'data-line=\\\\?"(\d+)\\\\?"', view_html(retrieve)).group(1)) == 1
+
+
+def view_html(at: AppTest) -> str:
+    return "".join(str(h.proto) for h in at.get("html") if "ce-view" in str(h.proto))
