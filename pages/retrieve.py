@@ -91,8 +91,12 @@ samples = common.sample_queries(picked.label) if picked.shareable else []
 common.seed_state({"q": "", "k": 5, "mode": "hybrid", "whole_defs": True},
                   {"k": (1, 20), "mode": MODES, "whole_defs": (True, False)})
 if samples:
-    st.caption("Sample questions for this project (one click):")
-    chosen = st.pills("Sample questions", [s["query"] for s in samples], key="sample_q", label_visibility="collapsed")
+    # Open until a question is asked: 17 of them pushed the question box a screen and a half
+    # down on a projector, and the results three.
+    with st.expander(f"Sample questions for this project ({len(samples)}, one click each)",
+                     expanded=not (st.session_state.get("q") or st.session_state.get("sample_q"))):
+        chosen = st.pills("Sample questions", [s["query"] for s in samples], key="sample_q",
+                          label_visibility="collapsed")
     if chosen and chosen != st.session_state.get("last_sample_q"):
         # A sample question knows its answer: show it on its file, marked.
         spec = next(s for s in samples if s["query"] == chosen)

@@ -286,3 +286,13 @@ def test_the_painted_view_starts_a_little_above_the_answer(retrieve: AppTest) ->
 
 def view_html(at: AppTest) -> str:
     return "".join(str(h.proto) for h in at.get("html") if "ce-view" in str(h.proto))
+
+
+def test_sample_questions_fold_away_once_a_question_is_asked(retrieve: AppTest) -> None:
+    def samples_box():  # type: ignore[no-untyped-def]
+        return next(e for e in retrieve.expander if e.label.startswith("Sample questions"))
+
+    assert samples_box().proto.expanded  # a first visit (a demo) sees them
+    retrieve.pills(key="sample_q").set_value(QUESTION).run()
+    assert not retrieve.exception and retrieve.text_input(key="q").value == QUESTION
+    assert not samples_box().proto.expanded  # then the question and its results come first
