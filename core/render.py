@@ -62,7 +62,7 @@ CSS = """
   text-overflow:ellipsis}
 .ce-view td.ce-band{width:11em;font-family:system-ui,sans-serif;font-size:11px;color:#223}
 .ce-view td.ce-no{width:3.5em;text-align:right;color:#99a;user-select:none}
-.ce-view td.ce-code{white-space:pre-wrap;word-break:break-all}
+.ce-view td.ce-code{white-space:pre-wrap;overflow-wrap:anywhere}
 .ce-view tr.ce-cut td{border-bottom:2px solid #d62728}
 .ce-view tr.ce-ans td.ce-no{background:#ffe066;color:#332;font-weight:600}
 .ce-view tr.ce-ans td.ce-code{box-shadow:inset 3px 0 #f0b400}
