@@ -17,10 +17,13 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.chunk import Chunk
 from core.errors import InputError, ModelError
+
+if TYPE_CHECKING:
+    from core.index import Store
 
 _MODE_CHOICES = ("vector", "keyword", "hybrid")
 # Equal to core.index.DEFAULT_DB (a test checks it); not imported from there so that building the

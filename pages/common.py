@@ -18,7 +18,7 @@ import streamlit as st
 
 from core.builder import Prepared
 from core.chunk import Chunk, dumps_jsonl
-from core.chunking import chunk_document, chunk_source, prepare
+from core.chunking import chunk_document, prepare
 from core.errors import ChunkExplorerError, InputError
 from core.languages import CODE_LANGUAGES, TABLE_LANGUAGES, TEXT_LANGUAGES, detect_language
 from core.metrics import DamageReport, boundary_damage

@@ -86,7 +86,6 @@ st.caption(f"{questions(len(queries))} · corpus: every bundled sample project")
 query_hash = common.digest(text)
 
 
-
 def corpus_chunks(settings: ChunkSettings, strategy: str) -> dict[str, tuple[Chunk, ...]]:
     """The chunks of the corpus's code and text files by path (each file's cached by the app, as
     Explore and Retrieve cache them): counted here, and evaluated without chunking them again."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from statistics import median
 
 import pandas as pd
 import streamlit as st

@@ -188,7 +188,6 @@ def test_upload_files_good_and_bad(app: AppTest) -> None:
     assert "café" in view_html(app)
 
 
-
 def test_counts_of_uploaded_and_refused_files_read_as_words(app: AppTest) -> None:
     # "Files in upload (2)" named the upload as if it were a project; "1 file(s) could not be used".
     app.radio(key="source").set_value("Upload files").run()
