@@ -994,12 +994,13 @@ class _Run:
             symbol = ".".join(own)
             if self.scopes(unit):
                 scoped = own
-            if at in grouped:
-                if grouped[at] == at:
+            lead = grouped.get(id(unit))
+            if lead is not None:
+                if lead == id(unit):
                     flush()  # a documented group starts: nothing before it joins
                 if self.fits(unit.first, unit.last, symbol, header):
                     run.append((unit, symbol))
-                    if grouped.get(at + 1) != grouped[at]:
+                    if at + 1 == len(units) or grouped.get(id(units[at + 1])) != lead:
                         flush()  # the group ends: nothing after it joins either
                     continue
             if (
@@ -1041,11 +1042,11 @@ class _Run:
         """Prototypes written one under the other below one comment (SQLite's ``sqlite3_errcode``
         ... ``sqlite3_error_offset`` under "Error Codes And Messages"): the comment is about all
         of them, so they are packed together, as many as fit, not left as one-line chunks
-        without it. Maps the index of every unit of such a group to that of its first (the one
-        the comment leads); a prototype after a blank line or with a comment of its own starts
-        no part of it."""
+        without it. Maps every unit of such a group to the first (the one the comment leads),
+        by ``id``; a prototype after a blank line or with a comment of its own starts no part of
+        it."""
         groups: dict[int, int] = {}
-        lead = -1
+        lead: Unit | None = None
         for at, unit in enumerate(units):
             definition = unit.definition
             is_prototype = definition is not None and definition.type in self.spec.prototypes and self.prototype(definition)
@@ -1053,14 +1054,14 @@ class _Run:
             if (
                 is_prototype
                 and not documented
-                and lead >= 0
+                and lead is not None
                 and unit.first == units[at - 1].last + 1
                 and not any("comment" in node.type for node in unit.nodes)
             ):
-                groups.setdefault(lead, lead)
-                groups[at] = lead
+                groups[id(lead)] = id(lead)
+                groups[id(unit)] = id(lead)
                 continue
-            lead = at if documented else -1
+            lead = unit if documented else None
         return groups
 
     def lead_apart(self, unit: Unit, symbol: str, header: str, parent: Pending | None, in_container: bool) -> bool:
