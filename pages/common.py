@@ -125,7 +125,8 @@ def seed_state(defaults: dict[str, object], choices: dict[str, object] | None = 
     choices = choices or {}
     for key, default in defaults.items():
         allowed = choices.get(key)
-        if key in st.session_state and _allowed(st.session_state[key], allowed):
+        fresh = key not in st.session_state  # (a link's own run; later, a value the page outgrew)
+        if not fresh and _allowed(st.session_state[key], allowed):
             # Re-assigning keeps the value when the widget reappears on another page (widget
             # state is otherwise dropped with the page that drew it).
             st.session_state[key] = st.session_state[key]
@@ -139,7 +140,20 @@ def seed_state(defaults: dict[str, object], choices: dict[str, object] | None = 
                 parsed = None
             if parsed is not None and _allowed(parsed, allowed):
                 value = parsed
+            elif fresh:
+                # A link's value this page cannot take (``budget_tokens=99999``, a file the
+                # project does not hold): said once, on the link's own run, with what is shown.
+                # (Not when a value of this session no longer fits: another project's file.)
+                st.info(f"The link's {key} {code_span(raw)} is not one this page can show here"
+                        f"{_choices_hint(allowed)}: {code_span(str(default))} is shown instead.")
         st.session_state[key] = value
+
+
+def _choices_hint(allowed: object) -> str:
+    """`` (16 to 1024)`` for a range of integers, else nothing (a list of files is too long)."""
+    if isinstance(allowed, tuple) and len(allowed) == 2 and all(isinstance(v, int) for v in allowed):
+        return f" ({allowed[0]:,} to {allowed[1]:,})"
+    return ""
 
 
 def _allowed(value: object, allowed: object) -> bool:

@@ -61,7 +61,6 @@ def file_figures(files: list) -> pd.DataFrame:
 paths = [f.path for f in picked.files]
 # A project opens on a code file, not on the README or config file that sorts first.
 default_file = DEFAULT_FILE if DEFAULT_FILE in paths else first_code_file(picked.files).path
-linked = st.query_params.get("file") if "file" not in st.session_state else None  # a link's, on its first run
 if len(picked.files) > 1:
     # (Uploaded files are labelled "upload": "Files in upload (2)" read as a name.)
     where = "you uploaded" if picked.label == "upload" else f"in {common.name_md(picked.label or 'this source')}"
@@ -77,9 +76,6 @@ if len(picked.files) > 1:
     chosen = st.selectbox("File", paths, key="file")
 else:
     chosen = paths[0]
-if linked is not None and linked not in paths:
-    st.info(f"The link's file {common.name_md(linked)} is not in {common.name_md(picked.label or 'this source')}: "
-            f"showing {common.name_md(chosen)} instead.")
 source = next(f for f in picked.files if f.path == chosen)
 text, language, path = source.text, source.language, source.path
 

@@ -400,3 +400,27 @@ def test_a_name_stored_twice_in_a_zip_is_noted_not_listed_as_unusable(app: AppTe
     assert not any("could not be used" in e.label for e in app.expander)
     assert any("a.py" in c.value and "stored more than once" in c.value for c in app.caption)
     assert ">new<" in view_html(app) and ">old<" not in view_html(app)  # its last copy is read
+
+
+def test_a_links_values_the_page_cannot_take_are_said() -> None:
+    # They fell back to the defaults without a word (a budget past the slider, an unknown project).
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["budget_tokens"] = "99999"
+    at.query_params["project"] = "nope"
+    at.run()
+    assert not at.exception, at.exception
+    said = [i.value for i in at.info] + [i.value for i in at.sidebar.info]
+    assert any("budget_tokens `99999`" in s and "(16 to 1,024)" in s and "`254`" in s for s in said), said
+    assert any("project `nope`" in s and "`py_inventory`" in s for s in said), said
+    assert at.slider(key="budget_tokens").value == 254
+    at.slider(key="budget_tokens").set_value(200).run()
+    assert not [i for i in [*at.info, *at.sidebar.info] if "The link's" in i.value]  # said once, on the link's run
+
+
+def test_switching_project_says_nothing_of_the_last_projects_file(app: AppTest) -> None:
+    # The URL still names the last project's file when the next project is drawn: no link of
+    # anyone's, so nothing to say.
+    app.selectbox(key="file").set_value("inventory/ledger.py").run()
+    app.selectbox(key="project").set_value("jvm_billing").run()
+    assert not app.exception
+    assert not [i.value for i in [*app.info, *app.sidebar.info] if "The link's" in i.value]
