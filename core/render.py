@@ -174,8 +174,9 @@ def render_view(
     return "".join(out)
 
 
-def legend(bands: Sequence[Band]) -> str:
-    """A one-line legend naming each band's colours."""
+def legend(bands: Sequence[Band], *, retrieval: bool = False) -> str:
+    """A one-line legend naming each band's colours; with ``retrieval``, the marks of a search
+    too (ranks and the answer, which only a page that searches draws)."""
     spans = []
     for band in bands:
         spans.append(
@@ -184,8 +185,9 @@ def legend(bands: Sequence[Band]) -> str:
         )
     spans.append('<span class="ce-ov" style="background-color:#eee">overlap</span>')
     spans.append('<span style="border-bottom:2px solid #d62728">✂ boundary inside a definition</span>')
-    spans.append(f'<span style="background:{_HIT};color:#fff">retrieved (rank)</span>')
-    spans.append('<span style="background:#ffe066">the answer</span>')
+    if retrieval:
+        spans.append(f'<span style="background:{_HIT};color:#fff">retrieved (rank)</span>')
+        spans.append('<span style="background:#ffe066">the answer</span>')
     return CSS + '<div class="ce-legend">' + "".join(spans) + "</div>"
 
 

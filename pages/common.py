@@ -645,7 +645,7 @@ def export_panel(
         columns[-1].download_button(
             "Settings (JSON)", settings.to_json(), file_name="chunk-settings.json", mime="application/json", key="dl_settings"
         )
-        st.code(settings.cli_command(path, extra=extra or ()), language="bash")
+        st.code(settings.cli_command(path, extra=extra or ()), language="bash", wrap_lines=True)  # (no scrolling sideways)
         if path.endswith(".zip"):
             st.caption("The command chunks the whole archive; this file's chunks are those with its path.")
         st.caption(f"Or, with the settings file: `{settings.file_command(path, 'chunk-settings.json', extra=extra or ())}`.")

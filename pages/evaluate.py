@@ -245,7 +245,7 @@ if missed:
         st.caption(f"target: {common.md(spec.path)} {common.md(spec.symbol or '')} lines {target[0]}-{target[1]} · "
                    f"touched at rank {outcome.touched_rank or '-'} · returned elsewhere: "
                    f"{common.md(', '.join(elsewhere) or 'none')}")
-        st.html(legend(bands))
+        st.html(legend(bands, retrieval=True))
         # Drawn from a little above the answer, which a view from line 1 left out of sight.
         start = max(1, target[0] - 8)
         if start > 1:
@@ -315,4 +315,4 @@ if run:
                f"breadcrumb {best['breadcrumb']}, head weight {best['head_pct']}%: {whole} {best[whole]:.2f}")
     st.download_button("Best settings (JSON)", best_settings.to_json(), file_name="chunk-settings.json",
                        mime="application/json", key="dl_best")
-    st.code(best_settings.cli_command("sample_repos", str(best["strategy"])), language="bash")
+    st.code(best_settings.cli_command("sample_repos", str(best["strategy"])), language="bash", wrap_lines=True)

@@ -283,7 +283,7 @@ if target_lines is not None:
                 row[3].metric("precision", f"{outcome.precision:.2f}")
                 row[4].metric("IoU", f"{outcome.iou:.2f}")
 
-st.html(legend(bands))
+st.html(legend(bands, retrieval=True))
 window = common.view_window(source.text, "retrieve_view_from")
 if window is not None:
     # Drawn from a little above the answer (or the best-ranked result on this file): a view from

@@ -130,14 +130,14 @@ with naive:
     for index, chunk in enumerate(chunks["fixed"][:SHOWN], start=1):
         badge = " · ⚠️ header lost" if chunk.id in lost else ""
         st.caption(f"#{index} · lines {chunk.start_line}-{chunk.end_line} · {chunk.size} {chunk.unit}{badge}")
-        st.code(chunk.embed_text, language=None)
+        st.code(chunk.embed_text, language=None, wrap_lines=True)
 with table:
     st.subheader("Table chunks")
     rows_chunks = [c for c in chunks["syntax"] if c.kind == "table_rows"]
     for index, chunk in enumerate(rows_chunks[:SHOWN], start=1):
         st.caption(f"#{index} · {common.name_md(chunk.symbol)} · rows {chunk.row_start}-{chunk.row_end} · {chunk.size} {chunk.unit}"
                    + (" · oversized" if "oversized" in chunk.flags else ""))
-        st.code(chunk.embed_text, language=None)
+        st.code(chunk.embed_text, language=None, wrap_lines=True)
 shown = max(len(chunks["fixed"]), len(chunks["syntax"]))
 if shown > SHOWN:
     st.caption(f"The first {SHOWN} chunks of each side are drawn; the exports below hold all of them.")
@@ -145,7 +145,7 @@ if shown > SHOWN:
 st.subheader("Profile chunk")
 for chunk in (c for c in chunks["syntax"] if c.kind == "table_profile"):
     st.caption(f"{common.name_md(chunk.symbol)} · {chunk.size} {chunk.unit}")
-    st.code(chunk.embed_text, language=None)
+    st.code(chunk.embed_text, language=None, wrap_lines=True)
 
 common.export_panel(chunks, settings, f"sample_repos/tables/{source.path}" if kind == "Sample" else source.path,
                     source.path.rsplit("/", 1)[-1], ([] if has_header == "detect" else ["--header", has_header])

@@ -42,8 +42,11 @@ def test_opens_on_a_sample_that_shows_the_failure(app: AppTest) -> None:
     assert "✂ cuts" in html and "retry" in html
     assert app.expander[0].label == "What am I looking at?"
     # The exported command names the file as the app does (tests/test_cli.py runs such a command).
-    command = next(c.value for c in app.code if c.value.startswith("python -m core chunk"))
-    assert "sample_repos/py_inventory/inventory/" in command and "--root sample_repos/py_inventory" in command
+    command = next(c for c in app.code if c.value.startswith("python -m core chunk"))
+    assert "sample_repos/py_inventory/inventory/" in command.value and "--root sample_repos/py_inventory" in command.value
+    assert command.proto.wrap_lines  # the whole command in view, not past the box's edge
+    # Explore draws no search: its legend names no ranks and no answer.
+    assert "retrieved (rank)" not in html and "the answer" not in html
 
 
 def test_budget_change_redraws_figures_and_view(app: AppTest) -> None:

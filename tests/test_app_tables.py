@@ -29,6 +29,8 @@ def test_opens_on_a_sample_where_naive_windows_lose_the_header(tables: AppTest) 
     assert found["Rows split"][1] == 0
     assert any("header lost" in c.value for c in tables.caption)
     assert any(c.value.startswith("`sales.csv`") for c in tables.caption), "the profile chunk is shown"
+    # Every column of a chunk in view, on a projector too: its lines wrap.
+    assert tables.code and all(c.proto.wrap_lines for c in tables.code)
 
 
 def test_rows_per_chunk_and_format(tables: AppTest) -> None:
