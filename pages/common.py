@@ -501,8 +501,10 @@ def pick_code_source(default_project: str) -> Picked:
         picked.files = [f for f in corpus.files if f.text is not None]
         picked.label = project
     elif kind == "Upload files":
+        limits = Limits()
         uploads = st.file_uploader(
-            "Upload one or more code or text files", accept_multiple_files=True, key="upload_files"
+            "Upload one or more code or text files", accept_multiple_files=True, key="upload_files",
+            help=f"Each file up to {limits.max_file_bytes:,} bytes (the box's own limit is for zips and tables).",
         )
         kept = kept_uploads("kept_uploads", [(u.name, u.getvalue()) for u in uploads or []])
         if kept:
@@ -520,7 +522,12 @@ def pick_code_source(default_project: str) -> Picked:
         picked.shareable = False
         picked.label = "upload"
     elif kind == "Upload zip":
-        upload = st.file_uploader("Upload a zipped repository", type=["zip"], key="upload_zip")
+        limits = Limits()
+        upload = st.file_uploader(
+            "Upload a zipped repository", type=["zip"], key="upload_zip",
+            help=f"Up to {limits.max_files:,} files of {limits.max_file_bytes:,} bytes each, "
+                 f"{limits.max_total_bytes // 1_000_000:,} MB unpacked; larger files are listed as skipped.",
+        )
         for name, data in kept_uploads("kept_zip", [(upload.name, upload.getvalue())] if upload is not None else []):
             picked.encoding = encoding_choice("zip_encoding", "its files that are not UTF-8 read")
             try:

@@ -178,6 +178,7 @@ def _zip(entries: dict[str, bytes]) -> bytes:
 def test_upload_files_good_and_bad(app: AppTest) -> None:
     app.radio(key="source").set_value("Upload files").run()
     uploader = app.file_uploader(key="upload_files")
+    assert "2,000,000 bytes" in uploader.help  # the box says 50MB; code files have a limit of their own
     uploader.upload("calc.rb", b"class Calc\n  def add(a, b)\n    a + b\n  end\nend\n")
     uploader.upload("logo.py", b"\x89PNG\x00\x00\x01binary")
     uploader.upload("empty.js", b"")
