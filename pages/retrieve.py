@@ -80,6 +80,8 @@ def _report_line(r: dict) -> str:
         done.append(f"{r['unchanged']} already indexed")
     if r.get("too_long"):
         done.append(f"{len(r['too_long'])} over the model's limit")
+    if r.get("left_out"):  # comments that only title a section: in the chunk list, not searched
+        done.append(common.plural(r["left_out"], "a section divider left out", "{n} section dividers left out"))
     return f"{r['strategy']}: {r['chunks']} chunks" + (f" ({', '.join(done)})" if done else "")
 
 
