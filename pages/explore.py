@@ -208,6 +208,7 @@ def describe(option: tuple[str, int]) -> str:
             f"lines {chunk.start_line}-{chunk.end_line} · {chunk.size} {chunk.unit}")
 
 
+inspect_default = ""  # the chunk shown first ("syntax:<its first line>"), left out of the link
 if len(options) > INSPECT_LIST_MAX:
     # Tens of thousands of options (a 2 MB file at a small budget) made every rerun seconds long.
     strategy = st.radio("Strategy", common.STRATEGIES, index=1, horizontal=True, key="inspect_strategy")
@@ -219,8 +220,23 @@ if len(options) > INSPECT_LIST_MAX:
     if choice is not None:
         st.caption(describe(choice))
 elif options:
-    default = next((i for i, o in enumerate(options) if o[0] == "syntax"), 0)
-    choice = st.selectbox("Chunk", options, index=default, format_func=describe, key="inspect")
+    # The chunk looked at is kept by where it starts (``inspect=syntax:230``, in the link too):
+    # after a budget change, the chunk of that strategy over that line, not syntax #1 again.
+    if "inspect" in st.session_state:
+        at = st.session_state["inspect"] if st.session_state.get("inspect_file") == path else ""
+    else:
+        at = st.query_params.get("inspect", "")  # a link's, on its first run
+    kept_strategy, _, kept_line = str(at).partition(":")
+    line = int(kept_line) if kept_line.isdigit() else 0
+    default = next((i for i, (s, j) in enumerate(options) if s == kept_strategy
+                    and chunks[s][j].start_line <= line <= chunks[s][j].end_line), None)
+    first = next((i for i, o in enumerate(options) if o[0] == "syntax"), 0)
+    inspect_default = f"{options[first][0]}:{chunks[options[first][0]][options[first][1]].start_line}"
+    # (A key of these chunks: a new list of chunks is a new choice, made from the line kept.)
+    choice = st.selectbox("Chunk", options, index=first if default is None else default, format_func=describe,
+                          key=f"inspect_in:{path}:{settings.chunk_key()}")
+    st.session_state["inspect"] = f"{choice[0]}:{chunks[choice[0]][choice[1]].start_line}"
+    st.session_state["inspect_file"] = path
 else:
     choice = None
 if choice is not None:
@@ -246,4 +262,4 @@ if not picked.shareable:
     st.caption("Links to this page keep the settings; uploads and pasted code stay in your session only.")
 
 common.write_url({**common.SETTING_DEFAULTS, "source": common.CODE_SOURCES[0], "project": DEFAULT_PROJECT,
-                  "file": default_file})
+                  "file": default_file, "inspect": inspect_default})

@@ -127,9 +127,33 @@ def test_inspect_shows_embed_text_against_the_model_limit(app: AppTest) -> None:
     at = next(i for i, text in enumerate(blocks) if text.startswith("# inventory/"))  # the embed_text
     embedded, head = blocks[at], blocks[at + 1]
     assert head.splitlines()[0] == embedded.splitlines()[0] and 1 < len(head.splitlines()) <= 6
-    app.selectbox(key="inspect").set_value(("fixed", 0)).run()
+    inspector(app).set_value(("fixed", 0)).run()
     assert not any(m.value.startswith("**And its head**") for m in app.markdown)  # windows are embedded whole
 
+
+def inspector(at: AppTest):  # type: ignore[no-untyped-def]
+    return next(s for s in at.selectbox if s.label == "Chunk")
+
+
+def test_the_inspected_chunk_is_kept_across_a_budget_change_and_in_the_link(app: AppTest) -> None:
+    # It went back to syntax #1 at every budget change, and a link did not hold it.
+    options = inspector(app).options
+    wanted = next(i for i, o in enumerate(options) if o.startswith("syntax") and "· retry ·" in o)
+    inspector(app).select_index(wanted).run()
+    assert inspector(app).value[0] == "syntax"
+    app.slider(key="budget_tokens").set_value(100).run()  # more chunks before it: its number changes
+    assert not app.exception
+    kept = inspector(app)
+    assert kept.options[kept.index].startswith("syntax") and "retry" in kept.options[kept.index], kept.options[kept.index]
+    link = {key: app.query_params[key] for key in app.query_params}
+    assert link["inspect"].startswith("syntax:")
+    again = AppTest.from_file(APP, default_timeout=120)
+    for key, value in link.items():
+        again.query_params[key] = value
+    again.run()
+    assert not again.exception
+    assert inspector(again).value == kept.value
+    assert "inspect" not in open_app().query_params  # the first chunk, shown by default, is not written
 
 def test_shared_link_reproduces_the_view() -> None:
     at = AppTest.from_file(APP, default_timeout=120)
