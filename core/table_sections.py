@@ -1,6 +1,7 @@
 """Where one table ends and the next begins among a grid's rows: a report's second table below
-a blank row, read apart from the first. Shared by the workbook reader (a sheet's rows) and the
-CSV reader (a file's records, blank lines between them).
+a blank row, read apart from the first (:func:`until_next_table`; shared by the workbook reader,
+a sheet's rows, and the CSV reader, a file's records, blank lines between them), and tables side
+by side, empty columns between them (:func:`column_blocks`; the workbook reader's).
 
 Rows are ``(number, cells)`` pairs: consecutive numbers are adjacent rows, a gap in the numbers
 is a blank row (or blank lines) between them.
@@ -176,3 +177,53 @@ def title_rows(sample: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]
     if count and len(rest) >= 2 and filled(rest[0][1]) >= 4:
         return sample[:count]
     return []
+
+
+MAX_COLUMN_BLOCKS = 10  # tables side by side read apart on one sheet; the rest are columns of the last
+
+
+def column_blocks(sample: list[tuple[int, list[str]]], *, has_header: bool | None = None) -> list[int]:
+    """The first columns (0-based) of the tables standing side by side in ``sample`` (a grid's
+    first rows), left to right: ``[0]`` when there is one table, or no telling.
+
+    The rule. The table area is ``sample`` less the title rows above it (:func:`title_rows`).
+    Its filled columns make runs, apart by columns empty in every row of it, header included (a
+    column named in the header, or holding data under an empty header cell, is no gap). A run
+    is a table of its own when its rows (less title rows of their own) start with a header of
+    two names or more, none a label ending with a colon (``Total: | 1,234`` is a fact beside a
+    table), that :func:`core.table_batch.detect_header` takes for a header (or ``has_header``
+    says so), over at least one row. With two such runs or more, a block starts at each of
+    them but the first, so that a table stands on each side of every split: runs that are no
+    table (notes, a ``label | value`` pair, a lone column) stay columns of the block on their
+    left (or of the first), as all columns were before. The first block starts at column 0 (a note left of
+    the first table stays its note), and each block ends where the next starts (so a later row
+    filling a gap column is the left table's: wider than its header, it is refused by name, as
+    any row wider than the rows sampled is). ``has_header`` False: no table has a header, so
+    none is told apart. At most :data:`MAX_COLUMN_BLOCKS` blocks.
+    """
+    if has_header is False:
+        return [0]
+    area = sample[len(title_rows(sample)) :]
+    runs: list[list[int]] = []  # [first, last] column of each run of filled columns
+    for j in sorted(_used([cells for _, cells in area])):
+        if runs and j == runs[-1][1] + 1:
+            runs[-1][1] = j
+        else:
+            runs.append([j, j])
+    starts = [first for first, last in runs if _block_is_table(area, first, last, has_header)]
+    if len(starts) < 2:
+        return [0]
+    return [0, *starts[1:MAX_COLUMN_BLOCKS]]
+
+
+def _block_is_table(area: list[tuple[int, list[str]]], first: int, last: int, has_header: bool | None) -> bool:
+    """Whether columns ``first``..``last`` of ``area`` hold a table of their own: a header of
+    two names or more, no ``label:`` among them, over a row at least (see :func:`column_blocks`)."""
+    rows = [(number, cells[first : last + 1]) for number, cells in area if filled(cells[first : last + 1])]
+    rows = rows[len(title_rows(rows)) :]
+    if len(rows) < 2:
+        return False
+    names = [cell.strip() for cell in rows[0][1] if cell.strip()]
+    if len(names) < 2 or any(name.endswith(":") for name in names):
+        return False
+    return has_header is True or detect_header([cells for _, cells in rows])
