@@ -190,9 +190,11 @@ def column_blocks(sample: list[tuple[int, list[str]]], *, has_header: bool | Non
     Its filled columns make runs, apart by columns empty in every row of it, header included (a
     column named in the header, or holding data under an empty header cell, is no gap). A run
     is a table of its own when its rows (less title rows of their own) start with a header of
-    two names or more, none a label ending with a colon (``Total: | 1,234`` is a fact beside a
-    table), that :func:`core.table_batch.detect_header` takes for a header (or ``has_header``
-    says so), over at least one row. With two such runs or more, a block starts at each of
+    two names or more over at least one row: none of the names a label ending with a colon
+    (``Total: | 1,234`` is a fact beside a table), and none a number or a date unless
+    :func:`core.table_batch.detect_header` takes them for years heading columns (or
+    ``has_header`` says the row is a header). (Names are not checked against the rows under
+    them: a header merged down over two rows repeats its name in the second.) With two such runs or more, a block starts at each of
     them but the first, so that a table stands on each side of every split: runs that are no
     table (notes, a ``label | value`` pair, a lone column) stay columns of the block on their
     left (or of the first), as all columns were before. The first block starts at column 0 (a note left of
@@ -218,7 +220,8 @@ def column_blocks(sample: list[tuple[int, list[str]]], *, has_header: bool | Non
 
 def _block_is_table(area: list[tuple[int, list[str]]], first: int, last: int, has_header: bool | None) -> bool:
     """Whether columns ``first``..``last`` of ``area`` hold a table of their own: a header of
-    two names or more, no ``label:`` among them, over a row at least (see :func:`column_blocks`)."""
+    two names or more, no ``label:`` and no value among them, over a row at least (see
+    :func:`column_blocks`)."""
     rows = [(number, cells[first : last + 1]) for number, cells in area if filled(cells[first : last + 1])]
     rows = rows[len(title_rows(rows)) :]
     if len(rows) < 2:
@@ -226,4 +229,6 @@ def _block_is_table(area: list[tuple[int, list[str]]], first: int, last: int, ha
     names = [cell.strip() for cell in rows[0][1] if cell.strip()]
     if len(names) < 2 or any(name.endswith(":") for name in names):
         return False
-    return has_header is True or detect_header([cells for _, cells in rows])
+    if has_header is True or not any(looks_like_value(name) for name in names):
+        return True
+    return detect_header([cells for _, cells in rows])
