@@ -194,14 +194,16 @@ def column_blocks(sample: list[tuple[int, list[str]]], *, has_header: bool | Non
     (``Total: | 1,234`` is a fact beside a table), and none a number or a date unless
     :func:`core.table_batch.detect_header` takes them for years heading columns (or
     ``has_header`` says the row is a header). (Names are not checked against the rows under
-    them: a header merged down over two rows repeats its name in the second.) With two such runs or more, a block starts at each of
-    them but the first, so that a table stands on each side of every split: runs that are no
-    table (notes, a ``label | value`` pair, a lone column) stay columns of the block on their
-    left (or of the first), as all columns were before. The first block starts at column 0 (a note left of
-    the first table stays its note), and each block ends where the next starts (so a later row
-    filling a gap column is the left table's: wider than its header, it is refused by name, as
-    any row wider than the rows sampled is). ``has_header`` False: no table has a header, so
-    none is told apart. At most :data:`MAX_COLUMN_BLOCKS` blocks.
+    them: a header merged down over two rows repeats its name in the second.) With two such
+    runs or more, a block starts at each of them but the first, so that a table stands on each
+    side of every split: runs that are no table (notes, a ``label | value`` pair, a lone
+    column) stay columns of the block on their left (or of the first), as all columns were
+    before. The first block starts at column 0 (a note left of the first table stays its
+    note), and each block ends where the next starts (a gap column is the left block's: a
+    later row filling it is refused by the workbook reader, named, for the rows sampled told
+    wrong). ``has_header`` False: no table has a header, so none is told apart. At most
+    :data:`MAX_COLUMN_BLOCKS` blocks. Only ``sample`` is judged: a table beside another that
+    starts below the rows sampled is not found (its rows are the other's columns, as before).
     """
     if has_header is False:
         return [0]
