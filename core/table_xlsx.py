@@ -1,6 +1,7 @@
 """Reading an Excel workbook (.xlsx): every non-empty sheet is a table, named ``book.xlsx#Sheet``,
 and each further table below a blank row of it one more, named by its header's cell
-(``book.xlsx#Sheet!B9``).
+(``book.xlsx#Sheet!B9``), as is each table beside it past empty columns (``book.xlsx#Sheet!G1``:
+:func:`_sheet_tables`).
 
 Sheets are streamed with openpyxl's read-only mode (rows are parsed from the XML as they are
 needed), using the values Excel last calculated for formulas. Cells become text the way Excel
@@ -20,7 +21,7 @@ import warnings
 import zipfile
 from collections.abc import Iterator, Sequence
 from datetime import date, datetime, time, timedelta
-from itertools import zip_longest
+from itertools import islice, zip_longest
 from typing import Any, BinaryIO
 
 import pyarrow as pa
@@ -30,7 +31,7 @@ from core.sources import Limits
 from core.table_batch import (
     OpenTable, RowBatch, check_width, column_names, detect_header, make_batch, reads_as_note,
 )  # fmt: skip
-from core.table_sections import SectionRows, filled, title_rows, until_next_table
+from core.table_sections import SectionRows, column_blocks, filled, title_rows, until_next_table
 
 BATCH_ROWS = 20_000
 MAX_UNCOMPRESSED = 2_000_000_000  # bytes of XML a workbook may expand to
@@ -206,34 +207,107 @@ def cell_text(value: Any) -> str:
     return str(value)
 
 
+MAX_SHEET_TABLES = 50  # tables read apart on one sheet (a sheet of thousands of little ones stays bounded)
+
+
 def _sheet_tables(
     sheet: Any, *, path: str, name: str, has_header: bool | None, merges: Sequence[tuple[int, int, int, int]]
 ) -> Iterator[OpenTable]:
-    """The tables of one sheet, top to bottom: one, or more where a blank row is followed by a
-    table of its own (:func:`core.table_sections.until_next_table`). Each after the first is named by the cell its
-    header starts at: ``book.xlsx#Report!A8``. A table whose rows were not all read when the
-    next is asked for (a preview's first rows) ends the sheet: its rows are not read to find more."""
+    """The tables of one sheet: those side by side left to right (column blocks, empty columns
+    between them: :func:`core.table_sections.column_blocks`, judged on the sheet's first
+    :data:`_HEADER_SAMPLE_ROWS` rows), each block's top to bottom (:func:`_block_tables`).
+
+    The first block is read from the rows sampled and on; each further one from a pass of its
+    own over the sheet (openpyxl parses it again, streamed: memory stays bounded, time grows by
+    a pass a block), its rows cut to its columns, from its first to the next block's first (a
+    gap column's cells are the left block's). A block's first table is named by its header's
+    cell, as a table below another is: ``book.xlsx#Sheet!G1``; a sheet of one block reads and
+    names its tables exactly as before."""
+    rows = _filled_rows(sheet, path, merges)
+    sample = list(islice(rows, _HEADER_SAMPLE_ROWS))
+    starts = column_blocks(sample, has_header=has_header)
+    found = 0
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else None
+        block = _chain(sample, rows) if index == 0 else _filled_rows(sheet, path, merges)
+        block_merges = merges
+        if len(starts) > 1:
+            # Columns of the block right of the last one its sampled rows fill: the gap before
+            # the next block (empty in every sampled row: a later row filling one is refused).
+            used = [j for _, cells in sample for j, cell in enumerate(cells[start:end], start) if cell.strip()]
+            gap = (max(used) + 1, end) if end is not None and used else None
+            block = _block_columns(block, start, end, gap=gap, after=sample[-1][0], where=f"{path}: sheet {sheet.title!r}")
+            block_merges = [m for m in merges if m[3] > start and (end is None or m[1] <= end)]
+        # Each block after this one keeps room for a table (the sheet's MAX_SHEET_TABLES in all).
+        limit = MAX_SHEET_TABLES - found - (len(starts) - index - 1)
+        for table in _block_tables(sheet, block, path=path, name=name, has_header=has_header,
+                                   merges=block_merges, anchored=index > 0, limit=limit):  # fmt: skip
+            found += 1
+            yield table
+
+
+def _filled_rows(sheet: Any, path: str, merges: Sequence[tuple[int, int, int, int]]) -> Iterator[tuple[int, list[str]]]:
+    """A sheet's non-empty rows (:func:`_sheet_rows`), merged cells filled (:func:`_fill_merges`)."""
     rows = _sheet_rows(sheet, path)
-    if merges:
-        rows = _fill_merges(rows, merges)
+    return _fill_merges(rows, merges) if merges else rows
+
+
+def _block_columns(
+    rows: Iterator[tuple[int, list[str]]], start: int, end: int | None, *,
+    gap: tuple[int, int] | None = None, after: int = 0, where: str = "",
+) -> Iterator[tuple[int, list[str]]]:  # fmt: skip
+    """``rows`` cut to columns ``start`` up to ``end`` (0-based, ``end`` not included; None: on
+    to the last), at their places (the columns left of ``start`` empty, so that cells keep
+    their sheet columns); rows left empty are dropped, as empty sheet rows are.
+
+    ``gap``: the columns (first, end) that part this block from the next, empty in the rows
+    sampled to find them (up to row ``after``); a later row filling one is refused by name
+    (its cell would be the left table's, wider than its header: the rows sampled told wrong)."""
+    pad = [""] * start
+    for number, cells in rows:
+        if gap and number > after and any(c.strip() for c in cells[gap[0] : gap[1]]):
+            column = gap[0] + next(j for j, c in enumerate(cells[gap[0] : gap[1]]) if c.strip())
+            raise InputError(
+                f"{where} row {number}: a cell in column {_column_letters(column + 1)}, which is empty in the "
+                f"sheet's first {_HEADER_SAMPLE_ROWS} rows, where it parts two tables side by side (the next "
+                f"from column {_column_letters(gap[1] + 1)}): give the column a header to read them as one "
+                "table, or move the cell"
+            )
+        part = _trimmed(cells[start:end])
+        if any(c.strip() for c in part):
+            yield number, pad + part
+
+
+def _block_tables(
+    sheet: Any, rows: Iterator[tuple[int, list[str]]], *, path: str, name: str, has_header: bool | None,
+    merges: Sequence[tuple[int, int, int, int]], anchored: bool, limit: int = MAX_SHEET_TABLES,
+) -> Iterator[OpenTable]:  # fmt: skip
+    """The tables of one column block of a sheet (its only one, as a rule), top to bottom: one,
+    or more where a blank row is followed by a table of its own
+    (:func:`core.table_sections.until_next_table`). Each after the first is named by the cell
+    its header starts at: ``book.xlsx#Report!A8``, and so is the first when ``anchored`` (a
+    block right of the sheet's first). A table whose rows were not all read when the next is
+    asked for (a preview's first rows) ends the block: its rows are not read to find more.
+    Past ``limit`` tables, the block's rows are the last's."""
     shared = SectionRows(rows)
     count = 0
     while True:
         shared.next_table = False
-        last = count + 1 >= MAX_SHEET_TABLES  # past it, the sheet's rows are this table's
+        last = count + 1 >= limit  # past it, the block's rows are this table's
         table = _open_sheet(sheet, shared if last else until_next_table(shared), path=path, name=name,
-                            has_header=has_header, merges=merges, anchored=count > 0)  # fmt: skip
+                            has_header=has_header, merges=merges, anchored=anchored or count > 0)  # fmt: skip
         if table is None:
             return
-        if last and count:
+        if last and count and limit == MAX_SHEET_TABLES:
             table.notes = (*table.notes, f"note: the sheet's tables past its {MAX_SHEET_TABLES:,}th are read as rows of this one")
+        elif last and limit < MAX_SHEET_TABLES:
+            table.notes = (*table.notes, f"note: tables below this one are read as its rows (at most {MAX_SHEET_TABLES:,} tables a sheet)")
         yield table
         if not shared.next_table:
             return
         count += 1
 
 
-MAX_SHEET_TABLES = 50  # tables read apart on one sheet (a sheet of thousands of little ones stays bounded)
 def _open_sheet(
     sheet: Any, rows: Iterator[tuple[int, list[str]]], *, path: str, name: str, has_header: bool | None,
     merges: Sequence[tuple[int, int, int, int]] = (), anchored: bool = False,

@@ -903,6 +903,141 @@ def test_a_sheet_of_many_little_tables_is_read_apart_up_to_a_bound() -> None:
     assert "tables past" not in profiles[-2].header and profiles[-1].row_end >= 3 * (120 - 50)  # the rest, headers too
 
 
+# Tables side by side on a sheet: sales in A-D, a lookup table right of them past empty columns.
+SALES = [["region", "product", "units", "revenue"], ["North", "Widget", 3, 120.5], ["South", "Gadget", 2, 95],
+         ["East", "Widget", 5, 210], ["West", "Bolt", 1, 12.25], ["North", "Bolt", 4, 48]]  # fmt: skip
+LOOKUP = [["code", "name", "manager"], ["N", "North", "Ada"], ["S", "South", "Alan"], ["E", "East", "Grace"]]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("gap", [1, 2])
+def test_tables_side_by_side_on_a_sheet_are_tables_of_their_own(gap: int, fmt: str) -> None:
+    # They were one table: the lookup's code, name and manager as columns of the sales rows,
+    # empty columns named column_5 (and column_6) between, and its rows padded with nothing.
+    from core.table_xlsx import cell_text
+
+    right = 5 + gap  # the lookup's first column (1-based): F or G
+    workbook = load_bytes("book.xlsx", _xlsx_bytes(_rows_at(1, 1, SALES) + _rows_at(1, right, LOOKUP)))
+    chunks = chunk_table_source(workbook, ChunkSettings(table_rows=2, table_format=fmt), "syntax")
+    expected = {"book.xlsx#Sheet": SALES, f"book.xlsx#Sheet!{'FG'[gap - 1]}1": LOOKUP}
+    assert [c.symbol for c in chunks if c.kind == "table_profile"] == list(expected)
+    for name, table in expected.items():
+        mine = [c for c in row_chunks(chunks) if c.symbol == name]
+        assert len(mine) > 1
+        for a, b in zip(mine, mine[1:]):
+            assert b.row_start == a.row_end + 1
+        assert (mine[0].row_start, mine[-1].row_end) == (1, len(table) - 1)
+        assert (mine[0].start_line, mine[-1].end_line) == (2, len(table))  # sheet rows
+        cells = []
+        for chunk in mine:  # the block's own header in every chunk
+            assert chunk.strategy == "table" and chunk.columns == tuple(table[0])
+            assert chunk.header == serialise_header(chunk.columns, fmt)
+            assert chunk.embed_text.startswith(f"# book.xlsx :: {name}\n{chunk.header}\n")
+            body = chunk.embed_text[len(f"# book.xlsx :: {name}\n{chunk.header}\n") :]
+            cells.extend(parse_rows(body, chunk.columns, fmt))
+        assert cells == [[cell_text(v) for v in row] for row in table[1:]]  # every data row, once, in order
+    previews = read_table_preview(workbook)
+    assert {name: list(frame.columns) for name, frame in previews.items()} == {n: t[0] for n, t in expected.items()}
+    assert [len(frame) for frame in previews.values()] == [len(SALES) - 1, len(LOOKUP) - 1]
+
+
+def _assert_profile_is_pandas(profile, frame: pd.DataFrame) -> None:  # type: ignore[no-untyped-def]
+    assert profile.rows == len(frame)
+    assert [c.name for c in profile.columns] == list(frame.columns)
+    for col in profile.columns:
+        series = frame[col.name]
+        assert (col.count, col.missing) == (int(series.notna().sum()), int(series.isna().sum())), col.name
+        if col.kind in ("integer", "decimal"):
+            assert pd.api.types.is_numeric_dtype(series), col.name
+            assert col.min == pytest.approx(series.min()) and col.max == pytest.approx(series.max())
+            assert col.sum == pytest.approx(series.sum(), rel=1e-12) and col.mean == pytest.approx(series.mean(), rel=1e-12)
+        else:
+            assert not pd.api.types.is_numeric_dtype(series), col.name
+            assert col.distinct == series.nunique(), col.name
+            top_value, top_count = col.most_common(1)[0]
+            assert top_count == series.value_counts().iloc[0] and series.value_counts()[top_value] == top_count
+
+
+def test_each_side_by_side_tables_profile_agrees_with_pandas_over_its_columns(tmp_path: Path) -> None:
+    path = tmp_path / "book.xlsx"
+    path.write_bytes(_xlsx_bytes(_rows_at(1, 1, SALES) + _rows_at(1, 7, LOOKUP)))
+    frames = {
+        "book.xlsx#Sheet": pd.read_excel(path, usecols="A:D"),
+        "book.xlsx#Sheet!G1": pd.read_excel(path, usecols="G:I", nrows=len(LOOKUP) - 1),
+    }
+    profiles = {p.name: p for p in profile_tables(load_file(path))}
+    assert list(profiles) == list(frames)
+    for name, frame in frames.items():
+        _assert_profile_is_pandas(profiles[name], frame)
+
+
+def test_only_a_table_on_each_side_of_empty_columns_parts_a_sheet() -> None:
+    # A column named in the header but empty under it, and one unnamed but holding data, are
+    # no gap: the table keeps them, while the lookup past a truly empty column is read apart.
+    # A label: value pair, notes or a lone column beside a table are no table: no split (their
+    # cells stay columns of the table, as before).
+    staff = [["name", "city", "comment", None, "qty"], ["Ada", "London", None, "x", 1], ["Alan", "Wilmslow", None, None, 2]]
+    beside = {
+        "pair": [["Total:", 1234]],
+        "notes": [["Source: sales ledger"], ["* preliminary figures"]],
+        "lone": [["city"], ["Oslo"], ["Rome"]],
+    }
+    book = openpyxl.Workbook()
+    sheets = {"Staff": _rows_at(1, 1, staff) + _rows_at(1, 7, LOOKUP)}
+    sheets.update({title: _rows_at(1, 1, SALES) + _rows_at(1, 7, cells) for title, cells in beside.items()})
+    for index, (title, cells) in enumerate(sheets.items()):
+        sheet = book.active if index == 0 else book.create_sheet()
+        sheet.title = title
+        for row, column, value in cells:
+            sheet.cell(row, column, value)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    chunks = chunk_table_source(load_bytes("b.xlsx", buffer.getvalue()), ChunkSettings(), "syntax")
+    profiles = {c.symbol: c for c in chunks if c.kind == "table_profile"}
+    assert list(profiles) == ["b.xlsx#Staff", "b.xlsx#Staff!G1", "b.xlsx#pair", "b.xlsx#notes", "b.xlsx#lone"]
+    assert profiles["b.xlsx#Staff"].columns == ("name", "city", "comment", "column_4", "qty")
+    assert profiles["b.xlsx#Staff!G1"].columns == ("code", "name", "manager")
+    assert [c.text for c in row_chunks(chunks)][:2] == ["Ada,London,,x,1\nAlan,Wilmslow,,,2", "N,North,Ada\nS,South,Alan\nE,East,Grace"]
+    # One table a sheet, its rows all there (the pair's figure in the header row makes that a
+    # table of no header, as it was), the lookup's columns only where a table stood beside.
+    assert [profiles[f"b.xlsx#{title}"].row_end for title in beside] == [len(SALES), len(SALES) - 1, len(SALES) - 1]
+    assert [profiles[f"b.xlsx#{title}"].columns[-1] for title in beside] == ["column_8", "Source: sales ledger", "city"]
+
+
+def test_side_by_side_tables_keep_their_tables_below_and_their_own_merged_header() -> None:
+    # Left: a header of two rows (Region merged down, Revenue across Q1 Q2), then below a blank
+    # row a titled price list; right: the lookup, a one-row header. The left's merges must not
+    # reach the lookup (its header joined with its first row), nor the price list be lost.
+    book = openpyxl.Workbook()
+    sheet = book.active
+    left = [["Region", "Revenue", None], [None, "Q1", "Q2"], ["North", 1, 2], ["South", 3, 4], None, None,
+            ["Price list"], ["product", "price"], ["Widget", 9.5], ["Gadget", 12]]  # fmt: skip
+    for row, column, value in _rows_at(1, 1, [r or [] for r in left]) + _rows_at(1, 6, LOOKUP):
+        sheet.cell(row, column, value)
+    sheet.merge_cells("A1:A2")
+    sheet.merge_cells("B1:C1")
+    buffer = io.BytesIO()
+    book.save(buffer)
+    chunks = chunk_table_source(load_bytes("m.xlsx", buffer.getvalue()), ChunkSettings(), "syntax")
+    assert [(c.symbol, c.columns, c.text, c.start_line) for c in row_chunks(chunks)] == [
+        ("m.xlsx#Sheet", ("Region", "Revenue Q1", "Revenue Q2"), "North,1,2\nSouth,3,4", 3),
+        ("m.xlsx#Sheet!A8", ("product", "price"), "Widget,9.5\nGadget,12", 9),
+        ("m.xlsx#Sheet!F1", ("code", "name", "manager"), "N,North,Ada\nS,South,Alan\nE,East,Grace", 2),
+    ]  # fmt: skip
+    profiles = [c for c in chunks if c.kind == "table_profile"]
+    assert "row 7 above the table read as its title: Price list" in profiles[1].header
+    assert "merged" not in profiles[2].header
+
+
+def test_a_row_filling_the_gap_between_side_by_side_tables_later_is_refused_by_name() -> None:
+    # The gap is judged on the sheet's first rows; a cell in it further down cannot be read
+    # into either table (the left one's columns are already fixed): a clear error, not a row cut.
+    long_sales = SALES + [["North", "Widget", i, i * 1.5] for i in range(60)]
+    cells = _rows_at(1, 1, long_sales) + _rows_at(1, 7, LOOKUP) + [(len(long_sales), 5, "late comment")]
+    with pytest.raises(InputError, match=r"g\.xlsx: sheet 'Sheet' row 66: a cell in column E, which is empty in the sheet's first 50 rows"):
+        chunk_table_source(load_bytes("g.xlsx", _xlsx_bytes(cells)), ChunkSettings(), "syntax")
+
+
 ANALYTICS_EXPORT = """\
 # ----------------------------------------
 # All Web Site Data
