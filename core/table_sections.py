@@ -199,9 +199,9 @@ def column_blocks(sample: list[tuple[int, list[str]]], *, has_header: bool | Non
     side of every split: runs that are no table (notes, a ``label | value`` pair, a lone
     column) stay columns of the block on their left (or of the first), as all columns were
     before. The first block starts at column 0 (a note left of the first table stays its
-    note), and each block ends where the next starts (a gap column is the left block's: a
-    later row filling it is refused by the workbook reader, named, for the rows sampled told
-    wrong). ``has_header`` False: no table has a header, so none is told apart. At most
+    note), and each block ends where the next starts (a gap column is the left block's; the
+    workbook reader keeps a split only where the gap stays empty to the sheet's end and the two
+    sides fill different rows). ``has_header`` False: no table has a header, so none is told apart. At most
     :data:`MAX_COLUMN_BLOCKS` blocks. Only ``sample`` is judged: a table beside another that
     starts below the rows sampled is not found (its rows are the other's columns, as before).
     """

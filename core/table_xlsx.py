@@ -217,26 +217,25 @@ def _sheet_tables(
     between them: :func:`core.table_sections.column_blocks`, judged on the sheet's first
     :data:`_HEADER_SAMPLE_ROWS` rows), each block's top to bottom (:func:`_block_tables`).
 
-    The first block is read from the rows sampled and on; each further one from a pass of its
-    own over the sheet (openpyxl parses it again, streamed: memory stays bounded, time grows by
-    a pass a block), its rows cut to its columns, from its first to the next block's first (a
-    gap column's cells are the left block's). A block's first table is named by its header's
+    The blocks are checked against the whole sheet first (:func:`_confirmed_blocks`, a pass of
+    its own). The first block is read from the rows sampled and on; each further one from a
+    pass of its own over the sheet (openpyxl parses it again, streamed: memory stays bounded,
+    time grows by a pass a block), its rows cut to its columns, from its first to the next
+    block's first. A block's first table is named by its header's
     cell, as a table below another is: ``book.xlsx#Sheet!G1``; a sheet of one block reads and
     names its tables exactly as before."""
     rows = _filled_rows(sheet, path, merges)
     sample = list(islice(rows, _HEADER_SAMPLE_ROWS))
     starts = column_blocks(sample, has_header=has_header)
+    if len(starts) > 1:
+        starts = _confirmed_blocks(_filled_rows(sheet, path, merges), sample, starts)
     found = 0
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else None
         block = _chain(sample, rows) if index == 0 else _filled_rows(sheet, path, merges)
         block_merges = merges
         if len(starts) > 1:
-            # Columns of the block right of the last one its sampled rows fill: the gap before
-            # the next block (empty in every sampled row: a later row filling one is refused).
-            used = [j for _, cells in sample for j, cell in enumerate(cells[start:end], start) if cell.strip()]
-            gap = (max(used) + 1, end) if end is not None and used else None
-            block = _block_columns(block, start, end, gap=gap, after=sample[-1][0], where=f"{path}: sheet {sheet.title!r}")
+            block = _block_columns(block, start, end)
             block_merges = [m for m in merges if m[3] > start and (end is None or m[1] <= end)]
         # Each block after this one keeps room for a table (the sheet's MAX_SHEET_TABLES in all).
         limit = MAX_SHEET_TABLES - found - (len(starts) - index - 1)
@@ -252,30 +251,43 @@ def _filled_rows(sheet: Any, path: str, merges: Sequence[tuple[int, int, int, in
     return _fill_merges(rows, merges) if merges else rows
 
 
-def _block_columns(
-    rows: Iterator[tuple[int, list[str]]], start: int, end: int | None, *,
-    gap: tuple[int, int] | None = None, after: int = 0, where: str = "",
-) -> Iterator[tuple[int, list[str]]]:  # fmt: skip
+def _block_columns(rows: Iterator[tuple[int, list[str]]], start: int, end: int | None) -> Iterator[tuple[int, list[str]]]:
     """``rows`` cut to columns ``start`` up to ``end`` (0-based, ``end`` not included; None: on
     to the last), at their places (the columns left of ``start`` empty, so that cells keep
-    their sheet columns); rows left empty are dropped, as empty sheet rows are.
-
-    ``gap``: the columns (first, end) that part this block from the next, empty in the rows
-    sampled to find them (up to row ``after``); a later row filling one is refused by name
-    (its cell would be the left table's, wider than its header: the rows sampled told wrong)."""
+    their sheet columns); rows left empty are dropped, as empty sheet rows are."""
     pad = [""] * start
     for number, cells in rows:
-        if gap and number > after and any(c.strip() for c in cells[gap[0] : gap[1]]):
-            column = gap[0] + next(j for j, c in enumerate(cells[gap[0] : gap[1]]) if c.strip())
-            raise InputError(
-                f"{where} row {number}: a cell in column {_column_letters(column + 1)}, which is empty in the "
-                f"sheet's first {_HEADER_SAMPLE_ROWS} rows, where it parts two tables side by side (the next "
-                f"from column {_column_letters(gap[1] + 1)}): give the column a header to read them as one "
-                "table, or move the cell"
-            )
         part = _trimmed(cells[start:end])
         if any(c.strip() for c in part):
             yield number, pad + part
+
+
+def _confirmed_blocks(
+    rows: Iterator[tuple[int, list[str]]], sample: list[tuple[int, list[str]]], starts: list[int]
+) -> list[int]:
+    """``starts`` (column blocks judged on the ``sample`` rows) checked against every row of the
+    sheet, in one more streamed pass: a split stands where the columns between two blocks stay
+    empty to the sheet's end, and where the two sides do not fill the very same rows (a table
+    with an empty spacer column between column groups fills both sides of it in every row: one
+    table, as before). A gap filled below the sampled rows (a wider table further down) undoes
+    every split: the sheet reads as one grid, as before, rather than be refused."""
+    ends = [*starts[1:], None]
+    gaps = []  # per block but the last: the columns right of what its sampled rows fill
+    for first, end in zip(starts[:-1], starts[1:]):
+        used = [j for _, cells in sample for j, cell in enumerate(cells[first:end], first) if cell.strip()]
+        gaps.append((max(used) + 1 if used else first, end))
+    titled = title_rows(sample)
+    above = titled[-1][0] if titled else 0  # a title over the sheet is no row of either side
+    differ = [False] * len(gaps)
+    for number, cells in rows:
+        if any(c.strip() for a, b in gaps for c in cells[a:b]):
+            return [0]
+        if number <= above:
+            continue
+        sides = [any(c.strip() for c in cells[first:end]) for first, end in zip(starts, ends)]
+        for i in range(len(gaps)):
+            differ[i] = differ[i] or sides[i] != sides[i + 1]
+    return [0, *(start for start, apart in zip(starts[1:], differ) if apart)]
 
 
 def _block_tables(

@@ -1029,13 +1029,33 @@ def test_side_by_side_tables_keep_their_tables_below_and_their_own_merged_header
     assert "merged" not in profiles[2].header
 
 
-def test_a_row_filling_the_gap_between_side_by_side_tables_later_is_refused_by_name() -> None:
-    # The gap is judged on the sheet's first rows; a cell in it further down cannot be read
-    # into either table (the left one's columns are already fixed): a clear error, not a row cut.
+def _tables_of(cells: list[tuple[int, int, object]]) -> dict[str, tuple[str, ...]]:
+    chunks = chunk_table_source(load_bytes("g.xlsx", _xlsx_bytes(cells)), ChunkSettings(), "syntax")
+    return {c.symbol: c.columns for c in chunks if c.kind == "table_rows"}
+
+
+def test_a_gap_filled_below_the_rows_judged_keeps_the_sheet_one_table() -> None:
+    # The gap is judged on the sheet's first rows; a cell in it further down (a wider table
+    # below, a comment) means no split after all: the sheet reads as one grid, as before,
+    # rather than be refused or have the cell cut from its row.
     long_sales = SALES + [["North", "Widget", i, i * 1.5] for i in range(60)]
-    cells = _rows_at(1, 1, long_sales) + _rows_at(1, 7, LOOKUP) + [(len(long_sales), 5, "late comment")]
-    with pytest.raises(InputError, match=r"g\.xlsx: sheet 'Sheet' row 66: a cell in column E, which is empty in the sheet's first 50 rows"):
-        chunk_table_source(load_bytes("g.xlsx", _xlsx_bytes(cells)), ChunkSettings(), "syntax")
+    cells = _rows_at(1, 1, long_sales) + _rows_at(1, 7, LOOKUP)
+    assert set(_tables_of(cells)) == {"g.xlsx#Sheet", "g.xlsx#Sheet!G1"}
+    late = _tables_of(cells + [(len(long_sales), 5, "late comment")])
+    assert list(late) == ["g.xlsx#Sheet"] and {"revenue", "code", "manager"} <= set(late["g.xlsx#Sheet"])
+
+
+def test_column_groups_of_one_table_apart_by_a_spacer_column_stay_one_table() -> None:
+    # Two groups of columns filling the very same rows (a spacer column between this year and
+    # last): one table, as before. Tables side by side fill different rows (a lookup of three).
+    this_year = [["region", "units"], *[[f"R{i}", i] for i in range(8)]]
+    last_year = [["units 2023", "revenue 2023"], *[[i * 2, i * 3.5] for i in range(8)]]
+    one = _tables_of(_rows_at(1, 1, this_year) + _rows_at(1, 4, last_year))
+    assert list(one) == ["g.xlsx#Sheet"] and one["g.xlsx#Sheet"][-1] == "revenue 2023"
+    # A title across the top fills one side only: still the same rows below it.
+    titled = _tables_of([(1, 1, "Units by region, this year and last")]
+                        + _rows_at(3, 1, this_year) + _rows_at(3, 4, last_year))
+    assert list(titled) == ["g.xlsx#Sheet"]
 
 
 ANALYTICS_EXPORT = """\
