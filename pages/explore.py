@@ -220,23 +220,24 @@ if len(options) > INSPECT_LIST_MAX:
     if choice is not None:
         st.caption(describe(choice))
 elif options:
-    # The chunk looked at is kept by where it starts (``inspect=syntax:230``, in the link too):
-    # after a budget change, the chunk of that strategy over that line, not syntax #1 again.
-    if "inspect" in st.session_state:
-        at = st.session_state["inspect"] if st.session_state.get("inspect_file") == path else ""
-    else:
-        at = st.query_params.get("inspect", "")  # a link's, on its first run
-    kept_strategy, _, kept_line = str(at).partition(":")
-    line = int(kept_line) if kept_line.isdigit() else 0
-    default = next((i for i, (s, j) in enumerate(options) if s == kept_strategy
-                    and chunks[s][j].start_line <= line <= chunks[s][j].end_line), None)
+    # The chunk looked at is kept by where it starts (``inspect_at=syntax:230``, in the link
+    # too): after a budget change, the chunk of that strategy over that line, not syntax #1.
     first = next((i for i, o in enumerate(options) if o[0] == "syntax"), 0)
     inspect_default = f"{options[first][0]}:{chunks[options[first][0]][options[first][1]].start_line}"
-    # (A key of these chunks: a new list of chunks is a new choice, made from the line kept.)
-    choice = st.selectbox("Chunk", options, index=first if default is None else default, format_func=describe,
-                          key=f"inspect_in:{path}:{settings.chunk_key()}")
-    st.session_state["inspect"] = f"{choice[0]}:{chunks[choice[0]][choice[1]].start_line}"
-    st.session_state["inspect_file"] = path
+    if st.session_state.get("inspect_for") != (path, settings.chunk_key()) or st.session_state.get("inspect") not in options:
+        # New chunks (another file, other settings): choose again, from the line kept.
+        if "inspect_for" in st.session_state:
+            at = st.session_state.get("inspect_at", "") if st.session_state["inspect_for"][0] == path else ""
+        else:
+            at = st.query_params.get("inspect_at", "")  # a link's, on its first run
+        kept_strategy, _, kept_line = str(at).partition(":")
+        line = int(kept_line) if kept_line.isdigit() else 0
+        kept = next((o for o in options if o[0] == kept_strategy
+                     and chunks[o[0]][o[1]].start_line <= line <= chunks[o[0]][o[1]].end_line), None)
+        st.session_state["inspect"] = kept or options[first]
+        st.session_state["inspect_for"] = (path, settings.chunk_key())
+    choice = st.selectbox("Chunk", options, format_func=describe, key="inspect")
+    st.session_state["inspect_at"] = f"{choice[0]}:{chunks[choice[0]][choice[1]].start_line}"
 else:
     choice = None
 if choice is not None:
@@ -262,4 +263,4 @@ if not picked.shareable:
     st.caption("Links to this page keep the settings; uploads and pasted code stay in your session only.")
 
 common.write_url({**common.SETTING_DEFAULTS, "source": common.CODE_SOURCES[0], "project": DEFAULT_PROJECT,
-                  "file": default_file, "inspect": inspect_default})
+                  "file": default_file, "inspect_at": inspect_default})

@@ -146,14 +146,14 @@ def test_the_inspected_chunk_is_kept_across_a_budget_change_and_in_the_link(app:
     kept = inspector(app)
     assert kept.options[kept.index].startswith("syntax") and "retry" in kept.options[kept.index], kept.options[kept.index]
     link = {key: app.query_params[key] for key in app.query_params}
-    assert link["inspect"].startswith("syntax:")
+    assert link["inspect_at"].startswith("syntax:")
     again = AppTest.from_file(APP, default_timeout=120)
     for key, value in link.items():
         again.query_params[key] = value
     again.run()
     assert not again.exception
     assert inspector(again).value == kept.value
-    assert "inspect" not in open_app().query_params  # the first chunk, shown by default, is not written
+    assert "inspect_at" not in open_app().query_params  # the first chunk, shown by default, is not written
 
 def test_shared_link_reproduces_the_view() -> None:
     at = AppTest.from_file(APP, default_timeout=120)
