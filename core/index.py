@@ -203,7 +203,12 @@ def searchable(chunks: Sequence[Chunk]) -> list[Chunk]:
     section (``# ---- reporting ----``) and stand alone, which answer no question and whose
     breadcrumb and few words ranked them above real answers. They stay in every chunk list
     (coverage is lossless); only search leaves them out."""
-    return [c for c in chunks if "divider" not in c.flags]
+    return [c for c in chunks if is_searchable(c)]
+
+
+def is_searchable(chunk: Chunk) -> bool:
+    """Whether an index holds ``chunk`` (:func:`searchable`)."""
+    return "divider" not in chunk.flags
 
 
 # ---- in memory ---------------------------------------------------------------------------------
@@ -218,9 +223,11 @@ class MemoryIndex:
     def __init__(self, chunks: Sequence[Chunk], vectors: np.ndarray, *, too_long: frozenset[str] = frozenset()) -> None:
         if len(chunks) != len(vectors):
             raise ValueError(f"{len(chunks)} chunks but {len(vectors)} vectors")
-        keep = [i for i, c in enumerate(chunks) if "divider" not in c.flags]  # as a Store holds them (searchable)
+        keep = [i for i, c in enumerate(chunks) if is_searchable(c)]  # as a Store holds them
         self.chunks = [chunks[i] for i in keep]
-        self.vectors = np.asarray(vectors, dtype=np.float32)[keep] if len(keep) < len(chunks) else np.asarray(vectors, dtype=np.float32)
+        self.vectors = np.asarray(vectors, dtype=np.float32)
+        if len(keep) < len(chunks):
+            self.vectors = self.vectors[keep]
         self.too_long = too_long
         self._by_id = {c.id: c for c in self.chunks}
         self._by_path: dict[str, list[Chunk]] = {}
