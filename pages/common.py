@@ -149,18 +149,25 @@ def seed_state(defaults: dict[str, object], choices: dict[str, object] | None = 
         st.session_state[key] = value
 
 
+def _int_range(allowed: object) -> tuple[int, int] | None:
+    """``allowed`` when it is a (low, high) range of integers (not a pair of booleans), else None."""
+    if isinstance(allowed, tuple) and len(allowed) == 2 and all(type(v) is int for v in allowed):
+        return allowed
+    return None
+
+
 def _choices_hint(allowed: object) -> str:
-    """`` (16 to 1024)`` for a range of integers, else nothing (a list of files is too long)."""
-    if isinstance(allowed, tuple) and len(allowed) == 2 and all(isinstance(v, int) for v in allowed):
-        return f" ({allowed[0]:,} to {allowed[1]:,})"
-    return ""
+    """`` (16 to 1,024)`` for a range of integers, else nothing (a list of files is too long)."""
+    bounds = _int_range(allowed)
+    return f" ({bounds[0]:,} to {bounds[1]:,})" if bounds else ""
 
 
 def _allowed(value: object, allowed: object) -> bool:
     if allowed is None:
         return True
-    if isinstance(allowed, tuple) and len(allowed) == 2 and all(isinstance(v, int) for v in allowed) and isinstance(value, int) and not isinstance(value, bool):
-        return allowed[0] <= value <= allowed[1]
+    bounds = _int_range(allowed)
+    if bounds and isinstance(value, int) and not isinstance(value, bool):
+        return bounds[0] <= value <= bounds[1]
     return value in allowed  # type: ignore[operator]
 
 

@@ -28,3 +28,13 @@ def test_code_span_fences_a_name_that_holds_backticks() -> None:
     assert code_span("src/app.py") == "`src/app.py`"
     assert code_span("we`ird *name* $a$.js") == "``we`ird *name* $a$.js``"
     assert code_span("`edge``") == "``` `edge`` ```"
+
+
+def test_a_links_bad_value_names_a_range_of_numbers_only() -> None:
+    from pages.common import _allowed, _choices_hint
+
+    assert _choices_hint((16, 1024)) == " (16 to 1,024)"
+    assert _choices_hint((True, False)) == ""  # a toggle's two values are no range ("1 to 0")
+    assert _choices_hint(["any", "a.py"]) == ""
+    assert _allowed(20, (1, 20)) and not _allowed(21, (1, 20))
+    assert _allowed(False, (True, False)) and not _allowed(2, (True, False))
