@@ -150,16 +150,17 @@ def seed_state(defaults: dict[str, object], choices: dict[str, object] | None = 
 
 
 def _int_range(allowed: object) -> tuple[int, int] | None:
-    """``allowed`` when it is a (low, high) range of integers (not a pair of booleans), else None."""
-    if isinstance(allowed, tuple) and len(allowed) == 2 and all(type(v) is int for v in allowed):
+    """``allowed`` when it is a (low, high) pair of integers, else None."""
+    if isinstance(allowed, tuple) and len(allowed) == 2 and all(isinstance(v, int) for v in allowed):
         return allowed
     return None
 
 
 def _choices_hint(allowed: object) -> str:
-    """`` (16 to 1,024)`` for a range of integers, else nothing (a list of files is too long)."""
+    """`` (16 to 1,024)`` for a range of integers, else nothing (a list of files is too long; a
+    toggle's True and False are no range)."""
     bounds = _int_range(allowed)
-    return f" ({bounds[0]:,} to {bounds[1]:,})" if bounds else ""
+    return f" ({bounds[0]:,} to {bounds[1]:,})" if bounds and not any(isinstance(v, bool) for v in bounds) else ""
 
 
 def _allowed(value: object, allowed: object) -> bool:
