@@ -179,7 +179,7 @@ def cmd_index(args: argparse.Namespace) -> int:
                 f"{report.strategy}: {report.chunks} chunks in {report.collection} ({report.added} added, "
                 f"{report.deleted} deleted, {report.unchanged} unchanged; embeddings {report.reused} re-used, "
                 f"{report.embedded} computed)"
-                + (f"; {report.left_out} section divider(s) left out" if report.left_out else "")
+                + (f"; {_count(report.left_out, 'section divider', 'section dividers')} left out" if report.left_out else "")
             )
             if report.too_long:
                 _err(
