@@ -986,7 +986,11 @@ class _Run:
         merging = self.settings.merge_siblings or packed
         grouped = self.prototype_groups(units) if self.spec.prototypes and not function_body and not merging else {}
         units = list(units)  # (an end marker split off below is read next)
+        skip = 0  # units already in a chunk made for the one before them
         for at, unit in enumerate(units):
+            if skip:
+                skip -= 1
+                continue
             if unit.definition is None or depth >= MAX_DEPTH:
                 run.append((unit, ""))
                 continue
@@ -1033,10 +1037,26 @@ class _Run:
                 self.out.append(Pending(kind, symbol, self.comments_above(unit, symbol, header, parent), unit.last, header, parent))
                 continue
             flush()
-            if self.lead_apart(unit, symbol, header, parent, in_container):
+            followers = self.followers(units, at, grouped, scoped) if lead == id(unit) else []
+            taken = self.lead_apart(unit, symbol, header, parent, in_container, followers)
+            if taken is not None:
+                skip = taken  # the group's prototypes its comment's last part took
                 continue
             self.split_definition(unit, own, header, parent, depth=depth, in_container=in_container)
         flush()
+
+    def followers(
+        self, units: list[Unit], at: int, grouped: dict[int, int], scoped: tuple[str, ...]
+    ) -> list[tuple[Unit, str]]:
+        """The prototypes after ``units[at]`` in the group it leads (:meth:`prototype_groups`),
+        with their symbols."""
+        lead = id(units[at])
+        found: list[tuple[Unit, str]] = []
+        for unit in units[at + 1 :]:
+            if grouped.get(id(unit)) != lead:
+                break
+            found.append((unit, ".".join((*scoped, self.name(unit)))))
+        return found
 
     def prototype_groups(self, units: list[Unit]) -> dict[int, int]:
         """Prototypes written one under the other below one comment (SQLite's ``sqlite3_errcode``
@@ -1064,39 +1084,73 @@ class _Run:
             lead = unit if documented else None
         return groups
 
-    def lead_apart(self, unit: Unit, symbol: str, header: str, parent: Pending | None, in_container: bool) -> bool:
+    def lead_apart(
+        self,
+        unit: Unit,
+        symbol: str,
+        header: str,
+        parent: Pending | None,
+        in_container: bool,
+        followers: list[tuple[Unit, str]] | None = None,
+    ) -> int | None:
         """A definition that fits the budget without the comments above it (a long javadoc) but
         not with them: the comments are its leading part(s), each under the signature it
         documents, and the definition is whole in its last part (with the comments' last piece
-        when both fit), so its code is not cut for its documentation. False (nothing made) when
-        it has no such comments or does not fit alone either."""
+        when both fit), so its code is not cut for its documentation. ``None`` (nothing made)
+        when it has no such comments or does not fit alone either.
+
+        ``followers``: the prototypes written under it that its comment is about too (SQLite's
+        one comment over ``sqlite3_errcode`` ... ``sqlite3_error_offset``): its last part takes
+        as many as fit, with the comment's last piece if that leaves room for any, and all its
+        parts are named after the prototypes it holds. Returns how many it took."""
         nodes = unit.nodes
         code = next((i for i, node in enumerate(nodes) if "comment" not in node.type), 0)
         if code == 0:
-            return False
+            return None
         data = self.doc.data
         first = _lines(nodes[code], data)[0]
         comments_last = _lines(nodes[code - 1], data)[1]
         if comments_last >= first or not self.fits(first, unit.last, symbol, ""):
-            return False  # a comment on the definition's own first line, or too big alone
+            return None  # a comment on the definition's own first line, or too big alone
         definition = unit.definition
         assert definition is not None
         kind = self.kind(definition, in_container)
         repeat = self.repeatable(symbol, self.signature(definition, unit.wrappers, _keywords(unit)))
-        pieces = self.line_pieces(unit.first, comments_last, kind, symbol, repeat, parent, rest_header=repeat)
-        if not pieces:  # (comments are never blank lines; kept safe all the same)
-            return False
-        last = pieces[-1]
-        if last.start_byte is None and not last.flags and self.fits(last.first, unit.last, symbol, last.header):
-            last.last = unit.last
+        followers = followers or []
+
+        def named(take: int) -> tuple[str, int]:
+            """The parts' symbol when the last takes ``take`` followers, and its last line."""
+            if not take:
+                return symbol, unit.last
+            return _join_symbols([symbol, *(name for _, name in followers[:take])]), followers[take - 1][0].last
+
+        # With the comment's last piece: as many as fit (a longer name leaves the pieces less room,
+        # so each count is tried on pieces cut under its own name).
+        mark = len(self.out)
+        for take in range(len(followers), -1, -1):
+            joined, end = named(take)
+            del self.out[mark:]
+            pieces = self.line_pieces(unit.first, comments_last, kind, joined, repeat, parent, rest_header=repeat)
+            if not pieces:  # (comments are never blank lines; kept safe all the same)
+                return None
+            last = pieces[-1]
+            if last.start_byte is None and not last.flags and self.fits(last.first, end, joined, last.header):
+                last.last = end
+                break
         else:
-            # (Under no header: it holds its signature, and a class's above it would not be its own.)
-            pieces.append(Pending(kind, symbol, first, unit.last, "", parent))
+            # Under the comment's pieces, a part of its own: as many as fit there. (Under no
+            # header: it holds its signature, and a class's above it would not be its own.)
+            take = next(t for t in range(len(followers), -1, -1) if self.fits(first, named(t)[1], named(t)[0], ""))
+            joined, end = named(take)
+            if take:
+                del self.out[mark:]
+                pieces = self.line_pieces(unit.first, comments_last, kind, joined, repeat, parent, rest_header=repeat)
+            pieces.append(Pending(kind, joined, first, end, "", parent))
             self.out.append(pieces[-1])
         for piece in pieces[1:]:
             piece.parent = pieces[0]
         _number(pieces, kind)
-        return True
+        return take
 
     def comments_above(self, unit: Unit, symbol: str, header: str, parent: Pending | None) -> int:
         """Where a definition that fits the budget starts its chunk: at its own first line, or

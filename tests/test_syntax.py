@@ -2493,6 +2493,33 @@ def test_prototypes_written_under_one_comment_are_packed_with_it() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("budget", "held"),
+    [
+        (200, ["db_errcode", "db_extended_errcode"]),  # the comment's last piece has room for two
+        (145, ["db_errcode", "db_extended_errcode", "db_errmsg"]),  # for none: a last part of three
+    ],
+)
+def test_a_comment_too_long_for_its_group_leads_as_many_prototypes_as_fit(budget: int, held: list[str]) -> None:
+    # SQLite's comments are mostly too long to share a chunk with their whole run of prototypes:
+    # the comment's parts led the first prototype alone, the rest packed apart without it.
+    chunks = _syntax("db.h", "c", _GROUPED_HEADER, unit="chars", budget=budget)
+    parts = sorted((c for c in chunks if c.start_line <= 7 and c.parts > 1), key=lambda c: c.part)
+    assert parts and parts[0].text.startswith("/*\n** Error Codes And Messages")
+    # Every part of the comment is named after the prototypes it is about, so they stay one group.
+    assert {c.symbol for c in parts} == {", ".join(held)}
+    assert [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert all(c.parent_id == parts[0].id for c in parts[1:])
+    last = parts[-1].text
+    assert all(f"{name}(" in last for name in held)
+    # The rest of the run is packed after them, as before.
+    rest = [c for c in chunks if 7 < c.start_line <= 10]
+    assert [n for c in rest for n in c.symbol.split(", ")] == [
+        n for n in ("db_errcode", "db_extended_errcode", "db_errmsg", "db_errstr") if n not in held
+    ]
+    assert all(c.size <= budget for c in chunks)
+
+
 _SCALA3_END_MARKERS = """object Pricing:
   def linePrice(qty: Int, unit: BigDecimal): BigDecimal =
     val gross = unit * qty
