@@ -175,6 +175,7 @@ class _Run:
         self.spec = spec
         self.settings = settings
         self.damage = damage
+        self.misread: list[tuple[int, int]] = []  # lines of definitions named from a misread head
         self.out: list[Pending] = []
         self.budget = settings.budget
         self._signatures: dict[tuple[int, int, str], str] = {}
@@ -998,6 +999,8 @@ class _Run:
             symbol = ".".join(own)
             if self.scopes(unit):
                 scoped = own
+            if self.misnamed(unit.definition):
+                self.misread.append((unit.first, unit.last))
             lead = grouped.get(id(unit))
             if lead is not None:
                 if lead == id(unit):
@@ -1044,6 +1047,21 @@ class _Run:
                 continue
             self.split_definition(unit, own, header, parent, depth=depth, in_container=in_container)
         flush()
+
+    def misnamed(self, definition: Node) -> bool:
+        """Whether the grammar's recovery left an ERROR in ``definition``'s head before the node
+        its name is read from: the name is then a guess. A class body misread (libstdc++'s
+        ``tuple``, heavy templates and macros) closes the class early and reads its type and
+        the next member as one definition, ``class tuple {...} tuple& operator=(...)``, named
+        after the member; only its ERROR's own lines were flagged, its other chunks looked sound."""
+        if not definition.has_error:
+            return False
+        name = next(
+            (node for field in self.spec.name_fields if (node := definition.child_by_field_name(field)) is not None), None
+        )
+        if name is None:
+            return False
+        return any(child.is_error and child.start_byte < name.start_byte for child in definition.children)
 
     def followers(
         self, units: list[Unit], at: int, grouped: dict[int, int], scoped: tuple[str, ...]
@@ -1813,7 +1831,9 @@ class _Run:
             flags = pending.flags
             if pending.divider:
                 flags = (*flags, "divider")
-            if self.damage.ranges and self.damage.overlaps(pending.first, pending.last):
+            if (self.damage.ranges and self.damage.overlaps(pending.first, pending.last)) or any(
+                first <= pending.last and pending.first <= last for first, last in self.misread
+            ):
                 flags = (*flags, "damaged")
             lines: tuple[int, int] | None = None
             if pending.start_byte is not None and pending.end_byte is not None:

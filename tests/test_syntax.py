@@ -555,6 +555,63 @@ def test_what_a_block_closed_early_left_outside_it_is_marked_damaged() -> None:
     assert not any(c.fallback for c in chunks)  # a few tokens in error: chunked, not windowed
 
 
+# Valid C++ in libstdc++'s style (a macro line above a templated constructor) that the grammar
+# misreads: the constructor's head is an ERROR, and it and the operator after it are read as
+# one function named ``operator=``.
+_MISREAD_MEMBER = """namespace kit {
+  /// A row of values of different types, stored in order.
+  template<typename... Ts>
+    class record : public record_base<0, Ts...>
+    {
+      typedef record_base<0, Ts...> base_type;
+
+      template<typename Alloc, typename... Us,
+               bool Ok = accepts<Us...>()>
+        KIT_CONSTEXPR
+        record(alloc_tag tag, const Alloc& alloc, Us&&... values)
+        : base_type(tag, alloc, kit::forward<Us>(values)...)
+        { }
+
+      KIT_CONSTEXPR
+      record&
+      operator=(record&& other)
+      {
+        this->assign(kit::move(other));
+        return *this;
+      }
+
+      KIT_CONSTEXPR
+      void
+      swap(record& other)
+      { base_type::swap(other); }
+    };
+}
+"""
+
+
+@pytest.mark.parametrize("budget", [200, 400])
+def test_a_definition_named_past_an_error_in_its_head_is_damaged_throughout(budget: int) -> None:
+    # Only the chunks over the ERROR's own lines said so; the misread definition's other parts
+    # (its template line, the operator's body) looked sound under a wrong name.
+    chunks = _syntax("record.hpp", "cpp", _MISREAD_MEMBER, unit="chars", budget=budget)
+    misread = [c for c in chunks if c.symbol == "kit.record.operator="]
+    assert misread and any(c.start_line <= 8 for c in misread) and any(c.end_line >= 21 for c in misread)
+    assert all("damaged" in c.flags for c in misread)
+    # The sound members and the class's head are not.
+    assert all("damaged" not in c.flags for c in chunks if c.symbol in ("kit.record", "kit.record.swap"))
+
+
+def test_an_error_after_a_definitions_name_does_not_damage_it_throughout() -> None:
+    # libstdc++'s ``namespace std _GLIBCXX_VISIBILITY(default)``: the macro is an ERROR, the
+    # name before it is sound, and so are the namespace's members.
+    source = "namespace kit KIT_VISIBILITY(default)\n{\n" + "".join(
+        f"  int area_{i}(int w, int h)\n  {{\n    return w * h + {i};\n  }}\n\n" for i in range(6)
+    ) + "}\n"
+    chunks = _syntax("kit.hpp", "cpp", source, unit="chars", budget=120)
+    assert [c.symbol for c in chunks if c.kind == "function"] == [f"kit.area_{i}" for i in range(6)]
+    assert not any("damaged" in c.flags for c in chunks if c.kind == "function")
+
+
 def test_broken_code_is_chunked_around_damage() -> None:
     prep = _prep("py_inventory/inventory/broken_import.py")
     chunks = chunk_document(prep, ChunkSettings(budget=80), "syntax")
