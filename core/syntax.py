@@ -703,7 +703,13 @@ class _Run:
             candidates = []
         elif unit.wrappers:
             naming = [w for w in reversed(unit.wrappers) if w.type in spec.naming_wrappers]
-            rest = [w for w in reversed(unit.wrappers) if w.type not in spec.naming_wrappers]
+            # A call it is passed to names nothing (Vue's ``export default defineComponent({...})``
+            # is ``default``, not the library's ``defineComponent``), nor do that call's arguments.
+            rest = [
+                w for w in reversed(unit.wrappers)
+                if w.type not in spec.naming_wrappers and w.type not in spec.calls
+                and (w.parent is None or w.parent.type not in spec.calls)
+            ]  # fmt: skip
             candidates = [*naming, *own, *rest]
         else:
             candidates = own

@@ -1180,6 +1180,33 @@ def test_a_function_wrapped_in_a_call_and_named_is_a_definition() -> None:
     assert button[-1].text.rstrip().endswith("});"), "the call's closing tokens end the last part"
 
 
+_VUE_COMPONENT = """export default defineComponent({
+  name: "Counter",
+  props: { start: Number },
+  setup(props) {
+    const count = ref(props.start);
+    return { count };
+  },
+  methods: {
+    increment() {
+      this.count += 1;
+    },
+  },
+});
+"""
+
+
+@pytest.mark.parametrize(("path", "language"), [("Counter.js", "javascript"), ("Counter.ts", "typescript")])
+def test_a_default_export_passed_to_a_call_is_named_default_not_after_the_callee(path: str, language: str) -> None:
+    # Vue 3's ``export default defineComponent({...})`` was ``defineComponent``, its methods
+    # ``defineComponent.setup``: the library's function, not the component.
+    names = [d.symbol for d in list_definitions(prepare(path, language, _VUE_COMPONENT))]
+    assert names == ["default", "default.setup", "default.methods", "default.methods.increment"], names
+    chunks = _syntax(path, language, _VUE_COMPONENT, unit="chars", budget=120)
+    assert not any("defineComponent" in c.symbol for c in chunks)
+    assert "default.setup" in {c.symbol for c in chunks}
+
+
 _HELPERS = "".join(f"\n  function helper{i}(value) {{\n    var out = String(value) + '{i}';\n    return out.trim();\n  }}\n" for i in range(4))
 
 
