@@ -120,6 +120,11 @@ class CodeSpec:
       ``__P((...))``, ``PARAMS``, ``_PROTO``, libpng's ``PNGARG``, Tcl's ``_ANSI_ARGS_``): the
       parser reads the macro's name and outer parentheses as spaces, so the declarator is a
       function's (a prototype: see ``prototypes``); the chunks keep their text;
+    - ``trailing_macros``: names of the implementation's (``__THROW``, ``__wur``, ``__nonnull
+      ((1))``) or in capitals (``G_GNUC_CONST``), with their arguments, between a prototype's
+      parameter list and its ``;`` (glibc's every prototype) are read as spaces of their length:
+      the grammar read each such prototype as an ERROR (``stdio.h`` fell back to fixed windows);
+      the chunks keep their text. A cast (``return (int) EOF;``) is no parameter list;
     - ``class_macros``: an upper-case macro between ``class`` (``struct``, ``union``) and the
       name of a class being defined (an export macro: ``class U_COMMON_API Name : public
       Base {``, ``class V8_EXPORT Isolate {``) is read as spaces of its length: the grammar
@@ -248,6 +253,7 @@ class CodeSpec:
     docs_below: bool = False
     macro_lines: bool = False
     class_macros: bool = False
+    trailing_macros: bool = False
     doc_comments: tuple[str, ...] = ()
     packed_members: frozenset[str] = frozenset()
     grammar: str = ""
@@ -556,6 +562,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             argument_macros=_ARGUMENT_MACROS,
             docs_below=True,
             macro_lines=True,
+            trailing_macros=True,
         ),
         CodeSpec(
             name="cpp",
@@ -587,6 +594,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             docs_below=True,
             macro_lines=True,
             class_macros=True,
+            trailing_macros=True,
         ),
         CodeSpec(
             name="csharp",

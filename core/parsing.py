@@ -100,10 +100,12 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
         return None
     parser = _parser(spec.parser_name)
     plain: bytes | None = None  # the text before macro lines were read as comments
-    if spec.comment_macros or spec.macro_lines or spec.class_macros or spec.argument_macros:
+    if spec.comment_macros or spec.macro_lines or spec.class_macros or spec.argument_macros or spec.trailing_macros:
         read = _commented(doc.data, spec.comment_macros) if spec.comment_macros else doc.data
         if spec.argument_macros:
             read = _argument_macros_blanked(read, spec.argument_macros)
+        if spec.trailing_macros:
+            read = _trailing_macros_blanked(read)
         if spec.class_macros:
             read = _class_macros_blanked(read)
         if spec.macro_lines:
@@ -351,6 +353,77 @@ def _argument_macro_pattern(macros: tuple[str, ...]) -> re.Pattern[bytes]:
 
 
 _MAX_LIST_BYTES = 4096  # a parameter list longer than this is no list (an unclosed bracket)
+# A parameter list's ``)`` then a name of the implementation's or in capitals (see
+# ``CodeSpec.trailing_macros``).
+_TRAILING_START = re.compile(rb"\)[ \t\r\n]*(?:__\w|[A-Z][A-Z0-9_]{2})")
+_TRAILING_NAME = re.compile(rb"(?:__\w+|[A-Z][A-Z0-9_]{2,})\b")
+_GRAMMAR_KNOWS = frozenset({b"__attribute__", b"__attribute", b"__asm__", b"__asm", b"__declspec"})
+# Words before ``(`` that make it no parameter list (``return (int) EOF;``, ``if (x) FAIL;``).
+_NOT_DECLARATORS = frozenset({b"return", b"sizeof", b"if", b"while", b"for", b"switch", b"case", b"do", b"else"})
+_WORD_BEFORE = re.compile(rb"(\w+)[ \t\r\n]*$")
+
+
+def _trailing_macros_blanked(data: bytes) -> bytes:
+    """``data`` with the macros between a prototype's parameter list and its ``;`` (glibc's
+    ``extern int remove (const char *__filename) __THROW;``, see ``CodeSpec.trailing_macros``)
+    written as spaces, line breaks kept; ``data`` itself when it holds none. Only after a list
+    whose ``(`` follows a name (a cast's does not), and only when nothing but such macros (and
+    the ``__attribute__``/``__asm`` the grammar reads) stands before the ``;``."""
+    out: bytearray | None = None
+    size = len(data)
+    for found in _TRAILING_START.finditer(data):
+        opening = _opening(data, found.start())
+        if opening < 0:
+            continue
+        word = _WORD_BEFORE.search(data, max(0, opening - 200), opening)
+        if word is None or word[1] in _NOT_DECLARATORS:
+            continue
+        at, spans = found.start() + 1, []
+        while True:
+            while at < size and data[at] in b" \t\r\n":
+                at += 1
+            if at >= size or data[at] == 59:  # the ``;``
+                break
+            name = _TRAILING_NAME.match(data, at)
+            if name is None:
+                spans = []
+                break
+            end = after = name.end()
+            while after < size and data[after] in b" \t\r\n":
+                after += 1
+            if after < size and data[after] == 40:  # its arguments (``__nonnull ((1, 2))``)
+                close = _closing(data, after)
+                if close < 0:
+                    spans = []
+                    break
+                end = close + 1
+            if name[0] not in _GRAMMAR_KNOWS:
+                spans.append((at, end))
+            at = end
+        if at >= size or not spans:
+            continue
+        if out is None:
+            out = bytearray(data)
+        for start, end in spans:
+            out[start:end] = re.sub(rb"[^\r\n]", b" ", data[start:end])
+    return bytes(out) if out is not None else data
+
+
+def _opening(data: bytes, close: int) -> int:
+    """Offset of the ``(`` the ``)`` at ``close`` closes, or -1 (not within
+    :data:`_MAX_LIST_BYTES`, or a ``;``, ``{`` or ``}`` first: no parameter list)."""
+    depth = 0
+    for at in range(close, max(-1, close - _MAX_LIST_BYTES), -1):
+        char = data[at]
+        if char == 41:  # )
+            depth += 1
+        elif char == 40:  # (
+            depth -= 1
+            if depth == 0:
+                return at
+        elif char in (59, 123, 125):  # ; { }
+            return -1
+    return -1
 
 
 def _closing(data: bytes, start: int) -> int:

@@ -2440,6 +2440,32 @@ def test_export_macros_and_k_and_r_argument_macros_do_not_hide_a_prototype() -> 
     assert "OF((" in found["deflate"].embed_text
 
 
+_GLIBC_STYLE = (
+    "/* Remove file FILENAME.  */\nextern int remove (const char *__filename) __THROW;\n\n"
+    "/* Rename file OLD to NEW.  */\nextern int rename (const char *__old, const char *__new) __THROW;\n\n"
+    "/* Copy N bytes of SRC to DEST.  */\nextern void *memcpy (void *__restrict __dest, const void *__restrict __src,\n"
+    "\t\t     size_t __n) __THROW __nonnull ((1, 2));\n\n"
+    "/* Search N bytes of S for C.  */\nextern void *memchr (const void *__s, int __c, size_t __n)\n"
+    "      __THROW __asm (\"memchr\") __attribute_pure__ __nonnull ((1));\n\n"
+    "extern char *g_strdup (const char *str) G_GNUC_MALLOC;\n\n"
+    "int last_error (void)\n{\n  return (int) EOF;\n}\n"
+)
+
+
+def test_attribute_macros_after_a_prototypes_parameters_do_not_make_it_an_error() -> None:
+    # glibc's every prototype ends ``) __THROW;``, ``__nonnull ((1))``, ``__wur``: the grammar read
+    # each as an ERROR (stdio.h fell back to fixed windows, string.h's were statements, damaged).
+    chunks = _syntax("string.h", "c", _GLIBC_STYLE, unit="chars", budget=800)
+    found = {c.symbol: c for c in chunks}
+    for name in ("remove", "rename", "memcpy", "memchr", "g_strdup"):
+        assert found[name].kind == "function" and "damaged" not in found[name].flags, (name, sorted(found))
+    assert found["memcpy"].text.endswith("__THROW __nonnull ((1, 2));")  # read as spaces by the parser alone
+    assert found["remove"].text.startswith("/* Remove file FILENAME.  */")
+    # A cast's ``)`` is no parameter list: ``(int) EOF`` stays code.
+    assert "damaged" not in found["last_error"].flags
+    assert not prepare("c.c", "c", "int f(void)\n{\n  return (int) EOF;\n}\n").damage.ranges
+
+
 def test_a_prototypes_doc_comment_below_it_goes_with_it_zlib_style() -> None:
     # ``CodeSpec.docs_below``: zlib documents each function under its prototype, a blank line
     # after the comment. A comment that touches the next prototype is that one's (above it), and
