@@ -295,6 +295,9 @@ def _try_cast(values: pa.Array, target: pa.DataType) -> pa.Array | None:
 
 # ``12,90``, ``1.234,50``, and ``7`` or ``1.234`` beside them (the dot groups thousands there).
 _EUROPEAN_NUMBER = r"^\s*[-+]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?\s*$"
+# The same with every dot grouping thousands as only a grouping dot can: after 1-999, never 0
+# (``0.125`` is a decimal point's).
+_GROUPED_NUMBER = r"^\s*[-+]?([1-9]\d{0,2}(\.\d{3})+|\d+)(,\d+)?\s*$"
 
 
 def _as_numbers(values: pa.Array, *, try_int: bool = True, decimal_comma: bool = False) -> pa.Array | list[int] | None:
@@ -305,13 +308,16 @@ def _as_numbers(values: pa.Array, *, try_int: bool = True, decimal_comma: bool =
         numbers = _try_cast(values, pa.int64())
         if numbers is not None and not _hexadecimal(values):
             return numbers
+    if decimal_comma and _holds(values, b".") and pc.all(pc.match_substring_regex(values, _GROUPED_NUMBER)).as_py():
+        # German Excel's ``1.250`` is 1250, not 1.25 as the float cast below would read it
+        # (pandas' ``decimal=",", thousands="."``).
+        return _european(values, try_int=try_int)
     numbers = _try_cast(values, pa.float64())
     if numbers is None:
         # pandas reads " 12.5" and "+3.5" as numbers too.
         numbers = _try_cast(pc.utf8_trim_whitespace(values), pa.float64())
     if numbers is None and decimal_comma and pc.all(pc.match_substring_regex(values, _EUROPEAN_NUMBER)).as_py():
-        plain = pc.replace_substring(pc.replace_substring(pc.utf8_trim_whitespace(values), ".", ""), ",", ".")
-        return _try_cast(plain, pa.float64())
+        return _european(values, try_int=False)
     if numbers is None:
         return None
     if pc.any(pc.is_nan(numbers)).as_py():
@@ -328,6 +334,24 @@ def _as_numbers(values: pa.Array, *, try_int: bool = True, decimal_comma: bool =
         if exact is not None:
             return exact
     return numbers
+
+
+def _european(values: pa.Array, *, try_int: bool) -> pa.Array | None:
+    """Numbers written the European way (``1.234,5``: dots group thousands, a comma marks the
+    decimals), as integers when none has a decimal comma and ``try_int``, else decimals."""
+    plain = pc.replace_substring(pc.utf8_trim_whitespace(values), ".", "")
+    if try_int and not _holds(plain, b","):
+        whole = _try_cast(pc.replace_substring_regex(plain, r"^\+", ""), pa.int64())
+        if whole is not None:
+            return whole
+    return _try_cast(pc.replace_substring(plain, ",", "."), pa.float64())
+
+
+def _holds(values: pa.Array, needle: bytes) -> bool:
+    """Whether ``needle`` occurs in the data of ``values`` (one memchr; may see bytes of the
+    array's parent when it is a slice: a hint, for a check that follows)."""
+    data = values.buffers()[2]
+    return data is not None and data.to_pybytes().find(needle) >= 0
 
 
 def _big_integers(values: pa.Array, floats: pa.Array) -> list[int] | None:

@@ -1737,3 +1737,28 @@ def test_merged_cells_are_read_as_their_value_where_they_stand_and_a_two_row_hea
     assert [r.text for r in rows_out] == ["North,737,361,859,23\nNorth,807,857,767,34", "South,764,153,260,8\nSouth,480,580,352,25"]
     assert (rows_out[0].start_line, rows_out[1].end_line) == (3, 6)
     assert "Revenue Q2 (integer)" in profile.text and "the header is rows 1-2 joined" in profile.header
+
+
+# --- a third audit: messy exports (German Excel, accounting sheets) ---------------------------
+
+
+def _profile_text(chunks: list[Chunk]) -> str:
+    return "\n".join(c.header + "\n" + c.text for c in chunks if c.kind == "table_profile")
+
+
+def test_a_european_csv_reads_a_dot_between_thousands_as_grouping_not_as_a_decimal_point(tmp_path: Path) -> None:
+    # German Excel writes 1.250 (one thousand two hundred fifty) in a ";" file: Arrow's float
+    # cast read it as 1.25, so a quantity column summed to 365.25 instead of 3612.
+    text = "Artikel;Menge;Preis\nSchrauben;1.250;0,05\nMuttern;2.000;0,04\nDübel;350;0,10\nWinkel;12;1,99\n"
+    profile = _profile_text(chunk_table_source(on_disk(tmp_path, "de.csv", text), ChunkSettings(), "syntax"))
+    frame = pd.read_csv(io.StringIO(text), sep=";", decimal=",", thousands=".")
+    assert frame["Menge"].sum() == 3612
+    assert "- Menge (integer): 4 values, 0 missing; min 12, max 2000, total (sum) 3612, mean 903" in profile
+    assert "- Preis (decimal): 4 values, 0 missing; min 0.04, max 1.99, total (sum) 2.18" in profile
+    # Dots that cannot group thousands (0.125, 1.5, 2.25) keep reading as decimal points.
+    points = "a;b\nx;0.125\ny;1.5\nz;2.25\n"
+    assert "- b (decimal): 3 values, 0 missing; min 0.125, max 2.25" in _profile_text(
+        chunk_table_source(on_disk(tmp_path, "p.csv", points), ChunkSettings(), "syntax"))
+    # In a comma-separated file a dot is a decimal point, whatever follows it.
+    assert "- b (decimal): 2 values, 0 missing; min 1.25, max 2" in _profile_text(
+        chunk_table_source(on_disk(tmp_path, "c.csv", "a,b\nx,1.250\ny,2.000\n"), ChunkSettings(), "syntax"))
