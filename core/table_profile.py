@@ -22,6 +22,7 @@ rows from there on (shown with ``~``).
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -478,21 +479,70 @@ def _short(value: str, limit: int = 40) -> str:
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
-class TableProfiler:
-    """Folds row batches (one string array per column) into a :class:`TableProfile`."""
+# A row summing the rows above it, by its label: "Total", "Grand total", German "Summe"...
+_TOTAL_LABEL = re.compile(
+    r"(grand[ -]?|sub)?totals?|totaal|totale|sum|summe|gesamt|gesamtsumme|insgesamt", re.IGNORECASE
+)
 
-    def __init__(self, name: str, columns: list[str], *, generated_header: bool = False, decimal_comma: bool = False) -> None:
+
+def total_label(cells: list[str]) -> str | None:
+    """The label of a row of ``cells`` that reads as a total of the rows above it (its first
+    filled cell is ``Total``, ``Grand total``, ``Summe``..., maybe with a colon, and another
+    cell holds its figure), else None. "Total Gym" names a product, not a sum."""
+    filled = [c.strip() for c in cells if c.strip()]
+    if len(filled) < 2 or not _TOTAL_LABEL.fullmatch(filled[0].rstrip(":").rstrip()):
+        return None
+    return filled[0]
+
+
+class TableProfiler:
+    """Folds row batches (one string array per column) into a :class:`TableProfile`.
+
+    A table's last row that is its total (:func:`total_label`: an Excel sheet's ``Total`` row
+    of ``=SUM(...)``) stays in the row count but not in the columns' figures, which it would
+    double (a sum, a max), unless ``totals`` is False (a preview's first rows end nowhere)."""
+
+    def __init__(
+        self, name: str, columns: list[str], *, generated_header: bool = False, decimal_comma: bool = False, totals: bool = True
+    ) -> None:
         self.profile = TableProfile(name, [ColumnProfile(c, decimal_comma=decimal_comma) for c in columns], generated_header)
+        self.totals = totals
+        self._held: list[pa.Array] | None = None  # a batch's last row that may be the table's total
+        self._held_label = ""
 
     def finish(self, notes: tuple[str, ...] = ()) -> TableProfile:
         """The profile once every batch is folded in, with the notes found around the table
         (known only once its last row is read: notes under a sheet's table)."""
+        if self._held is not None:
+            notes = (
+                *notes,
+                f'note: the last row (data row {self.profile.rows}: "{_short(self._held_label)}") reads as the total of '
+                "the rows above it: the figures leave it out",
+            )
         self.profile.notes = notes
         return self.profile
 
     def add(self, columns: list[pa.Array]) -> None:
-        """Fold one batch; every array holds the same rows."""
-        if columns:
-            self.profile.rows += len(columns[0])
+        """Fold one batch; every array holds the same rows.
+
+        A batch whose last row reads as a total keeps that row back until the next batch shows
+        it was not the table's last (one row's cells looked at per batch, never a loop over rows)."""
+        if not columns:
+            return
+        n = len(columns[0])
+        self.profile.rows += n
+        if self._held is not None:
+            held, self._held = self._held, None
+            self._fold(held)
+        if self.totals and n and self.profile.rows > 1:
+            label = total_label([col[n - 1].as_py() or "" for col in columns])
+            if label is not None:
+                self._held, self._held_label = [col.slice(n - 1) for col in columns], label
+                columns = [col.slice(0, n - 1) for col in columns]
+        self._fold(columns)
+
+    def _fold(self, columns: list[pa.Array]) -> None:
+        if not len(columns[0]):
+            return
         for stats, col in zip(self.profile.columns, columns):
             stats.add(col)

@@ -279,7 +279,7 @@ def _preview_frame(table: OpenTable, max_rows: int) -> pd.DataFrame:
         pa.concat_arrays([p[j] for p in parts]) if parts else pa.array([], type=pa.string())  # (a header alone)
         for j in range(len(table.columns))
     ]
-    profiler = TableProfiler(table.name, list(table.columns))
+    profiler = TableProfiler(table.name, list(table.columns), totals=False)
     profiler.add(columns)
     frame = pa.table(columns, names=list(table.columns)).to_pandas()
     decimals: dict[str, int] = {}

@@ -4,6 +4,7 @@ pandas, formats that read back, budgets, the naive baseline, bad input, the CLI.
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import json
 import os
@@ -1762,3 +1763,39 @@ def test_a_european_csv_reads_a_dot_between_thousands_as_grouping_not_as_a_decim
     # In a comma-separated file a dot is a decimal point, whatever follows it.
     assert "- b (decimal): 2 values, 0 missing; min 1.25, max 2" in _profile_text(
         chunk_table_source(on_disk(tmp_path, "c.csv", "a,b\nx,1.250\ny,2.000\n"), ChunkSettings(), "syntax"))
+
+
+def test_a_last_row_labelled_total_is_kept_as_a_row_but_left_out_of_the_figures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # An Excel sheet's "Total" row under its rows (a SUM's cached value) was profiled as data:
+    # every sum doubled, the max was the total itself and a date column turned to text.
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["Date", "Region", "Units", "Revenue"])
+    sheet.append([datetime.date(2024, 1, 5), "North", 10, 199.9])
+    sheet.append([datetime.date(2024, 1, 6), "South", 3, 16.5])
+    sheet.append([datetime.date(2024, 1, 7), "East", 0, 0.5])
+    sheet.append(["Total", None, 13, 216.9])  # (the cached values of =SUM(...))
+    buffer = io.BytesIO()
+    book.save(buffer)
+    monkeypatch.setattr(core.table_xlsx, "BATCH_ROWS", 2)  # the total at a batch's end
+    chunks = chunk_table_source(load_bytes("s.xlsx", buffer.getvalue()), ChunkSettings(table_rows=20), "syntax")
+    assert [(c.row_start, c.row_end) for c in row_chunks(chunks)] == [(1, 4)]
+    assert row_chunks(chunks)[0].text.endswith("\nTotal,,13,216.9")  # the row itself stays a row
+    profile = _profile_text(chunks)
+    assert "table s.xlsx#Sheet: 4 rows x 4 columns" in profile
+    assert 'note: the last row (data row 4: "Total") reads as the total of the rows above it: the figures leave it out' in profile
+    assert "- Units (integer): 3 values, 0 missing; min 0, max 10, total (sum) 13, mean 4.3333" in profile
+    assert "- Revenue (decimal): 3 values, 0 missing; min 0.5, max 199.9, total (sum) 216.9" in profile
+    assert "- Date (date): 3 values, 0 missing; from 2024-01-05 to 2024-01-07" in profile
+    assert "- Region (text): 3 values, 0 missing" in profile
+    # The preview shows the row as it stands (its date column is not made dates, "Total" lost).
+    assert read_table_preview(load_bytes("s.xlsx", buffer.getvalue()))["s.xlsx#Sheet"]["Date"].iloc[-1] == "Total"
+    # A CSV's too (German: "Summe"), streamed in batches of a row or two: only the table's last
+    # row is its total (the first batch's last row, labelled so too, is data).
+    monkeypatch.setattr(core.table_csv, "BLOCK_BYTES", 16)
+    text = "Artikel;Menge\nSumme;4\nSchrauben;5\nMuttern;7\nSumme;16\n"
+    german = _profile_text(chunk_table_source(on_disk(tmp_path, "s.csv", text), ChunkSettings(), "syntax"))
+    assert "- Menge (integer): 3 values, 0 missing; min 4, max 7, total (sum) 16" in german and '"Summe"' in german
+    # A last row that only names something so (a product "Total Gym") is data.
+    gym = "product,units\nRowing machine,3\nTotal Gym,4\n"
+    assert "total (sum) 7" in _profile_text(chunk_table_source(on_disk(tmp_path, "g.csv", gym), ChunkSettings(), "syntax"))
