@@ -79,6 +79,23 @@ class RowBatch:
             canonical_csv=self.canonical_csv,
         )
 
+    def kept(self, keep: np.ndarray) -> RowBatch:
+        """The rows where ``keep`` is True. The source bytes stay whole: rows left out stand
+        between the others as blank lines do (and their CSV is then not the source text)."""
+        mask = pa.array(keep)
+        return RowBatch(
+            columns=[col.filter(mask) for col in self.columns],
+            first_row=self.first_row,
+            start_byte=self.start_byte[keep],
+            end_byte=self.end_byte[keep],
+            start_line=self.start_line[keep],
+            end_line=self.end_line[keep],
+            ragged=self.ragged[keep],
+            raw=self.raw,
+            raw_base=self.raw_base,
+            canonical_csv=False,
+        )
+
     def then(self, other: RowBatch) -> RowBatch:
         """This batch followed by ``other`` (the next rows of the same table)."""
         return RowBatch(

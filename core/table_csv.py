@@ -21,12 +21,13 @@ Steps:
    reads it: Python's ``csv`` module fed line by line, which knows how many physical lines each
    record took. Both give the same rows.
 
-Documented handling of odd input: blank and whitespace-only lines are not rows; a row shorter
-than the header is padded with empty cells (flagged ``ragged``); a row longer than the header is
-refused unless the extra cells are empty (trailing delimiters), or unless every row is one cell
-longer (R's ``write.table``: the header has no cell for the rows' names); a file using bare CR
-line ends (old Macs) is read with each CR as LF, byte for byte, as source files are; an unclosed
-quote runs to the end of the file (as in Python's csv module); a cell may hold up to
+Documented handling of odd input: blank and whitespace-only lines are not rows, nor are rows of
+empty cells alone in a table of two columns or more (``,,``: Excel's rows formatted and left
+empty); a row shorter than the header is padded with empty cells (flagged ``ragged``); a row longer
+than the header is refused unless the extra cells are empty (trailing delimiters), or unless every
+row is one cell longer (R's ``write.table``: the header has no cell for the rows' names); a file
+using bare CR line ends (old Macs) is read with each CR as LF, byte for byte, as source files are;
+an unclosed quote runs to the end of the file (as in Python's csv module); a cell may hold up to
 :data:`MAX_CELL_CHARS` characters (the csv module's process-wide field size limit is raised to
 that) and a record up to :data:`MAX_RECORD_BYTES` bytes.
 """
@@ -52,6 +53,7 @@ from core.table_batch import (
 )  # fmt: skip
 from core.table_csv_fast import parse_fast, quote_left_open
 from core.table_sections import SectionRows, filled, until_next_table
+from core.table_values import cell_lengths
 
 BLOCK_BYTES = 2 << 20
 SAMPLE_BYTES = 1 << 20
@@ -520,6 +522,8 @@ def _stream_batches(
             want = len(buf) * 2
             continue
         want = BLOCK_BYTES
+        if len(batch) and width > 1:
+            batch = _without_empty_rows(batch)
         if len(batch):
             row += len(batch)
             yield batch
@@ -531,6 +535,18 @@ def _stream_batches(
     if row == 1:
         what = "only a header row, no data rows" if has_header else "no data rows"
         raise InputError(f"{path}: {what}")
+
+
+def _without_empty_rows(batch: RowBatch) -> RowBatch:
+    """``batch`` less its rows of empty cells alone (``,,``: Excel saves rows it once formatted
+    under a table so), which are no rows, as a blank line or an empty sheet row is none. From
+    the cells' lengths, a column at a time: most batches are done after their first column."""
+    empty = cell_lengths(batch.columns[0]) == 0
+    for col in batch.columns[1:]:
+        if not empty.any():
+            return batch
+        empty &= cell_lengths(col) == 0
+    return batch.kept(~empty) if empty.any() else batch
 
 
 def _parse_block(

@@ -409,7 +409,8 @@ def test_reader_matches_python_csv_across_blocks(monkeypatch, tmp_path_factory, 
             assert next(csv.reader(io.StringIO(span, newline=""))) == row
             assert int(batch.start_line[k]) == data.count(b"\n", 0, int(batch.start_byte[k])) + 1
     blank = [r for r in expected if len(r) == 1 and not r[0].strip()]  # whitespace-only lines: no rows
-    assert got == [r for r in expected if r not in blank]
+    empty = [r for r in expected if len(r) > 1 and not any(r)]  # rows of empty cells alone (",,"): none either
+    assert got == [r for r in expected if r not in blank and r not in empty]
 
 
 RAW = st.text(alphabet=st.sampled_from(list('a1,,"" \n\n\ré')), min_size=1, max_size=80)
@@ -1799,3 +1800,26 @@ def test_a_last_row_labelled_total_is_kept_as_a_row_but_left_out_of_the_figures(
     # A last row that only names something so (a product "Total Gym") is data.
     gym = "product,units\nRowing machine,3\nTotal Gym,4\n"
     assert "total (sum) 7" in _profile_text(chunk_table_source(on_disk(tmp_path, "g.csv", gym), ChunkSettings(), "syntax"))
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "cp1252"])  # the vectorised paths, and the csv module's
+def test_a_csv_row_of_delimiters_alone_is_no_row_as_an_empty_sheet_row_is_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, encoding: str
+) -> None:
+    # Excel saves rows it once formatted under a table as ",,": they were data rows of empty
+    # cells, so the profile counted 5 rows and 2 missing in every column, and the "Total" above
+    # them was no last row.
+    monkeypatch.setattr(core.table_csv, "BLOCK_BYTES", 24)  # (batches of a few rows: some of them empty)
+    text = "name,qty,price\r\nwürze,1,2.5\r\n,,\r\ny,2,3.5\r\n,,\r\nTotal,3,6\r\n,,\r\n,,\r\n"
+    chunks = chunk_table_source(on_disk(tmp_path, "e.csv", text.encode(encoding)), ChunkSettings(table_rows=2), "syntax")
+    rows = row_chunks(chunks)
+    assert [(c.row_start, c.row_end, c.start_line, c.end_line) for c in rows] == [(1, 2, 2, 4), (3, 3, 6, 6)]
+    assert rows[0].text == "würze,1,2.5\r\n,,\r\ny,2,3.5" and rows[1].text == "Total,3,6"  # (the file's own text)
+    profile = _profile_text(chunks)
+    assert "table e.csv: 3 rows x 3 columns" in profile and '(data row 3: "Total")' in profile
+    assert "- qty (integer): 2 values, 0 missing; min 1, max 2, total (sum) 3" in profile
+    # A one-column table's quoted empty cell stays a row (its only cell, empty).
+    single = chunk_table_source(on_disk(tmp_path, "s.csv", 'name\nAda\n""\nBob\n'), ChunkSettings(), "syntax")
+    assert row_chunks(single)[0].row_end == 3
+    with pytest.raises(InputError, match="only a header row, no data rows"):
+        chunk_table_source(on_disk(tmp_path, "h.csv", "a,b\n,\n,\n"), ChunkSettings(), "syntax")
