@@ -6,7 +6,8 @@ and each further table below a blank row of it one more, named by its header's c
 Sheets are streamed with openpyxl's read-only mode (rows are parsed from the XML as they are
 needed), using the values Excel last calculated for formulas. Cells become text the way Excel
 shows them: integers as digits, other numbers with up to 15 significant digits, dates as ISO
-8601 (``2024-03-31``, or ``2024-03-31 14:05:00`` with a time), booleans as ``TRUE``/``FALSE``.
+8601 (``2024-03-31``, or ``2024-03-31 14:05:00`` with a time), durations in hours (``25:05:00``),
+booleans as ``TRUE``/``FALSE``.
 
 A workbook has no source text, so its chunks use sheet coordinates: ``start_line``/``end_line``
 are sheet row numbers, the byte span is 0/0, and ``text`` is the rows written as CSV. Empty rows
@@ -203,8 +204,19 @@ def cell_text(value: Any) -> str:
     if isinstance(value, (date, time)):
         return value.isoformat()
     if isinstance(value, timedelta):
-        return str(value)
+        return _duration(value)
     return str(value)
+
+
+def _duration(value: timedelta) -> str:
+    """A duration as Excel's ``[h]:mm:ss`` shows it, hours past 24 included (``25:05:00``, not
+    Python's ``1 day, 1:05:00``), with the fraction of a second it holds."""
+    micros = abs(value) // timedelta(microseconds=1)
+    hours, rest = divmod(micros, 3_600_000_000)
+    minutes, rest = divmod(rest, 60_000_000)
+    seconds, rest = divmod(rest, 1_000_000)
+    fraction = f".{rest:06d}".rstrip("0") if rest else ""
+    return f"{'-' if value < timedelta(0) else ''}{hours}:{minutes:02d}:{seconds:02d}{fraction}"
 
 
 MAX_SHEET_TABLES = 50  # tables read apart on one sheet (a sheet of thousands of little ones stays bounded)

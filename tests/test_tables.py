@@ -1823,3 +1823,19 @@ def test_a_csv_row_of_delimiters_alone_is_no_row_as_an_empty_sheet_row_is_none(
     assert row_chunks(single)[0].row_end == 3
     with pytest.raises(InputError, match="only a header row, no data rows"):
         chunk_table_source(on_disk(tmp_path, "h.csv", "a,b\n,\n,\n"), ChunkSettings(), "syntax")
+
+
+def test_a_duration_cell_reads_as_excel_shows_it_in_hours() -> None:
+    # A "[h]:mm:ss" cell (time worked, a call's length) read "1 day, 1:05:00": Python's text of a
+    # timedelta, which Excel never shows, with a comma to quote in every CSV chunk.
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["task", "worked"])
+    for task, hours, minutes in (("build", 25, 5), ("test", 0, 45)):
+        sheet.append([task, datetime.timedelta(hours=hours, minutes=minutes)])
+        sheet.cell(sheet.max_row, 2).number_format = "[h]:mm:ss"
+    buffer = io.BytesIO()
+    book.save(buffer)
+    chunks = chunk_table_source(load_bytes("t.xlsx", buffer.getvalue()), ChunkSettings(), "syntax")
+    assert row_chunks(chunks)[0].text == "build,25:05:00\ntest,0:45:00"
+    assert core.table_xlsx.cell_text(datetime.timedelta(seconds=-90.5)) == "-0:01:30.5"
