@@ -503,7 +503,8 @@ class TableProfiler:
     double (a sum, a max), unless ``totals`` is False (a preview's first rows end nowhere)."""
 
     def __init__(
-        self, name: str, columns: list[str], *, generated_header: bool = False, decimal_comma: bool = False, totals: bool = True
+        self, name: str, columns: list[str], *, generated_header: bool = False, decimal_comma: bool = False,
+        totals: bool = True,
     ) -> None:
         self.profile = TableProfile(name, [ColumnProfile(c, decimal_comma=decimal_comma) for c in columns], generated_header)
         self.totals = totals

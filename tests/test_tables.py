@@ -1766,7 +1766,9 @@ def test_a_european_csv_reads_a_dot_between_thousands_as_grouping_not_as_a_decim
         chunk_table_source(on_disk(tmp_path, "c.csv", "a,b\nx,1.250\ny,2.000\n"), ChunkSettings(), "syntax"))
 
 
-def test_a_last_row_labelled_total_is_kept_as_a_row_but_left_out_of_the_figures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_last_row_labelled_total_is_kept_as_a_row_but_left_out_of_the_figures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # An Excel sheet's "Total" row under its rows (a SUM's cached value) was profiled as data:
     # every sum doubled, the max was the total itself and a date column turned to text.
     book = openpyxl.Workbook()
@@ -1784,7 +1786,8 @@ def test_a_last_row_labelled_total_is_kept_as_a_row_but_left_out_of_the_figures(
     assert row_chunks(chunks)[0].text.endswith("\nTotal,,13,216.9")  # the row itself stays a row
     profile = _profile_text(chunks)
     assert "table s.xlsx#Sheet: 4 rows x 4 columns" in profile
-    assert 'note: the last row (data row 4: "Total") reads as the total of the rows above it: the figures leave it out' in profile
+    assert 'note: the last row (data row 4: "Total") reads as the total of the rows above it: the figures leave it out' \
+        in profile
     assert "- Units (integer): 3 values, 0 missing; min 0, max 10, total (sum) 13, mean 4.3333" in profile
     assert "- Revenue (decimal): 3 values, 0 missing; min 0.5, max 199.9, total (sum) 216.9" in profile
     assert "- Date (date): 3 values, 0 missing; from 2024-01-05 to 2024-01-07" in profile
