@@ -40,17 +40,22 @@ BUDGET_RANGES = {"tokens": (16, 1024, 2), "chars": (100, 8000, 50), "nws": (80, 
 CODE_SOURCES = ("Sample", "Upload files", "Upload zip", "Paste code")
 
 
-# What turns inline text into markup; and the colon of a URL (``http://``), which GitHub-flavoured
-# Markdown makes a link of whatever follows it, its escaping backslashes shown as written.
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>$~|]|:(?=//))")
+# What turns inline text into markup, escaped with a backslash.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>$~|])")
+# Where GitHub-flavoured Markdown starts a link of its own: ``http://``, ``www.`` and the ``@`` of
+# an e-mail address. Streamlit's frontend finds them in the text after escapes are resolved, so
+# a backslash does not stop them; an invisible word joiner (U+2060) inside each one does.
+_AUTOLINK_START = re.compile(r"(?<=:)(?=//)|(?<=www)(?=\.)|(?=@)", re.IGNORECASE)
+WORD_JOINER = "\u2060"
 
 
 def md(text: object) -> str:
     """``text`` as literal Markdown: symbols and messages go into ``st.markdown``, captions,
     alerts and labels, which render Markdown, so ``pkg/__init__.py`` would lose its underscores
-    to bold, a ``]`` would end a badge early and ``http://x`` would be a link. (A name on its
-    own is shown by :func:`name_md`, which no autolink reaches: ``www.x.org`` stays text there.)"""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+    to bold, a ``]`` would end a badge early and ``http://x``, ``www.x.org`` or ``a@x.org`` would
+    be links. (A name on its own is shown by :func:`name_md`, in code, where no link is made.)"""
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+    return _AUTOLINK_START.sub(WORD_JOINER, escaped)
 
 
 def name_md(text: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pages.common import code_span, md, name_md
 
 
@@ -14,9 +16,21 @@ def test_md_shows_paths_symbols_and_messages_as_written() -> None:
 
 
 def test_a_url_in_a_message_is_not_made_a_link() -> None:
-    # GitHub-flavoured Markdown links "http://..." on its own; an escaped colon stops it.
-    assert md("skipped [a](http://evil)_x.py: binary") == r"skipped \[a\](http\://evil)\_x.py: binary"
-    assert md("https://x.org") == r"https\://x.org"
+    # GitHub-flavoured Markdown links "http://...", "www.x" and e-mail addresses on its own, in the
+    # text after escapes are resolved: an invisible word joiner inside each start stops it.
+    wj = "\u2060"
+    assert md("skipped [a](http://evil)_x.py: binary") == rf"skipped \[a\](http:{wj}//evil)\_x.py: binary"
+    assert md("HTTPS://x.org") == f"HTTPS:{wj}//x.org"
+    assert md("see www.example.org and WWW.x.io") == f"see www{wj}.example.org and WWW{wj}.x.io"
+    assert md("mail someone@example.org") == f"mail someone{wj}@example.org"
+    assert md("a www_dir/config.yaml: a@") == rf"a www\_dir/config.yaml: a{wj}@"
+
+
+def test_md_shows_the_text_itself_once_the_joiners_are_dropped() -> None:
+    # What a reader sees (and copies, less the invisible joiners) is the text, not a backslash more.
+    text = "bad cell 'www.x.org' in ops@corp.example at https://x.org/a_b"
+    shown = md(text).replace("\u2060", "")
+    assert re.sub(r"\\(.)", r"\1", shown) == text
 
 
 def test_a_name_is_shown_in_code_as_written() -> None:

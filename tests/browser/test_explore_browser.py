@@ -74,3 +74,31 @@ def test_opening_the_file_list_shows_every_files_figures(page, server) -> None: 
     assert page.locator('[data-testid="stDataFrame"]').count() == 0
     page.get_by_text("Files in py_inventory (9), worst first").click()
     expect(page.locator('[data-testid="stDataFrame"]')).to_have_count(1, timeout=30_000)
+
+
+def test_addresses_in_uploaded_names_show_as_text_not_links(page, server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # A zip's names reach a caption (a name stored twice) and the problems list (a file skipped):
+    # Markdown would link "www.x.org", "a@x.org" and "http://" there, escaped or not.
+    import warnings
+    import zipfile
+
+    archive = tmp_path / "addresses.zip"
+    with warnings.catch_warnings(), zipfile.ZipFile(archive, "w") as bundle:
+        warnings.simplefilter("ignore", UserWarning)  # zipfile's "Duplicate name", the point here
+        bundle.writestr("www.example.org/a.py", "x = 1\n")
+        bundle.writestr("www.example.org/a.py", "x = 2\n")
+        bundle.writestr("ops@corp.example/b.bin", b"\0" * 50)
+        bundle.writestr("https://evil.example/c.bin", b"\0" * 50)
+    page.goto(f"{server}/")
+    wait_for_view(page)
+    page.get_by_text("Upload zip", exact=True).click()
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(archive))
+    main = page.locator('[data-testid="stMain"]')
+    expect(main).to_contain_text("stored more than once", timeout=60_000)
+    wait_for_view(page)
+    shown = main.inner_text().replace("\u2060", "")
+    assert "www.example.org/a.py: stored more than once in the archive" in shown
+    assert "skipped ops@corp.example/b.bin: unknown file type" in shown
+    assert "https://evil.example/c.bin" in shown
+    links = main.locator('a[href*="example"], a[href^="mailto:"]')  # (headings have anchor links)
+    assert links.all_inner_texts() == []
