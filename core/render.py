@@ -9,7 +9,8 @@ rule with the definition's name; a split syntax part gets a row showing its repe
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from bisect import bisect_right
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -76,6 +77,16 @@ CSS = """
 """
 
 
+# The chunk inspector's box (token colours: :func:`pygments_css`, scoped to ``.ce-code``).
+INSPECT_CSS = """
+<style>
+.ce-inspect{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;line-height:1.45;
+  background:#f8f9fb;border-radius:6px;padding:10px 12px;margin:0;max-height:520px;overflow:auto;
+  white-space:pre-wrap;overflow-wrap:anywhere}
+</style>
+"""
+
+
 @dataclass(frozen=True)
 class Band:
     """One strategy's column in the view: its chunks and, optionally, retrieval marks."""
@@ -86,11 +97,13 @@ class Band:
     marks: Mapping[str, str] | None = None  # chunk id -> label such as "#1"
 
 
-@lru_cache(maxsize=64)
-def highlight_lines(text: str, language: str) -> tuple[str, ...]:
-    """The source as one HTML string per line, with pygments token classes (no cross-line tags)."""
+Piece = tuple[str, str]  # (pygments token class, text)
+
+
+def _lexer(language: str):  # type: ignore[no-untyped-def]
+    """The pygments lexer for ``language`` (plain text when pygments has none), input kept as
+    given: no newline added or stripped, so the tokens put the text back together."""
     from pygments.lexers import get_lexer_by_name
-    from pygments.token import STANDARD_TYPES
     from pygments.util import ClassNotFound
 
     name = _PYGMENTS_NAMES.get(language, "text")
@@ -100,24 +113,105 @@ def highlight_lines(text: str, language: str) -> tuple[str, ...]:
         lexer = get_lexer_by_name("text")
     lexer.stripnl = False
     lexer.ensurenl = False
-    lines: list[str] = []
-    current: list[str] = []
-    for token_type, value in lexer.get_tokens(text):
+    return lexer
+
+
+def _pieces(text: str, language: str) -> list[Piece]:
+    """``text`` lexed on its own (newlines as pygments reads them: CRLF and CR are LF)."""
+    from pygments.token import STANDARD_TYPES
+
+    pieces: list[Piece] = []
+    for token_type, value in _lexer(language).get_tokens(text):
         css = ""
         ttype = token_type
         while ttype is not None and not css:
             css = STANDARD_TYPES.get(ttype, "")
             ttype = ttype.parent
-        pieces = value.split("\n")
-        for index, piece in enumerate(pieces):
+        pieces.append((css, value))
+    return pieces
+
+
+@lru_cache(maxsize=8)
+def _file_pieces(text: str, language: str) -> tuple[tuple[int, ...], tuple[Piece, ...]]:
+    """A whole file's tokens and where each starts (in its text with newlines made LF):
+    lexed once for the view and every chunk inspected in it."""
+    pieces = tuple(_pieces(text, language))
+    starts, at = [], 0
+    for _, value in pieces:
+        starts.append(at)
+        at += len(value)
+    return tuple(starts), pieces
+
+
+def _split_lines(pieces: Iterable[Piece]) -> list[list[Piece]]:
+    """Pieces cut at newlines: a list per line (no piece holds a newline)."""
+    lines: list[list[Piece]] = [[]]
+    for css, value in pieces:
+        for index, part in enumerate(value.split("\n")):
             if index:
-                lines.append("".join(current))
-                current = []
-            if piece:
-                escaped = html.escape(piece)
-                current.append(f'<span class="{css}">{escaped}</span>' if css else escaped)
-    lines.append("".join(current))
-    return tuple(lines)
+                lines.append([])
+            if part:
+                lines[-1].append((css, part))
+    return lines
+
+
+def _html(pieces: Iterable[Piece]) -> str:
+    return "".join(f'<span class="{css}">{html.escape(v)}</span>' if css else html.escape(v) for css, v in pieces)
+
+
+@lru_cache(maxsize=64)
+def highlight_lines(text: str, language: str) -> tuple[str, ...]:
+    """The source as one HTML string per line, with pygments token classes (no cross-line tags)."""
+    return tuple(_html(line) for line in _split_lines(_file_pieces(text, language)[1]))
+
+
+def span_pieces(text: str, language: str, start: int, end: int) -> list[Piece]:
+    """The tokens of ``text[start:end]`` as the whole file lexes them: a chunk that starts inside
+    a docstring or a multi-line string is highlighted as the string it is, not as code (its text
+    lexed alone would read the string's last line as code, and its code as a string)."""
+    if "\r\n" in text:  # (offsets into the text pygments read, where each CRLF is one LF)
+        start, end = start - text.count("\r\n", 0, start), end - text.count("\r\n", 0, end)
+        text = text.replace("\r\n", "\n")
+    starts, pieces = _file_pieces(text, language)
+    if starts and starts[-1] + len(pieces[-1][1]) != len(text):
+        # A lexer that does not give the text back whole (a byte order mark dropped): its
+        # offsets cannot be trusted, so the span is lexed on its own, as before.
+        return _pieces(text[start:end], language)
+    found: list[Piece] = []
+    for index in range(max(0, bisect_right(starts, start) - 1), len(pieces)):
+        at = starts[index]
+        if at >= end:
+            break
+        css, value = pieces[index]
+        value = value[max(0, start - at) : end - at]
+        if value:
+            found.append((css, value))
+    return found
+
+
+def inspect_html(text: str, language: str, prefix: str, start: int, end: int, *, head_lines: int | None = None) -> str:
+    """A chunk's embedded text as highlighted HTML: ``prefix`` (its breadcrumb and repeated
+    header, lexed on their own) over ``text[start:end]``, highlighted as the file lexes it. With
+    ``head_lines``, only its head: the first that many non-blank lines, stripped (as
+    :func:`core.embed.head_text` takes them)."""
+    lines = _split_lines([*_pieces(prefix, language), *span_pieces(text, language, start, end)])
+    if head_lines is not None:
+        lines = [_strip(line) for line in lines if "".join(v for _, v in line).strip()][:head_lines]
+    body = "\n".join(_html(line) for line in lines)
+    return f'{INSPECT_CSS}{pygments_css()}<pre class="ce-inspect"><code class="ce-code">{body}</code></pre>'
+
+
+def _strip(line: list[Piece]) -> list[Piece]:
+    """A line's pieces without its leading and trailing whitespace."""
+    kept = [list(piece) for piece in line]
+    while kept and not kept[0][1].strip():
+        kept.pop(0)
+    while kept and not kept[-1][1].strip():
+        kept.pop()
+    if kept:
+        kept[0][1] = kept[0][1].lstrip()
+        kept[-1][1] = kept[-1][1].rstrip()
+    return [(css, value) for css, value in kept]
 
 
 def pygments_css() -> str:

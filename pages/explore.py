@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.embed import has_head, head_text
-from core.render import PALETTES, Band, legend, render_view
+from core.embed import has_head
+from core.render import PALETTES, Band, inspect_html, legend, render_view
 from core.sizing import make_sizer
 from core.sources import first_code_file
 from pages import common
@@ -250,12 +250,16 @@ if choice is not None:
     right.progress(min(embed_tokens / limit, 1.0))
     if embed_tokens > limit:
         right.error(f"{embed_tokens - limit} tokens past the model's limit would be silently cut off.")
-    code_language = language if language in {"python", "javascript", "java", "go", "rust", "c", "cpp"} else None
-    right.code(chunk.embed_text, language=code_language)
+    # Highlighted as the file lexes it (a chunk that starts inside a docstring shows a string,
+    # not code): st.code would lex the chunk's text on its own, in the browser.
+    doc = common.prepared(path, language, text).doc
+    span = (doc.char_of_byte(chunk.start_byte), doc.char_of_byte(chunk.end_byte))
+    prefix = chunk.embed_text[: len(chunk.embed_text) - len(chunk.text)]
+    right.html(inspect_html(text, language, prefix, *span))
     if settings.head_weight and has_head(chunk):
         right.markdown(f"**And its head**, embedded too: {settings.head_weight:.0%} of the chunk's vector "
                        f"(the text above makes the other {1 - settings.head_weight:.0%})")
-        right.code(head_text(chunk.embed_text, settings.head_lines), language=code_language)
+        right.html(inspect_html(text, language, prefix, *span, head_lines=settings.head_lines))
 
 target, extra = picked.cli_target(path)
 common.export_panel(chunks, settings, target, path.rsplit("/", 1)[-1], extra)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import io
 import re
 import zipfile
@@ -22,7 +23,8 @@ def metrics(at: AppTest) -> dict[str, list[str]]:
 
 
 def view_html(at: AppTest) -> str:
-    return "".join(str(getattr(h, "proto", h)) for h in at.get("html"))
+    """The legend and the code view (not the chunk inspector's boxes)."""
+    return "".join(h.proto.body for h in at.get("html") if 'class="ce-inspect"' not in h.proto.body)
 
 
 @pytest.fixture
@@ -118,17 +120,37 @@ def test_switching_to_pasted_code_and_back_logs_no_widget_state_warning(app: App
     assert not logged, logged
 
 
+def inspector_boxes(at: AppTest) -> list[str]:
+    """The chunk inspector's boxes as HTML (the embed_text, then the head)."""
+    return [h.proto.body for h in at.get("html") if 'class="ce-inspect"' in h.proto.body]
+
+
+def inspected(at: AppTest) -> list[str]:
+    """The chunk inspector's boxes as their text."""
+    bodies = [re.search(r'<pre class="ce-inspect"><code[^>]*>(.*)</code></pre>', box, re.S) for box in inspector_boxes(at)]
+    return [html.unescape(re.sub(r"<[^>]+>", "", body.group(1))) for body in bodies if body]
+
+
 def test_inspect_shows_embed_text_against_the_model_limit(app: AppTest) -> None:
     assert any("of 254 tokens" in m.value for m in app.markdown)
-    assert app.code, "the embed_text is shown"
     # A syntax chunk (the default choice) also shows its head, the other part of its vector.
     assert any(m.value.startswith("**And its head**") and "30%" in m.value for m in app.markdown)
-    blocks = [c.value for c in app.code]
-    at = next(i for i, text in enumerate(blocks) if text.startswith("# inventory/"))  # the embed_text
-    embedded, head = blocks[at], blocks[at + 1]
+    embedded, head = inspected(app)
+    assert embedded.startswith("# inventory/")
     assert head.splitlines()[0] == embedded.splitlines()[0] and 1 < len(head.splitlines()) <= 6
     inspector(app).set_value(("fixed", 0)).run()
     assert not any(m.value.startswith("**And its head**") for m in app.markdown)  # windows are embedded whole
+    assert len(inspected(app)) == 1
+
+
+def test_a_chunk_that_starts_inside_a_docstring_is_highlighted_as_a_string(app: AppTest) -> None:
+    # Fixed window #2 of resilience.py starts inside retry's docstring: highlighted on its own, its
+    # prose read as code and the code after the closing quotes as a string.
+    inspector(app).set_value(("fixed", 1)).run()
+    box = inspector_boxes(app)[0]
+    assert '<span class="sd">    with up to 25 % random jitter' in box
+    assert '<span class="k">if</span> <span class="n">times</span>' in box
+    assert inspected(app)[0].startswith("# inventory/resilience.py\n    with up to 25 % random jitter")
 
 
 def inspector(at: AppTest):  # type: ignore[no-untyped-def]

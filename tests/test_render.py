@@ -1,8 +1,19 @@
-"""The source view's HTML: the legend names what the page draws."""
+"""The source view's HTML: the legend names what the page draws; the inspector highlights a chunk
+as its file reads."""
 
 from __future__ import annotations
 
-from core.render import PALETTES, Band, legend
+import html
+import re
+
+from core.chunk import Chunk
+from core.chunking import chunk_document, prepare
+from core.embed import head_text
+from core.render import PALETTES, Band, highlight_lines, inspect_html, legend
+from core.settings import ChunkSettings
+from tests.helpers import ROOT
+
+SAMPLES = ROOT / "sample_repos"
 
 
 def test_the_legend_names_search_marks_only_where_a_page_searches() -> None:
@@ -13,3 +24,49 @@ def test_the_legend_names_search_marks_only_where_a_page_searches() -> None:
         assert text in plain and text in searched
     assert "retrieved (rank)" not in plain and "the answer" not in plain
     assert "retrieved (rank)" in searched and "the answer" in searched
+
+
+def _inspected(text: str, path: str, settings: ChunkSettings, strategy: str, **options) -> list[tuple[Chunk, str]]:  # type: ignore[no-untyped-def]
+    prep = prepare(path, "python", text)
+    shown = []
+    for chunk in chunk_document(prep, settings, strategy):
+        prefix = chunk.embed_text[: len(chunk.embed_text) - len(chunk.text)]
+        span = (prep.doc.char_of_byte(chunk.start_byte), prep.doc.char_of_byte(chunk.end_byte))
+        shown.append((chunk, inspect_html(text, "python", prefix, *span, **options)))
+    return shown
+
+
+def _text_of(box: str) -> str:
+    body = re.search(r'<pre class="ce-inspect"><code[^>]*>(.*)</code></pre>', box, re.S)
+    assert body is not None
+    return html.unescape(re.sub(r"<[^>]+>", "", body.group(1)))
+
+
+def test_a_chunk_inside_a_docstring_is_highlighted_as_the_file_lexes_it() -> None:
+    # Fixed window #2 of resilience.py starts inside retry's docstring and ends in code: lexed on
+    # its own, its closing quotes opened a string that ran over the code below.
+    text = (SAMPLES / "py_inventory/inventory/resilience.py").read_text("utf-8")
+    chunk, box = next(s for s in _inspected(text, "inventory/resilience.py", ChunkSettings(), "fixed") if s[0].start_line == 31)
+    assert '<span class="sd">    with up to 25 % random jitter' in box
+    assert '<span class="k">if</span> <span class="n">times</span>' in box
+    assert '<span class="s2">times must be at least 1</span>' in box
+    assert '<span class="c1"># inventory/resilience.py</span>' in box  # the breadcrumb, lexed on its own
+    assert _text_of(box) == chunk.embed_text
+    rows = highlight_lines(text, "python")  # as the view draws the same lines
+    assert all(rows[line - 1] in box for line in range(chunk.start_line, chunk.end_line + 1) if rows[line - 1])
+
+
+def test_every_inspected_chunk_shows_its_embed_text_exactly() -> None:
+    # Non-ASCII identifiers and CRLF line ends: character offsets, not bytes; "\r\n" read as "\n".
+    for name in ("i18n_labels.py", "ledger.py"):
+        text = (SAMPLES / "py_inventory/inventory" / name).read_text("utf-8")
+        for source in (text, text.replace("\n", "\r\n")):
+            for strategy in ("fixed", "syntax"):
+                for chunk, box in _inspected(source, name, ChunkSettings(budget=100), strategy):
+                    assert _text_of(box) == chunk.embed_text.replace("\r\n", "\n"), (name, chunk.start_line)
+
+
+def test_the_head_is_highlighted_as_head_text_takes_it() -> None:
+    text = (SAMPLES / "py_inventory/inventory/ledger.py").read_text("utf-8")
+    for chunk, box in _inspected(text, "ledger.py", ChunkSettings(budget=100), "syntax", head_lines=6):
+        assert _text_of(box) == head_text(chunk.embed_text, 6), chunk.start_line
