@@ -102,3 +102,22 @@ def test_addresses_in_uploaded_names_show_as_text_not_links(page, server, tmp_pa
     assert "https://evil.example/c.bin" in shown
     links = main.locator('a[href*="example"], a[href^="mailto:"]')  # (headings have anchor links)
     assert links.all_inner_texts() == []
+
+
+def test_on_a_phone_the_code_keeps_most_of_the_views_width(browser, server) -> None:  # type: ignore[no-untyped-def]
+    # At 420 px the two bands (11em each) and the line numbers left the code ~40 px: a word a line.
+    context = browser.new_context(viewport={"width": 420, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(f"{server}/")
+        wait_for_view(page)
+        widths = page.evaluate(
+            "() => { const row = document.querySelector('table.ce-view tr[data-line]');"
+            " return [row.closest('table').getBoundingClientRect().width,"
+            " row.querySelector('td.ce-code').getBoundingClientRect().width]; }"
+        )
+        table, code = widths
+        assert code >= 0.55 * table, widths
+    finally:
+        context.close()
