@@ -620,6 +620,22 @@ def view_window(text: str, key: str) -> tuple[int, int] | None:
     return first, last
 
 
+SHOWN_LINE_CHARS = 2_000  # characters of one line drawn in a chunk's box (a 1 MB cell made it 22,000 lines tall)
+
+
+def clip_lines(text: str, limit: int = SHOWN_LINE_CHARS) -> tuple[str, int]:
+    """``text`` to draw, each line past ``limit`` characters cut short with a note of how much
+    was left out; and how many lines were cut. (What is embedded is the whole text.)"""
+    if len(text) <= limit:
+        return text, 0
+    lines, cut = text.split("\n"), 0
+    for index, line in enumerate(lines):
+        if len(line) > limit:
+            lines[index] = f"{line[:limit]} … [{len(line) - limit:,} more characters]"
+            cut += 1
+    return "\n".join(lines), cut
+
+
 def plural(n: int, one: str, many: str) -> str:
     """``one`` for a single thing, else ``many`` with ``{n}`` filled in: "this file", "these 3 files"."""
     return one if n == 1 else many.format(n=f"{n:,}")

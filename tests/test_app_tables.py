@@ -168,3 +168,15 @@ def test_table_chunks_over_the_models_limit_are_explained(tables: AppTest) -> No
     tables.number_input(key="rows").set_value(10).run()
     tables.selectbox(key="fmt").set_value("records").run()
     assert any("rows per chunk (10) is kept whatever the size" in w.value for w in tables.warning)
+
+
+def test_a_cell_of_a_megabyte_is_drawn_cut_short(tables: AppTest) -> None:
+    # Drawn whole, its line wrapped into some 22,000 lines in each chunk's box.
+    cell = "x" * 1_000_000
+    tables.radio(key="tsource").set_value("Upload").run()
+    tables.file_uploader(key="upload_table").upload("big.csv", f"id,note,val\n1,{cell},3\n2,short,4\n".encode(), "text/csv").run()
+    assert not tables.exception
+    boxes = [c.value for c in tables.code if "short,4" in c.value or "x" * 100 in c.value]
+    assert len(boxes) == 2 and all(len(box) < 5_000 for box in boxes), [len(b) for b in boxes]
+    assert all("… [998," in box and "more characters]" in box and "2,short,4" in box for box in boxes)
+    assert sum("cut short here; the chunk and the exports hold all of it" in c.value for c in tables.caption) == 2
