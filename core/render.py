@@ -76,7 +76,7 @@ CSS = """
 @media (max-width:640px){
   /* A phone: two 11em bands left the code a word a line; the bands keep their colour and number. */
   .ce-view td.ce-band{width:3.6em;padding:0 3px}
-  .ce-view td.ce-no{width:2.4em;padding:0 4px}
+  .ce-view td.ce-no{width:3em;padding:0 3px}
   .ce-view td.ce-code{padding:0 4px}
 }
 </style>

@@ -119,5 +119,9 @@ def test_on_a_phone_the_code_keeps_most_of_the_views_width(browser, server) -> N
         )
         table, code = widths
         assert code >= 0.55 * table, widths
+        # A line number of four digits is still read whole, not cut to "2…".
+        number = page.locator("table.ce-view td.ce-no").first
+        assert page.evaluate("(cell) => { cell.textContent = '2345'; return cell.scrollWidth <= cell.clientWidth; }",
+                             number.element_handle())
     finally:
         context.close()
