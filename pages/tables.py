@@ -124,7 +124,6 @@ if rows_over:
                    f"{largest:,}{unit}): lower the budget to {limit} tokens or less.")
 
 
-
 def show_chunk(text: str) -> None:
     """A chunk's embedded text, its very long lines (a cell of a megabyte) cut short for the page."""
     shown, cut = common.clip_lines(text)
