@@ -125,6 +125,16 @@ class CodeSpec:
       parameter list and its ``;`` (glibc's every prototype) are read as spaces of their length:
       the grammar read each such prototype as an ERROR (``stdio.h`` fell back to fixed windows);
       the chunks keep their text. A cast (``return (int) EOF;``) is no parameter list;
+    - ``head_macros``: macros in a declaration's head, before its type (SQLite's ``SQLITE_API
+      int sqlite3_open(...);``, zlib's ``ZEXTERN``, libxml2's ``XMLPUBFUN``, ``CURL_EXTERN``,
+      Python's ``Py_DEPRECATED(3.9)``) or between it and the name (``ZEXPORT``, ``XMLCALL``,
+      ``FAR``), are read as spaces of their length, on a line where a declaration may start:
+      the grammar took the macro for the type and the type for an error, flagging every such
+      prototype ``damaged``. A macro is a name in capitals (after a short prefix: ``Py_``),
+      with its argument if any; only when the head's type is known otherwise: a built-in
+      type, a tag's, the one word not in capitals (``sqlite3_int64``, ``xmlChar``), the word
+      before a ``*`` (``CURL *``). ``FILE *f;``, ``BOOL ok;`` have no macro, and ``DWORD WINAPI
+      f(void);`` is left as it is (either word may be the type); the chunks keep their text;
     - ``class_macros``: an upper-case macro between ``class`` (``struct``, ``union``) and the
       name of a class being defined (an export macro: ``class U_COMMON_API Name : public
       Base {``, ``class V8_EXPORT Isolate {``) is read as spaces of its length: the grammar
@@ -254,6 +264,7 @@ class CodeSpec:
     macro_lines: bool = False
     class_macros: bool = False
     trailing_macros: bool = False
+    head_macros: bool = False
     doc_comments: tuple[str, ...] = ()
     packed_members: frozenset[str] = frozenset()
     grammar: str = ""
@@ -563,6 +574,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             docs_below=True,
             macro_lines=True,
             trailing_macros=True,
+            head_macros=True,
         ),
         CodeSpec(
             name="cpp",
@@ -595,6 +607,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             macro_lines=True,
             class_macros=True,
             trailing_macros=True,
+            head_macros=True,
         ),
         CodeSpec(
             name="csharp",

@@ -100,12 +100,17 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
         return None
     parser = _parser(spec.parser_name)
     plain: bytes | None = None  # the text before macro lines were read as comments
-    if spec.comment_macros or spec.macro_lines or spec.class_macros or spec.argument_macros or spec.trailing_macros:
+    if (
+        spec.comment_macros or spec.macro_lines or spec.class_macros or spec.argument_macros or spec.trailing_macros
+        or spec.head_macros
+    ):
         read = _commented(doc.data, spec.comment_macros) if spec.comment_macros else doc.data
         if spec.argument_macros:
             read = _argument_macros_blanked(read, spec.argument_macros)
         if spec.trailing_macros:
             read = _trailing_macros_blanked(read)
+        if spec.head_macros:
+            read = _head_macros_blanked(read)
         if spec.class_macros:
             read = _class_macros_blanked(read)
         if spec.macro_lines:
@@ -407,6 +412,171 @@ def _trailing_macros_blanked(data: bytes) -> bytes:
         for start, end in spans:
             out[start:end] = re.sub(rb"[^\r\n]", b" ", data[start:end])
     return bytes(out) if out is not None else data
+
+
+# A word of a declaration's head: a name (``ns::Type`` too) with its parenthesised argument if
+# any (``Py_DEPRECATED(3.9)``, ``PyAPI_FUNC(int)``), or pointer marks.
+_HEAD_TOKEN = re.compile(
+    rb"[ \t\r\n]*(?:([A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)([ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?|([*&]+))"
+)
+# A macro's name: in capitals (``SQLITE_API``, ``XMLCALL``), or capitals after a short prefix
+# (``Py_DEPRECATED``); 3 characters or more, a letter among them.
+_MACRO_NAME = re.compile(rb"(?:[A-Z][a-z]{1,3}_)?(?=[A-Z0-9_]*[A-Z])[A-Z_][A-Z0-9_]{2,}")
+# More of a head after a word's argument: a word or a pointer's mark.
+_HEAD_GOES_ON = re.compile(rb"[ \t\r\n]*[A-Za-z_*&]")
+# Words after a member's parameters (``f() override;``), where a name would be.
+_NOT_NAMES = frozenset({b"override", b"final", b"noexcept"})
+# What may follow a declarator's name: its parameters, the end, an array, a value, the next.
+_DECLARATOR_ENDS = frozenset(b"(;[=,")
+_SPECIFIERS = frozenset(
+    b"const volatile restrict __restrict static extern inline __inline __inline__ register typedef _Noreturn"
+    b" __extension__ constexpr virtual explicit".split()
+)
+_BUILT_IN_TYPES = frozenset(b"void char short int long float double signed unsigned _Bool bool".split())
+_TAGS = frozenset({b"struct", b"union", b"enum"})
+_MAX_HEAD_BYTES = 400  # a declaration's head longer than this is none (or is left as it is)
+# The code line before a declaration ends one (``;``, a block's brace, a comment's end) or is a
+# preprocessor line; its trailing comment left out.
+_HEAD_LINE = re.compile(rb"^[ \t]*(?=[A-Za-z_])", re.MULTILINE)
+# Words that make a line a statement, not a declaration (``else LOG_ERROR(x);``).
+_STATEMENT_WORDS = _NOT_DECLARATORS | frozenset(
+    b"goto break continue default new delete throw using namespace template typename class operator".split()
+)
+
+
+def _head_macros_blanked(data: bytes) -> bytes:
+    """``data`` with the macros in a declaration's head (SQLite's ``SQLITE_API int
+    sqlite3_open(...);``, zlib's ``ZEXTERN int ZEXPORT deflate``, libxml2's ``XMLPUBFUN xmlChar *
+    XMLCALL xmlStrdup``, see ``CodeSpec.head_macros``) written as spaces, line breaks kept;
+    ``data`` itself when it holds none. Only where the head's type is known (:func:`_head_spans`):
+    ``DWORD WINAPI f(void);`` is left as it is, ``FILE *f;`` has no macro."""
+    out: bytearray | None = None
+    for line in _HEAD_LINE.finditer(data):
+        if not _declaration_starts(data, line.start()):
+            continue
+        spans = _head_spans(data, line.end())
+        if not spans:
+            continue
+        if out is None:
+            out = bytearray(data)
+        for start, end in spans:
+            out[start:end] = re.sub(rb"[^\r\n]", b" ", data[start:end])
+    return bytes(out) if out is not None else data
+
+
+# Head macros alone before a declaration on its line (``SQLITE_API ``, ``Py_DEPRECATED(3.9) ``).
+_MACROS_BEFORE = re.compile(
+    rb"[ \t]*((?:(?:[A-Z][a-z]{1,3}_)?(?=[A-Z0-9_]*[A-Z])[A-Z_][A-Z0-9_]{2,}"
+    rb"(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?[ \t]+)+)"
+)
+
+
+def written_start(data: bytes, start: int) -> int:
+    """Where the declaration the parser read from ``start`` begins as written: at the macros
+    before it on its line, which :func:`_head_macros_blanked` read as spaces (``SQLITE_API``
+    before ``int sqlite3_open(...)``: a signature shows them), else ``start``."""
+    line = data.rfind(b"\n", 0, start) + 1
+    if line == start:
+        return start
+    found = _MACROS_BEFORE.fullmatch(data, line, start)
+    return found.start(1) if found is not None else start
+
+
+def _declaration_starts(data: bytes, start: int) -> bool:
+    """Whether a declaration may start on the line at ``start``: the code line before it ends
+    one (``;``, ``{``, ``}``) or a comment (``*/``), is a comment or a preprocessor line (not
+    continued), or there is none."""
+    at = start - 1
+    while at > 0:
+        begin = data.rfind(b"\n", 0, at) + 1
+        line = data[begin:at].strip()
+        if line:
+            if line.startswith((b"//", b"#")):
+                return not line.endswith(b"\\")
+            if line.endswith(b"*/") and b"/*" not in line:
+                return True  # a block comment's last line
+            code = _TRAILING_COMMENT.sub(b"", line)
+            return not code or code.endswith((b";", b"{", b"}"))
+        at = begin - 1
+    return True
+
+
+def _head_spans(data: bytes, start: int) -> list[tuple[int, int]]:
+    """The macros of the declaration head at ``start`` (its words up to the declarator's name and
+    what follows it, :data:`_DECLARATOR_ENDS`), as (start, end) offsets; [] when there is none
+    or the head's type is not known. The type is a built-in one or a tag's (``struct s``), else
+    the one word not written as a macro (``sqlite3_int64``, ``xmlChar``), else the word right
+    before a ``*`` (``CURL *``). A word in capitals before a declarator (``BOOL ok;``, ``DWORD
+    WINAPI f``) may be the type: then nothing is blanked. A word's argument is read with it
+    when more of the head follows (``PyAPI_FUNC(int) f``), else it is the name's parameters.
+
+    Left as they are, as no such head: a name in capitals (X11's ``CARD32 mask B32;``, a
+    macro after the name), a name after parameters (``lzma_end(...) lzma_nothrow;``, ``f()
+    override;``), a type of the implementation's (``__owur X509 *f``: which is the macro is
+    not known), and a line break anywhere but before the name (a field macro above a field:
+    ``PyObject_HEAD`` then ``WINDOW *win;``; a line of macros alone is read by ``macro_lines``,
+    whose parse falls back on the file as written where that does better)."""
+    words: list[tuple[int, int, bytes, bool]] = []  # start, end, name, whether a ``*`` follows it
+    known_type = tag = False
+    last = b""  # the last token: a word, a pointer's mark, or a keyword
+    tokens, broken = 0, -1  # tokens read; the first one after a line break
+    name_at = -1  # the token that was last a word
+    at, limit = start, min(len(data), start + _MAX_HEAD_BYTES)
+    while at < limit:
+        token = _HEAD_TOKEN.match(data, at, limit)
+        if token is None:
+            break
+        name = token[1]
+        if broken < 0 and b"\n" in data[at : token.start(1 if name else 3)]:
+            broken = tokens
+        tokens += 1
+        if name is None:  # pointer marks
+            if last == b"word":
+                words[-1] = (*words[-1][:3], True)
+            at, last = token.end(), b"*"
+            continue
+        if token[2] is not None and not _HEAD_GOES_ON.match(data, token.end(), limit):
+            if name in _GRAMMAR_KNOWS:
+                return []  # ``__attribute__((deprecated));``: the name came before it
+            at = token.end(1)  # ``f(void);``: the name and its parameters
+            words.append((token.start(1), at, name, False))
+            last, name_at = b"word", tokens - 1
+            break
+        at, last = token.end(), b"keyword"
+        if name in _STATEMENT_WORDS:
+            return []
+        if tag:
+            tag, known_type = False, True  # the tag's name is the type
+        elif name in _TAGS:
+            tag = True
+        elif name in _BUILT_IN_TYPES:
+            known_type = True
+        elif name not in _SPECIFIERS and name not in _GRAMMAR_KNOWS:
+            words.append((token.start(1), token.end(), name, False))
+            last, name_at = b"word", tokens - 1
+    while at < len(data) and data[at] in b" \t\r\n":
+        at += 1
+    if at >= len(data) or data[at] not in _DECLARATOR_ENDS or last != b"word" or tag:
+        return []
+    declarator = words.pop()
+    if data[declarator[1] - 1] == 41 or declarator[2] in _NOT_NAMES or _MACRO_NAME.fullmatch(declarator[2]):
+        return []  # a macro's call (``PNG_EXPORT(...);``), a name after parameters, a macro
+    if broken >= 0 and broken != name_at:
+        return []  # a line break but before the name (a line of macros alone is ``macro_lines``')
+    macros = [w for w in words if _MACRO_NAME.fullmatch(w[2])]
+    others = [w for w in words if w not in macros]
+    if not macros or any(w[2].startswith(b"__") or (data[w[1] - 1] == 41 and not w[2][:1].isupper()) for w in others):
+        return []
+    if known_type:
+        return [w[:2] for w in macros] if not others else []
+    if len(others) == 1:
+        return [w[:2] for w in macros]
+    if others:
+        return []
+    pointed = [w for w in words if w[3]]
+    if not pointed:
+        return []  # ``DWORD WINAPI f``: which is the type is not known
+    return [w[:2] for w in macros if w is not pointed[0]]
 
 
 def _opening(data: bytes, close: int) -> int:

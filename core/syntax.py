@@ -31,7 +31,7 @@ from core.chunk import Chunk
 from core.document import Document
 from core.fixed import chunk_fixed
 from core.languages import LANGUAGES, CodeSpec, comment_line, get_spec
-from core.parsing import ERROR_FALLBACK_RATIO, Damage
+from core.parsing import ERROR_FALLBACK_RATIO, Damage, written_start
 from core.settings import ChunkSettings
 
 if TYPE_CHECKING:
@@ -844,6 +844,8 @@ class _Run:
             start = wrappers[0].start_byte  # the signature shows what names the definition
         elif keywords:
             start = min(start, keywords[0].start_byte)
+        if spec.head_macros:
+            start = written_start(self.doc.data, start)  # (read as spaces by the parser alone)
         text = self.doc.slice(start, end).rstrip()
         lines = text.splitlines() or [""]
         if body is None:

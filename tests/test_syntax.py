@@ -2466,6 +2466,47 @@ def test_attribute_macros_after_a_prototypes_parameters_do_not_make_it_an_error(
     assert not prepare("c.c", "c", "int f(void)\n{\n  return (int) EOF;\n}\n").damage.ranges
 
 
+_EXPORT_MACRO_HEADS = (
+    "/* Open a database. */\nSQLITE_API int sqlite3_open(const char *filename, sqlite3 **ppDb);\n"
+    "SQLITE_API SQLITE_EXTERN const char sqlite3_version[];\n"
+    "SQLITE_API sqlite3_int64 sqlite3_memory_used(void);\n\n"
+    "ZEXTERN const char * ZEXPORT zlibVersion OF((void));\n\n"
+    "XMLPUBFUN xmlChar * XMLCALL\n\t\txmlStrdup\t\t(const xmlChar *cur);\n\n"
+    "CURL_EXTERN CURL *curl_easy_init(void);\n\n"
+    "Py_DEPRECATED(3.3) PyAPI_FUNC(Py_ssize_t) PyUnicode_GetSize(PyObject *unicode);\n"
+)
+
+
+def test_export_macros_before_a_declarations_type_do_not_make_it_an_error() -> None:
+    # The grammar took ``SQLITE_API`` for the type and ``int`` for an error: almost every SQLite
+    # prototype was flagged damaged, though named right. The macros are read as spaces.
+    chunks = _syntax("api.h", "c", _EXPORT_MACRO_HEADS, unit="chars", budget=200)
+    found = {c.symbol: c for c in chunks}
+    names = ("sqlite3_open", "sqlite3_memory_used", "zlibVersion", "xmlStrdup", "curl_easy_init", "PyUnicode_GetSize")
+    for name in names:
+        assert found[name].kind == "function" and "damaged" not in found[name].flags, (name, sorted(found))
+    assert not prepare("api.h", "c", _EXPORT_MACRO_HEADS).damage.ranges
+    assert found["sqlite3_open"].text.startswith("/* Open a database. */\nSQLITE_API int sqlite3_open(")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "FILE *f;\n",
+        "BOOL ok;\n",
+        "HANDLE h = 0;\n",
+        "DWORD WINAPI f(void);\n",  # either word may be the type: left as it is
+        "LRESULT CALLBACK WndProc(HWND hwnd, UINT msg);\n",
+        "struct hdr {\n    CARD32 mask B32;\n};\n",  # a macro after the name
+        "__owur X509 *SSL_get_peer(const SSL *s);\n",  # which is the macro is not known
+        "extern void lzma_end(lzma_stream *strm) lzma_nothrow;\n",
+        "struct win {\n    PyObject_HEAD\n    WINDOW *win;\n};\n",  # a field macro on its own line
+    ],
+)
+def test_a_type_in_capitals_is_not_read_as_an_export_macro(source: str) -> None:
+    assert core.parsing._head_macros_blanked(source.encode()) == source.encode()
+
+
 def test_a_prototypes_doc_comment_below_it_goes_with_it_zlib_style() -> None:
     # ``CodeSpec.docs_below``: zlib documents each function under its prototype, a blank line
     # after the comment. A comment that touches the next prototype is that one's (above it), and
