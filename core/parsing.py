@@ -365,7 +365,7 @@ _TRAILING_NAME = re.compile(rb"(?:__\w+|[A-Z][A-Z0-9_]{2,})\b")
 _GRAMMAR_KNOWS = frozenset({b"__attribute__", b"__attribute", b"__asm__", b"__asm", b"__declspec"})
 # Words before ``(`` that make it no parameter list (``return (int) EOF;``, ``if (x) FAIL;``).
 _NOT_DECLARATORS = frozenset({b"return", b"sizeof", b"if", b"while", b"for", b"switch", b"case", b"do", b"else"})
-_WORD_BEFORE = re.compile(rb"(\w+)[ \t\r\n]*$")
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
 def _trailing_macros_blanked(data: bytes) -> bytes:
@@ -380,8 +380,8 @@ def _trailing_macros_blanked(data: bytes) -> bytes:
         opening = _opening(data, found.start())
         if opening < 0:
             continue
-        word = _WORD_BEFORE.search(data, max(0, opening - 200), opening)
-        if word is None or word[1] in _NOT_DECLARATORS:
+        word = _word_before(data, opening)
+        if not word or word in _NOT_DECLARATORS:
             continue
         at, spans = found.start() + 1, []
         while True:
@@ -577,6 +577,19 @@ def _head_spans(data: bytes, start: int) -> list[tuple[int, int]]:
     if not pointed:
         return []  # ``DWORD WINAPI f``: which is the type is not known
     return [w[:2] for w in macros if w is not pointed[0]]
+
+
+def _word_before(data: bytes, at: int) -> bytes:
+    """The word that ends before ``at``, spaces between allowed (b"" when none): read back a
+    byte at a time, as a regex search would try every start in the window before it (25 µs a
+    call, a third of chunking GCC's ``avx512fintrin.h``, whose casts all look like lists)."""
+    end = at
+    while end > 0 and data[end - 1] in b" \t\r\n":
+        end -= 1
+    begin = end
+    while begin > 0 and data[begin - 1] in _WORD_BYTES:
+        begin -= 1
+    return data[begin:end]
 
 
 def _opening(data: bytes, close: int) -> int:
