@@ -40,6 +40,9 @@ class RowBatch:
     # True when every row's source text is exactly its cells written as CSV (comma-separated,
     # nothing quoted, no blank lines between): the CSV serialisation is then the source slice.
     canonical_csv: bool = False
+    # Columns some of whose cells the file stores as text though they read as numbers (an Excel
+    # cell of text ``0007``, a zip code): the profile keeps them text. A CSV says no such thing.
+    text_columns: frozenset[int] = frozenset()
 
     def __len__(self) -> int:
         return len(self.start_byte)
@@ -58,6 +61,7 @@ class RowBatch:
             raw=self.raw[cut:] if self.raw else b"",
             raw_base=self.raw_base + cut,
             canonical_csv=self.canonical_csv,
+            text_columns=self.text_columns,
         )
 
     def head(self, stop: int) -> RowBatch:
@@ -77,6 +81,7 @@ class RowBatch:
             raw=self.raw[:cut] if self.raw else b"",
             raw_base=self.raw_base,
             canonical_csv=self.canonical_csv,
+            text_columns=self.text_columns,
         )
 
     def kept(self, keep: np.ndarray) -> RowBatch:
@@ -94,6 +99,7 @@ class RowBatch:
             raw=self.raw,
             raw_base=self.raw_base,
             canonical_csv=False,
+            text_columns=self.text_columns,
         )
 
     def then(self, other: RowBatch) -> RowBatch:
@@ -110,6 +116,7 @@ class RowBatch:
             raw_base=self.raw_base if self.raw else other.raw_base,
             # The rows are adjacent, so the joint source has blank lines only if a part has.
             canonical_csv=self.canonical_csv and other.canonical_csv,
+            text_columns=self.text_columns | other.text_columns,
         )
 
     def source_texts(self, first: np.ndarray, stop: np.ndarray, encoding: str) -> list[str]:
@@ -143,6 +150,7 @@ def make_batch(
     ragged: Sequence[int],
     raw: bytes = b"",
     raw_base: int = 0,
+    text_columns: frozenset[int] = frozenset(),
 ) -> RowBatch:
     """A batch from Python lists of spans (start_byte, end_byte, start_line, end_line) and the
     indexes of padded rows."""
@@ -150,7 +158,9 @@ def make_batch(
     flags = np.zeros(len(start_byte), dtype=bool)
     if len(ragged):
         flags[np.asarray(ragged, dtype=np.int64)] = True
-    return RowBatch(columns, first_row, start_byte, end_byte, start_line, end_line, flags, raw, raw_base)
+    return RowBatch(
+        columns, first_row, start_byte, end_byte, start_line, end_line, flags, raw, raw_base, text_columns=text_columns
+    )
 
 
 @dataclass

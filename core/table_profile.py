@@ -130,6 +130,15 @@ class ColumnProfile:
         self._text_seen = True
         self._add_text(len(values), values=values)
 
+    def stored_as_text(self) -> None:
+        """The file stores cells of this column as text (an Excel cell of text ``0007``, a zip
+        code ``02134``): they are no numbers, as the sheet says and ``pandas.read_excel`` keeps
+        them, though they read as one (the integer 7). Dates written so stay dates."""
+        if self.numeric:
+            self.numeric = False
+            if self.min is not None:
+                self.dated = False  # earlier values were numbers, so this is no date column
+
     def _add_numbers(self, values: pa.Array) -> None:
         numbers = _as_numbers(values, try_int=self.integer, decimal_comma=self.decimal_comma)
         if numbers is None:
@@ -523,13 +532,16 @@ class TableProfiler:
         self.profile.notes = notes
         return self.profile
 
-    def add(self, columns: list[pa.Array]) -> None:
-        """Fold one batch; every array holds the same rows.
+    def add(self, columns: list[pa.Array], text_columns: frozenset[int] = frozenset()) -> None:
+        """Fold one batch; every array holds the same rows. ``text_columns`` are those the file
+        stores as text (:attr:`core.table_batch.RowBatch.text_columns`): they read as text.
 
         A batch whose last row reads as a total keeps that row back until the next batch shows
         it was not the table's last (one row's cells looked at per batch, never a loop over rows)."""
         if not columns:
             return
+        for j in text_columns:
+            self.profile.columns[j].stored_as_text()
         n = len(columns[0])
         self.profile.rows += n
         if self._held is not None:

@@ -7,7 +7,8 @@ Sheets are streamed with openpyxl's read-only mode (rows are parsed from the XML
 needed), using the values Excel last calculated for formulas. Cells become text the way Excel
 shows them: integers as digits, other numbers with up to 15 significant digits, dates as ISO
 8601 (``2024-03-31``, or ``2024-03-31 14:05:00`` with a time), durations in hours (``25:05:00``),
-booleans as ``TRUE``/``FALSE``.
+booleans as ``TRUE``/``FALSE``. A cell stored as text stays text in the profile, though it reads
+as a number (an id ``0007``).
 
 A workbook has no source text, so its chunks use sheet coordinates: ``start_line``/``end_line``
 are sheet row numbers, the byte span is 0/0, and ``text`` is the rows written as CSV. Empty rows
@@ -33,6 +34,7 @@ from core.table_batch import (
     OpenTable, RowBatch, check_width, column_names, detect_header, make_batch, reads_as_note,
 )  # fmt: skip
 from core.table_sections import SectionRows, column_blocks, filled, title_rows, until_next_table
+from core.table_values import NA_MARKERS
 
 BATCH_ROWS = 20_000
 MAX_UNCOMPRESSED = 2_000_000_000  # bytes of XML a workbook may expand to
@@ -185,11 +187,26 @@ def _brief(exc: BaseException) -> str:
     return (text or type(exc).__name__)[:120]
 
 
+class StoredText(str):
+    """A cell's text that the sheet stores as text (a string cell, not a number) and that could
+    read as a number: an id ``0007``, a zip code ``02134``. It passes for the plain text it is;
+    the reader tells the profile its column holds text (:func:`_text_columns`)."""
+
+    __slots__ = ()
+
+
+_NUMBER_START = frozenset("0123456789+-.")
+_MISSING = frozenset(NA_MARKERS)
+
+
 def cell_text(value: Any) -> str:
-    """A cell value as Excel displays it (see the module docstring)."""
+    """A cell value as Excel displays it (see the module docstring); text that could read as a
+    number comes as a :class:`StoredText`."""
     if value is None:
         return ""
     if isinstance(value, str):
+        if value[:1] in _NUMBER_START or (value[:1].isspace() and value.lstrip()[:1] in _NUMBER_START):
+            return value if value in _MISSING else StoredText(value)
         return value
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
@@ -584,6 +601,12 @@ def _stored_rows(sheet: Any) -> Iterator[tuple[int, list[Any]]]:
             yield number, values
 
 
+def _text_columns(columns: list[tuple[str, ...]]) -> frozenset[int]:
+    """The columns (0-based, of a batch's ``columns`` of cells) holding a cell the sheet stores
+    as text though it reads as a number (:class:`StoredText`): ``0007`` is an id, not 7."""
+    return frozenset(j for j, cells in enumerate(columns) if any(type(c) is StoredText for c in cells))
+
+
 def _trimmed(cells: list[str]) -> list[str]:
     end = len(cells)
     while end and not cells[end - 1]:
@@ -600,9 +623,10 @@ def _batches(
     lines: list[int] = []
 
     def flush() -> RowBatch:
-        cols = [pa.array(col, type=pa.string()) for col in zip(*block)]
+        cells = list(zip(*block))
+        cols = [pa.array(col, type=pa.string()) for col in cells]
         zeros = [0] * len(block)
-        return make_batch(cols, first_row, (zeros, zeros, lines, lines), [])
+        return make_batch(cols, first_row, (zeros, zeros, lines, lines), [], text_columns=_text_columns(cells))
 
     for number, cells in rows:
         if any(c.strip() for c in cells[:left]):

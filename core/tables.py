@@ -236,7 +236,7 @@ def profile_tables(source: SourceFile, *, has_header: bool | None = None) -> lis
             profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header,
                                      decimal_comma=table.decimal_comma)
             for batch in table.batches:
-                profiler.add(batch.columns)
+                profiler.add(batch.columns, batch.text_columns)
             profiles.append(profiler.finish(table.notes))
     return profiles
 
@@ -268,10 +268,12 @@ def _preview_frame(table: OpenTable, max_rows: int) -> pd.DataFrame:
     import pandas as pd
 
     parts: list[list[pa.Array]] = []
+    texts: frozenset[int] = frozenset()  # columns stored as text (an Excel cell of text 0007)
     taken = 0
     for batch in table.batches:
         take = min(len(batch), max_rows - taken)
         parts.append([col.slice(0, take) for col in batch.columns])
+        texts |= batch.text_columns
         taken += take
         if taken >= max_rows:
             break
@@ -280,7 +282,7 @@ def _preview_frame(table: OpenTable, max_rows: int) -> pd.DataFrame:
         for j in range(len(table.columns))
     ]
     profiler = TableProfiler(table.name, list(table.columns), totals=False)
-    profiler.add(columns)
+    profiler.add(columns, texts)
     frame = pa.table(columns, names=list(table.columns)).to_pandas()
     decimals: dict[str, int] = {}
     for stats in profiler.profile.columns:
@@ -392,7 +394,7 @@ class _TableChunker:
                 ahead = reader.submit(next, batches, None)
                 if folding is not None:
                     folding.result()  # at most one batch waits for the profile
-                folding = profiler.submit(self.profiler.add, batch.columns)
+                folding = profiler.submit(self.profiler.add, batch.columns, batch.text_columns)
                 if not len(batch):
                     continue
                 self.last_end = (int(batch.end_byte[-1]), int(batch.end_line[-1]))

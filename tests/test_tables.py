@@ -1842,3 +1842,39 @@ def test_a_duration_cell_reads_as_excel_shows_it_in_hours() -> None:
     chunks = chunk_table_source(load_bytes("t.xlsx", buffer.getvalue()), ChunkSettings(), "syntax")
     assert row_chunks(chunks)[0].text == "build,25:05:00\ntest,0:45:00"
     assert core.table_xlsx.cell_text(datetime.timedelta(seconds=-90.5)) == "-0:01:30.5"
+
+
+def test_a_sheets_cells_stored_as_text_stay_text_though_they_read_as_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ids and zip codes Excel stores as text ("0007", "02134": the cell says text) were read as
+    # the integers 7 and 2134, summed and averaged, where Excel's own SUM and MIN leave text out.
+    # (pandas.read_excel reads them as numbers too, unless told dtype=str: it parses the text.)
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["id", "zip", "units", "when"])
+    for row in (["0007", "02134", 3, "2024-03-01"], ["0012", "10001", 4, "2024-03-02"], ["0101", "94110", 5, None]):
+        sheet.append(row)
+    sheet.append(["0102", "60601", 6, "2024-03-04"])
+    sheet.cell(sheet.max_row, 2).number_format = "@"  # (Excel's Text format: a string cell all the same)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    assert sheet["A2"].data_type == "s"
+    frame = pd.read_excel(io.BytesIO(buffer.getvalue()), dtype={"id": str, "zip": str})
+    assert frame["id"].tolist() == ["0007", "0012", "0101", "0102"] and frame["units"].dtype.kind == "i"
+    monkeypatch.setattr(core.table_xlsx, "BATCH_ROWS", 2)  # (a column turns text in any batch)
+    source = load_bytes("ids.xlsx", buffer.getvalue())
+    profile = _profile_text(chunk_table_source(source, ChunkSettings(), "syntax"))
+    assert "- id (text): 4 values, 0 missing; 4 distinct (every value different)" in profile
+    assert "- zip (text): 4 values" in profile
+    assert "- units (integer): 4 values, 0 missing; min 3, max 6, total (sum) 18" in profile  # numbers stay numbers
+    assert "- when (date): 3 values, 1 missing; from 2024-03-01 to 2024-03-04" in profile  # dates written as text too
+    assert [c.kind for c in profile_tables(source)[0].columns] == ["text", "text", "integer", "date"]
+    preview = read_table_preview(source)["ids.xlsx#Sheet"]
+    assert preview["id"].tolist() == ["0007", "0012", "0101", "0102"] and preview["units"].dtype.kind == "i"
+    # A column of numbers stored as numbers beside a text cell of its own ("0007" among 8, 9) is text.
+    mixed = openpyxl.Workbook()
+    mixed.active.append(["code", "n"])
+    for row in ([8, 1], ["0007", 2], [9, 3]):
+        mixed.active.append(row)
+    buffer = io.BytesIO()
+    mixed.save(buffer)
+    assert [c.kind for c in profile_tables(load_bytes("m.xlsx", buffer.getvalue()))[0].columns] == ["text", "integer"]
