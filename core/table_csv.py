@@ -12,7 +12,8 @@ Steps:
    numbers) and the double quote as quote character, set aside title lines above the table
    (named in the profile), then decide whether the first record is a header. A file read
    whole in that first megabyte may be a report of several tables, one below the other after
-   blank lines: each is read as a table of its own (:func:`read_csv_tables`).
+   blank lines (or lines of delimiters alone, ``,,,``): each is read as a table of its own
+   (:func:`read_csv_tables`).
 3. Stream the rest in blocks of about :data:`BLOCK_BYTES`, each cut at a record boundary, so
    memory stays bounded whatever the file's size. A UTF-8 block is first offered to the
    vectorised paths of :mod:`core.table_csv_fast` (Arrow's parser, spans from lengths or from a
@@ -107,8 +108,8 @@ def read_csv_tables(
     ``encoding`` (a codec name) overrides detection.
 
     One table, or, in a file of up to :data:`SAMPLE_BYTES`, one per section of a report where
-    another table starts below blank lines (an analytics export's daily figures, then its
-    totals, then users by device), by the rules a sheet's tables are told apart by
+    another table starts below blank lines or lines of delimiters alone (an analytics export's
+    daily figures, then its totals, then users by device), by the rules a sheet's tables are told apart by
     (:func:`core.table_sections.until_next_table`), a section of one row allowed. Each table
     after the first is named by the line of its header: ``report.csv#L14``. Never with
     ``has_header=False`` (no row is a header, so none starts a table).
@@ -187,7 +188,19 @@ def _open_text(stream: BinaryIO, *, path: str, language: str, encoding: str | No
 
 
 MAX_SECTIONS = 50  # tables read apart in one file (as on a sheet)
-_BLANK_LINE = re.compile(rb"\n[ \t\r]*\n\s*\S")  # a blank line with more text after it
+
+
+def _blank_line(delimiter: str) -> re.Pattern[bytes]:
+    """A blank line with more text after it, or a line of delimiters alone (``,,,``: the empty
+    row Excel saves between a report's tables), which is no row either; such lines at the end
+    (rows Excel once formatted) have no text after them."""
+    d = re.escape(delimiter.encode("ascii"))
+    return re.compile(rb"\n[ \t\r" + d + rb"]*\n[\s" + d + rb"]*[^\s" + d + rb"]")
+
+
+def _no_row(cells: list[str]) -> bool:
+    """A record of empty cells alone (``,,``), which reads as no row (:func:`_without_empty_rows`)."""
+    return len(cells) >= 2 and not any(cells)
 
 
 def _sections(text: _Text) -> tuple[list[tuple[int, int, int]], bool]:
@@ -197,20 +210,23 @@ def _sections(text: _Text) -> tuple[list[tuple[int, int, int]], bool]:
     above it holds two records of two cells or more (a header and a row): a header alone over
     blank lines is no table."""
     body = text.head[text.skip :]
-    if not _BLANK_LINE.search(body):
+    if not _blank_line(text.dialect.delimiter).search(body):
         return [], False  # no blank line between records: one table (and no parse spent on it)
     try:
         recs = _parse_exact(body, base=text.skip, base_line=text.first_line, final=True, encoding=text.encoding,
                             dialect=text.dialect, path=text.path)  # fmt: skip
     except InputError:
         return [], False  # the table's own reading says what is wrong
-    # Records as a grid's rows: consecutive numbers, but a gap where blank lines are between.
-    numbers, at = [], 0
-    for i, line in enumerate(recs.start_line):
-        at += 1 if not i or line <= recs.end_line[i - 1] + 1 else 2
-        numbers.append(at)
-    index = {number: i for i, number in enumerate(numbers)}
-    rows = SectionRows(iter(list(zip(numbers, recs.rows))))
+    # Records as a grid's rows: consecutive numbers, but a gap where blank lines are between,
+    # or lines of delimiters alone (no rows either).
+    index: dict[int, int] = {}  # row number: record
+    at, last_line = 0, None
+    for i, (line, cells) in enumerate(zip(recs.start_line, recs.rows)):
+        if _no_row(cells):
+            continue
+        at += 1 if last_line is None or line <= last_line + 1 else 2
+        index[at], last_line = i, recs.end_line[i]
+    rows = SectionRows(iter([(number, recs.rows[i]) for number, i in index.items()]))
     firsts, capped = [0], False
     while True:
         rows.next_table = False
@@ -222,7 +238,9 @@ def _sections(text: _Text) -> tuple[list[tuple[int, int, int]], bool]:
         if len(firsts) == MAX_SECTIONS:
             capped = True
             break
-        firsts.append(taken[-1] + 1)
+        following = next(rows)  # (the next table's first row: past the empty records, if any)
+        rows.put_back([following])
+        firsts.append(index[following[0]])
     stops = [recs.start_byte[i] for i in firsts[1:]] + [len(text.head)]
     return [(recs.start_byte[i], stop, recs.start_line[i]) for i, stop in zip(firsts, stops)], capped
 

@@ -390,6 +390,9 @@ def test_reader_matches_python_csv_across_blocks(monkeypatch, tmp_path_factory, 
     expected = [r for r in csv.reader(io.StringIO(text, newline="")) if r][1:]
     # Tiny blocks: every few records start a new block, so records cross block boundaries.
     monkeypatch.setattr(core.table_csv, "BLOCK_BYTES", 48)
+    # One table: a record under a blank line or a ",," one may head a report's next table (the
+    # sections' own tests say when); here every record is a row.
+    monkeypatch.setattr(core.table_csv, "_sections", lambda text: ([], False))
     path = tmp_path_factory.mktemp("t") / "t.csv"
     path.write_bytes(data)
     got: list[list[str]] = []
@@ -1878,3 +1881,28 @@ def test_a_sheets_cells_stored_as_text_stay_text_though_they_read_as_numbers(mon
     buffer = io.BytesIO()
     mixed.save(buffer)
     assert [c.kind for c in profile_tables(load_bytes("m.xlsx", buffer.getvalue()))[0].columns] == ["text", "integer"]
+
+
+def test_a_line_of_delimiters_alone_parts_a_csv_reports_tables_as_a_blank_line_does(tmp_path: Path) -> None:
+    # Excel saves a report's empty rows between its tables as ",,,": no rows, but the tables
+    # above and below them were read as one, the second's header a row of the first.
+    text = ANALYTICS_EXPORT.replace("\n\n", "\n,,,\n").replace("\n# 20240101-20240131\n", "\n# 20240101-20240131,,,\n")
+    source = on_disk(tmp_path, "audience.csv", text)
+    chunks = chunk_table_source(source, ChunkSettings(), "syntax")
+    assert [(c.symbol, c.columns, c.start_line, c.end_line) for c in row_chunks(chunks)] == [
+        ("audience.csv", ("Day Index", "Users"), 8, 10),
+        ("audience.csv#L12", ("Users", "New Users", "Sessions", "Bounce Rate"), 13, 13),
+        ("audience.csv#L15", ("Device Category", "Users", "Sessions"), 16, 18),
+    ]
+    assert "- Users (integer): 3 values, 0 missing; min 34, max 700, total (sum) 1234" in _profile_text(chunks)
+    statement = "Account;Number\nChecking;12345678\n;;;\n;;;\nDate;Amount;Balance\n2024-03-01;-950,00;1050,00\n;;;\n"
+    assert [(p.name, p.rows) for p in profile_tables(on_disk(tmp_path, "s.csv", statement))] == [
+        ("s.csv", 1), ("s.csv#L5", 1)
+    ]
+    # As a blank line, a line of commas inside a table does not start another (rows of its shape).
+    for rows in ONE_TABLE_LAYOUTS:
+        empty = "," * (max(len(row) for row in rows if row) - 1)  # (as wide as the table: as Excel writes it)
+        one = "".join(f"{empty}\n" if row is None else ",".join("" if v is None else str(v) for v in row) + "\n" for row in rows)
+        assert {c.symbol for c in chunk_table_source(on_disk(tmp_path, "one.csv", one), ChunkSettings(), "syntax")} == {
+            "one.csv"
+        }, one
