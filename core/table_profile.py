@@ -408,14 +408,18 @@ class TableProfile:
     name: str
     columns: list[ColumnProfile]
     generated_header: bool = False
-    rows: int = 0
+    rows: int = 0  # every data row, a total row included (row numbers count it)
     notes: tuple[str, ...] = ()
+    total_row: bool = False  # the last row is the table's total, left out of the figures
 
     def heading(self) -> str:
         """The table's shape, a note when the column names were generated, and the reader's
-        notes (:attr:`core.table_batch.OpenTable.notes`)."""
+        notes (:attr:`core.table_batch.OpenTable.notes`). The rows the figures cover are
+        counted apart from a total row, which the columns' counts leave out too."""
         width = len(self.columns)
-        line = f"table {self.name}: {self.rows} rows x {width} columns"
+        line = f"table {self.name}: {self.rows - self.total_row} rows x {width} columns"
+        if self.total_row:
+            line += " and a total row"
         if self.generated_header:
             line += f"\nno header row in the source; columns named column_1 to column_{width}"
         return "\n".join([line, *self.notes])
@@ -508,8 +512,9 @@ class TableProfiler:
     """Folds row batches (one string array per column) into a :class:`TableProfile`.
 
     A table's last row that is its total (:func:`total_label`: an Excel sheet's ``Total`` row
-    of ``=SUM(...)``) stays in the row count but not in the columns' figures, which it would
-    double (a sum, a max), unless ``totals`` is False (a preview's first rows end nowhere)."""
+    of ``=SUM(...)``) stays a row (``rows`` counts it, as row numbers do; the heading names it
+    apart) but is not in the columns' figures, which it would double (a sum, a max), unless
+    ``totals`` is False (a preview's first rows end nowhere)."""
 
     def __init__(
         self, name: str, columns: list[str], *, generated_header: bool = False, decimal_comma: bool = False,
@@ -524,6 +529,7 @@ class TableProfiler:
         """The profile once every batch is folded in, with the notes found around the table
         (known only once its last row is read: notes under a sheet's table)."""
         if self._held is not None:
+            self.profile.total_row = True
             notes = (
                 *notes,
                 f'note: the last row (data row {self.profile.rows}: "{_short(self._held_label)}") reads as the total of '

@@ -1788,7 +1788,8 @@ def test_a_last_row_labelled_total_is_kept_as_a_row_but_left_out_of_the_figures(
     assert [(c.row_start, c.row_end) for c in row_chunks(chunks)] == [(1, 4)]
     assert row_chunks(chunks)[0].text.endswith("\nTotal,,13,216.9")  # the row itself stays a row
     profile = _profile_text(chunks)
-    assert "table s.xlsx#Sheet: 4 rows x 4 columns" in profile
+    # The heading counts the rows the figures cover, as the columns' counts do, and the total apart.
+    assert "table s.xlsx#Sheet: 3 rows x 4 columns and a total row\n" in profile
     assert 'note: the last row (data row 4: "Total") reads as the total of the rows above it: the figures leave it out' \
         in profile
     assert "- Units (integer): 3 values, 0 missing; min 0, max 10, total (sum) 13, mean 4.3333" in profile
@@ -1805,7 +1806,8 @@ def test_a_last_row_labelled_total_is_kept_as_a_row_but_left_out_of_the_figures(
     assert "- Menge (integer): 3 values, 0 missing; min 4, max 7, total (sum) 16" in german and '"Summe"' in german
     # A last row that only names something so (a product "Total Gym") is data.
     gym = "product,units\nRowing machine,3\nTotal Gym,4\n"
-    assert "total (sum) 7" in _profile_text(chunk_table_source(on_disk(tmp_path, "g.csv", gym), ChunkSettings(), "syntax"))
+    text = _profile_text(chunk_table_source(on_disk(tmp_path, "g.csv", gym), ChunkSettings(), "syntax"))
+    assert "total (sum) 7" in text and "table g.csv: 2 rows x 2 columns\n" in text
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "cp1252"])  # the vectorised paths, and the csv module's
@@ -1822,7 +1824,7 @@ def test_a_csv_row_of_delimiters_alone_is_no_row_as_an_empty_sheet_row_is_none(
     assert [(c.row_start, c.row_end, c.start_line, c.end_line) for c in rows] == [(1, 2, 2, 4), (3, 3, 6, 6)]
     assert rows[0].text == "würze,1,2.5\r\n,,\r\ny,2,3.5" and rows[1].text == "Total,3,6"  # (the file's own text)
     profile = _profile_text(chunks)
-    assert "table e.csv: 3 rows x 3 columns" in profile and '(data row 3: "Total")' in profile
+    assert "table e.csv: 2 rows x 3 columns and a total row" in profile and '(data row 3: "Total")' in profile
     assert "- qty (integer): 2 values, 0 missing; min 1, max 2, total (sum) 3" in profile
     # A one-column table's quoted empty cell stays a row (its only cell, empty).
     single = chunk_table_source(on_disk(tmp_path, "s.csv", 'name\nAda\n""\nBob\n'), ChunkSettings(), "syntax")
