@@ -7,8 +7,8 @@ Sheets are streamed with openpyxl's read-only mode (rows are parsed from the XML
 needed), using the values Excel last calculated for formulas. Cells become text the way Excel
 shows them: integers as digits, other numbers with up to 15 significant digits, dates as ISO
 8601 (``2024-03-31``, or ``2024-03-31 14:05:00`` with a time), durations in hours (``25:05:00``),
-booleans as ``TRUE``/``FALSE``. A cell stored as text stays text in the profile, though it reads
-as a number (an id ``0007``).
+booleans as ``TRUE``/``FALSE``. A cell stored as text with leading zeros (an id ``0007``) makes its
+column text in the profile, though it reads as a number.
 
 A workbook has no source text, so its chunks use sheet coordinates: ``start_line``/``end_line``
 are sheet row numbers, the byte span is 0/0, and ``text`` is the rows written as CSV. Empty rows
@@ -34,7 +34,6 @@ from core.table_batch import (
     OpenTable, RowBatch, check_width, column_names, detect_header, make_batch, reads_as_note,
 )  # fmt: skip
 from core.table_sections import SectionRows, column_blocks, filled, title_rows, until_next_table
-from core.table_values import NA_MARKERS
 
 BATCH_ROWS = 20_000
 MAX_UNCOMPRESSED = 2_000_000_000  # bytes of XML a workbook may expand to
@@ -188,15 +187,17 @@ def _brief(exc: BaseException) -> str:
 
 
 class StoredText(str):
-    """A cell's text that the sheet stores as text (a string cell, not a number) and that could
-    read as a number: an id ``0007``, a zip code ``02134``. It passes for the plain text it is;
-    the reader tells the profile its column holds text (:func:`_text_columns`)."""
+    """A cell's text that the sheet stores as text (a string cell, not a number) and that a
+    number would lose: the leading zeros of an id ``0007`` or a zip code ``02134``. It passes for
+    the plain text it is; the reader tells the profile its column holds text
+    (:func:`_text_columns`). Other numbers stored as text (``1234.5``: the export tools'
+    "number stored as text") keep their figures, as ``pandas.read_excel`` reads them."""
 
     __slots__ = ()
 
 
-_NUMBER_START = frozenset("0123456789+-.")
-_MISSING = frozenset(NA_MARKERS)
+# Text whose leading zeros a number would drop: ``0007``, ``-007``, `` 02134``.
+_LEADING_ZEROS = re.compile(r"\s*[-+]?0\d")
 
 
 def cell_text(value: Any) -> str:
@@ -205,9 +206,7 @@ def cell_text(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, str):
-        if value[:1] in _NUMBER_START or (value[:1].isspace() and value.lstrip()[:1] in _NUMBER_START):
-            return value if value in _MISSING else StoredText(value)
-        return value
+        return StoredText(value) if _LEADING_ZEROS.match(value) else value
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, int):

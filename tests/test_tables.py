@@ -1883,6 +1883,17 @@ def test_a_sheets_cells_stored_as_text_stay_text_though_they_read_as_numbers(mon
     buffer = io.BytesIO()
     mixed.save(buffer)
     assert [c.kind for c in profile_tables(load_bytes("m.xlsx", buffer.getvalue()))[0].columns] == ["text", "integer"]
+    # Numbers an export tool stored as text, with no leading zero to keep, keep their figures (as
+    # pandas.read_excel reads them): a sum is what an aggregate question needs.
+    exported = openpyxl.Workbook()
+    exported.active.append(["account", "amount"])
+    for row in (["1200", "1234.5"], ["4711", "99"], ["8000", "-12.25"]):
+        exported.active.append(row)
+    buffer = io.BytesIO()
+    exported.save(buffer)
+    assert exported.active["B2"].data_type == "s"
+    profile = _profile_text(chunk_table_source(load_bytes("e.xlsx", buffer.getvalue()), ChunkSettings(), "syntax"))
+    assert "- amount (decimal): 3 values, 0 missing; min -12.25, max 1234.5, total (sum) 1321.25" in profile, profile
 
 
 def test_a_line_of_delimiters_alone_parts_a_csv_reports_tables_as_a_blank_line_does(tmp_path: Path) -> None:
