@@ -636,6 +636,16 @@ def clip_lines(text: str, limit: int = SHOWN_LINE_CHARS) -> tuple[str, int]:
     return "\n".join(lines), cut
 
 
+def show_text(text: str, *, wrap: bool = True) -> None:
+    """A chunk's or a result's text in a code box, its very long lines (a cell of a megabyte, a
+    minified bundle) cut short for the page, with a note saying so."""
+    shown, cut = clip_lines(text)
+    st.code(shown, language=None, wrap_lines=wrap)
+    if cut:
+        st.caption(f"{plural(cut, 'A line', '{n} lines')} over {SHOWN_LINE_CHARS:,} characters "
+                   "cut short here; the chunk and the exports hold all of it.")
+
+
 def plural(n: int, one: str, many: str) -> str:
     """``one`` for a single thing, else ``many`` with ``{n}`` filled in: "this file", "these 3 files"."""
     return one if n == 1 else many.format(n=f"{n:,}")

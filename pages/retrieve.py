@@ -207,7 +207,7 @@ for column, strategy in zip(columns, common.STRATEGIES):
             st.caption(f"score {hit.score:.4f} ({scores}) · {size} {chunk.unit}{found}"
                        + (" · over the model's limit" if hit.over_model_limit else ""))
             with st.expander("definition text" if hit.group else "chunk text"):
-                st.code(hit.text, language=None)
+                common.show_text(hit.text, wrap=False)  # code keeps its indentation's shape
 
 # ---- painted on the source ----------------------------------------------------------------------
 hit_paths = [h.chunk.path for s in common.STRATEGIES for h in hits[s]]

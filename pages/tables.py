@@ -124,15 +124,6 @@ if rows_over:
                    f"{largest:,}{unit}): lower the budget to {limit} tokens or less.")
 
 
-def show_chunk(text: str) -> None:
-    """A chunk's embedded text, its very long lines (a cell of a megabyte) cut short for the page."""
-    shown, cut = common.clip_lines(text)
-    st.code(shown, language=None, wrap_lines=True)
-    if cut:
-        st.caption(f"{common.plural(cut, 'A line', '{n} lines')} over {common.SHOWN_LINE_CHARS:,} characters "
-                   "cut short here; the chunk and the exports hold all of it.")
-
-
 naive, table = st.columns(2)
 with naive:
     st.subheader("Naive windows")
@@ -140,14 +131,14 @@ with naive:
     for index, chunk in enumerate(chunks["fixed"][:SHOWN], start=1):
         badge = " · ⚠️ header lost" if chunk.id in lost else ""
         st.caption(f"#{index} · lines {chunk.start_line}-{chunk.end_line} · {chunk.size} {chunk.unit}{badge}")
-        show_chunk(chunk.embed_text)
+        common.show_text(chunk.embed_text)
 with table:
     st.subheader("Table chunks")
     rows_chunks = [c for c in chunks["syntax"] if c.kind == "table_rows"]
     for index, chunk in enumerate(rows_chunks[:SHOWN], start=1):
         st.caption(f"#{index} · {common.name_md(chunk.symbol)} · rows {chunk.row_start}-{chunk.row_end} · {chunk.size} {chunk.unit}"
                    + (" · oversized" if "oversized" in chunk.flags else ""))
-        show_chunk(chunk.embed_text)
+        common.show_text(chunk.embed_text)
 shown = max(len(chunks["fixed"]), len(chunks["syntax"]))
 if shown > SHOWN:
     st.caption(f"The first {SHOWN} chunks of each side are drawn; the exports below hold all of them.")
@@ -155,7 +146,7 @@ if shown > SHOWN:
 st.subheader("Profile chunk")
 for chunk in (c for c in chunks["syntax"] if c.kind == "table_profile"):
     st.caption(f"{common.name_md(chunk.symbol)} · {chunk.size} {chunk.unit}")
-    show_chunk(chunk.embed_text)
+    common.show_text(chunk.embed_text)
 
 common.export_panel(chunks, settings, f"sample_repos/tables/{source.path}" if kind == "Sample" else source.path,
                     source.path.rsplit("/", 1)[-1], ([] if has_header == "detect" else ["--header", has_header])

@@ -298,3 +298,17 @@ def test_sample_questions_fold_away_once_a_question_is_asked(retrieve: AppTest) 
     retrieve.pills(key="sample_q").set_value(QUESTION).run()
     assert not retrieve.exception and retrieve.text_input(key="q").value == QUESTION
     assert not samples_box().proto.expanded  # then the question and its results come first
+
+
+def test_a_results_very_long_line_is_drawn_cut_short() -> None:
+    # A minified line or a data blob of megabytes was drawn whole in the result's box; it is cut
+    # at SHOWN_LINE_CHARS with a note, while the index and the exports hold all of it.
+    blob = "x" * 6_000
+    source = f'TABLE = "{blob}"\n\n\ndef lookup_code(key):\n    return TABLE.find(key)\n'.encode()
+    at = _session_with_upload("blob_table.py", source)
+    at.text_input(key="q").input("find a key in the lookup table").run()
+    assert not at.exception
+    codes = [c.value for c in at.code if "TABLE" in c.value and c.language != "json"]  # not the export
+    assert codes and all(blob not in c for c in codes), [len(c) for c in codes]
+    assert any("more characters]" in c for c in codes)
+    assert any("over 2,000 characters cut short here" in c.value for c in at.caption)
