@@ -18,6 +18,7 @@ from pages import common
 
 QUERY_SOURCES = ("Bundled", "Upload")
 METRICS = ("touched", "whole", "mrr", "iou", "in_context")
+COLOURS = {"fixed": "#f28e2b", "syntax": "#4e79a7"}  # a strategy's bars in the charts
 
 
 def three_decimals(frame: pd.DataFrame) -> dict:
@@ -185,28 +186,31 @@ st.caption(f"Embeddings: {report.embedded} computed, {report.reused} re-used fro
 
 rows = pd.DataFrame([row.to_dict() for row in report.rows])
 st.dataframe(rows, hide_index=True, width="stretch", column_config=three_decimals(rows))
-# The chart names the metrics as the table does (touched@5, in_context@1024) and orders the
-# modes as the table and the radios do (vector, keyword, hybrid).
+# A chart per metric, named as the table names it (touched@5, in_context@1024), its modes in the
+# table's and the radios' order (vector, keyword, hybrid). The charts wrap to the page's width: a
+# faceted chart was 1,000 px wide whatever the screen, and a phone showed two metrics of five.
 names = {metric: next(c for c in rows.columns if c.startswith(f"{metric}@")) for metric in METRICS}
-long = pd.DataFrame(
-    [{"strategy": r.strategy, "mode": r.mode, "metric": names[metric], "value": getattr(r, metric)}
-     for r in report.rows for metric in METRICS]
-)
-chart = (
-    alt.Chart(long)
-    .mark_bar()
-    .encode(
-        # Mode names upright and whole: a facet 120 px wide cut them to "id", "rd", "or" on a slant.
-        x=alt.X("mode:N", title=None, sort=list(MODES), axis=alt.Axis(labelAngle=0, labelLimit=0)),
-        xOffset=alt.XOffset("strategy:N", sort=list(common.STRATEGIES)),
-        y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title=None, axis=alt.Axis(format=".1f")),
-        color=alt.Color("strategy:N", scale=alt.Scale(domain=["fixed", "syntax"], range=["#f28e2b", "#4e79a7"])),
-        column=alt.Column("metric:N", title=None, sort=[names[m] for m in METRICS]),
-        tooltip=["strategy", "mode", "metric", alt.Tooltip("value:Q", format=".3f")],
-    )
-    .properties(width=180, height=180)
-)
-st.altair_chart(chart)
+st.html('<div style="font-size:0.875rem">' + " &nbsp; ".join(
+    f'<span style="color:{COLOURS[s]}">&#9632;</span> {s}' for s in common.STRATEGIES) + "</div>")
+with st.container(horizontal=True, wrap=True, gap="small"):
+    for metric in METRICS:
+        values = pd.DataFrame([{"strategy": r.strategy, "mode": r.mode, "value": getattr(r, metric)}
+                               for r in report.rows])
+        chart = (
+            alt.Chart(values, title=names[metric])
+            .mark_bar()
+            .encode(
+                # Mode names upright and whole: a chart 120 px wide cut them to "id", "rd", "or" on a slant.
+                x=alt.X("mode:N", title=None, sort=list(MODES), axis=alt.Axis(labelAngle=0, labelLimit=0)),
+                xOffset=alt.XOffset("strategy:N", sort=list(common.STRATEGIES)),
+                y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title=None, axis=alt.Axis(format=".1f")),
+                color=alt.Color("strategy:N", legend=None,
+                                scale=alt.Scale(domain=list(COLOURS), range=list(COLOURS.values()))),
+                tooltip=["strategy", "mode", alt.Tooltip("value:Q", title=names[metric], format=".3f")],
+            )
+            .properties(width=180, height=160)
+        )
+        st.altair_chart(chart, width="content")
 
 # ---- the misses -----------------------------------------------------------------------------------
 st.subheader("Questions a strategy missed")

@@ -42,3 +42,32 @@ def test_index_query_and_see_painted_results(page, server) -> None:  # type: ign
     assert page.locator("table.ce-view tr.ce-ans").count() > 0, "the known answer is marked"
     page.get_by_text("Syntax-aware", exact=True).first.scroll_into_view_if_needed()
     page.screenshot(path=str(DOCS / "retrieve.png"))
+
+
+def chart_boxes(page) -> list[dict]:  # type: ignore[no-untyped-def]
+    page.wait_for_selector('[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg',
+                           timeout=900_000)
+    settle(page)
+    page.wait_for_timeout(1000)
+    return page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=\"stVegaLiteChart\"]')].map(c => {"
+        " const r = c.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top}; })"
+    )
+
+
+@pytest.mark.parametrize("width", [420, 1500])
+def test_evaluate_draws_a_chart_per_metric_within_the_pages_width(browser, server, width) -> None:  # type: ignore[no-untyped-def]
+    # The metrics were facets of one chart 1,000 px wide: on a phone two of five showed, the rest
+    # beyond the edge. Each metric now has its own chart, and they wrap to the page.
+    context = browser.new_context(viewport={"width": width, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(f"{server}/evaluate")
+        boxes = chart_boxes(page)
+        assert len(boxes) == 5, boxes
+        assert all(box["left"] >= 0 and box["right"] <= width + 1 for box in boxes), boxes
+        rows = len({round(box["top"]) for box in boxes})
+        assert rows > 1 if width == 420 else rows == 1, boxes  # wrapped on a phone, one row on a desktop
+    finally:
+        context.close()
