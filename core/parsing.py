@@ -358,10 +358,10 @@ def _argument_macro_pattern(macros: tuple[str, ...]) -> re.Pattern[bytes]:
 
 
 _MAX_LIST_BYTES = 4096  # a parameter list longer than this is no list (an unclosed bracket)
-# A parameter list's ``)`` then a name of the implementation's or in capitals (see
-# ``CodeSpec.trailing_macros``).
-_TRAILING_START = re.compile(rb"\)[ \t\r\n]*(?:__\w|[A-Z][A-Z0-9_]{2})")
-_TRAILING_NAME = re.compile(rb"(?:__\w+|[A-Z][A-Z0-9_]{2,})\b")
+# A parameter list's ``)`` then a name of the implementation's or in capitals, after a short
+# prefix too (``Py_GCC_ATTRIBUTE``; see ``CodeSpec.trailing_macros``).
+_TRAILING_START = re.compile(rb"\)[ \t\r\n]*(?:__\w|[A-Z][A-Z0-9_]{2}|[A-Z][a-z]{1,3}_[A-Z])")
+_TRAILING_NAME = re.compile(rb"(?:__\w+|(?:[A-Z][a-z]{1,3}_)?[A-Z][A-Z0-9_]{2,})\b")
 _GRAMMAR_KNOWS = frozenset({b"__attribute__", b"__attribute", b"__asm__", b"__asm", b"__declspec"})
 # Words before ``(`` that make it no parameter list (``return (int) EOF;``, ``if (x) FAIL;``).
 _NOT_DECLARATORS = frozenset({b"return", b"sizeof", b"if", b"while", b"for", b"switch", b"case", b"do", b"else"})

@@ -2448,6 +2448,8 @@ _GLIBC_STYLE = (
     "/* Search N bytes of S for C.  */\nextern void *memchr (const void *__s, int __c, size_t __n)\n"
     "      __THROW __asm (\"memchr\") __attribute_pure__ __nonnull ((1));\n\n"
     "extern char *g_strdup (const char *str) G_GNUC_MALLOC;\n\n"
+    "PyAPI_FUNC(int) PyOS_snprintf(char *str, size_t size, const char  *format, ...)\n"
+    "                        Py_GCC_ATTRIBUTE((format(printf, 3, 4)));\n\n"
     "int last_error (void)\n{\n  return (int) EOF;\n}\n"
 )
 
@@ -2457,7 +2459,7 @@ def test_attribute_macros_after_a_prototypes_parameters_do_not_make_it_an_error(
     # each as an ERROR (stdio.h fell back to fixed windows, string.h's were statements, damaged).
     chunks = _syntax("string.h", "c", _GLIBC_STYLE, unit="chars", budget=800)
     found = {c.symbol: c for c in chunks}
-    for name in ("remove", "rename", "memcpy", "memchr", "g_strdup"):
+    for name in ("remove", "rename", "memcpy", "memchr", "g_strdup", "PyOS_snprintf"):
         assert found[name].kind == "function" and "damaged" not in found[name].flags, (name, sorted(found))
     assert found["memcpy"].text.endswith("__THROW __nonnull ((1, 2));")  # read as spaces by the parser alone
     assert found["remove"].text.startswith("/* Remove file FILENAME.  */")
