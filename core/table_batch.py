@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from core.errors import InputError
 from core.table_values import NA_MARKERS
@@ -143,6 +144,31 @@ class RowBatch:
         return self.raw[a:b].decode(encoding)
 
 
+def header_repeats(batch: RowBatch, header: Sequence[str]) -> np.ndarray | None:
+    """Which rows of ``batch`` are its table's header written again, cell for cell (CSV exports
+    joined one under the other, a header repeated after a page's break), or None when none is.
+    Only for a header of two filled cells or more: one word may well be a value. From the first
+    column's matches on: most batches are done after one comparison."""
+    if len(batch) == 0 or sum(1 for c in header if c.strip()) < 2 or len(header) != len(batch.columns):
+        return None
+    same: np.ndarray | None = None
+    for col, name in zip(batch.columns, header):
+        match = pc.fill_null(pc.equal(col, name), False).to_numpy(zero_copy_only=False)
+        same = match if same is None else same & match
+        if not same.any():
+            return None
+    return same
+
+
+def repeats_note(where: Sequence[int], what: str) -> str:
+    """The profile's note on rows left out as the header written again, ``where`` (``what``:
+    "line" or "row")."""
+    if len(where) == 1:
+        return f"note: {what} {where[0]:,} repeats the header: read as a header, not as data"
+    shown = ", ".join(f"{n:,}" for n in where[:10]) + (", ..." if len(where) > 10 else "")
+    return f"note: {len(where):,} {what}s repeat the header ({shown}): read as headers, not as data"
+
+
 def make_batch(
     columns: list[pa.Array],
     first_row: int,
@@ -221,7 +247,8 @@ def detect_header(rows: Sequence[Sequence[str]]) -> bool:
     is when some column below it holds numbers or dates only. For all-text tables it is when
     none of its cells recurs in its column below; a table of names with no header is
     indistinguishable from one with a header, which is why callers can force the answer
-    (``has_header``).
+    (``has_header``). The first row written again below, whole (exports joined one under the
+    other, a header repeated after a page's break), is no value in the columns it heads.
     """
     first = list(rows[0])
     rest = rows[1:]
@@ -230,7 +257,8 @@ def detect_header(rows: Sequence[Sequence[str]]) -> bool:
         return False
     if any(looks_like_value(c) for c in present):
         return _years_heading(first, rest)
-    if any(values_below(rest, j) for j in range(len(first))):
+    values = [r for r in rest if list(r) != first] if len(present) >= 2 else rest
+    if any(values_below(values, j) for j in range(len(first))):
         return True
     return not any(j < len(r) and r[j] == name for r in rest for j, name in enumerate(first) if name.strip())
 

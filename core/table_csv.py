@@ -40,7 +40,7 @@ import io
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import accumulate, islice
 from typing import BinaryIO, cast
@@ -50,7 +50,8 @@ import pyarrow as pa
 from core.errors import InputError
 from core.sources import binary_table_message, damaged_utf8_line, is_binary, latin_code_page, nul_line
 from core.table_batch import (
-    OpenTable, RowBatch, check_width, column_names, detect_header, looks_like_value, make_batch, reads_as_note,
+    OpenTable, RowBatch, check_width, column_names, detect_header, header_repeats, looks_like_value, make_batch,
+    reads_as_note, repeats_note,
 )  # fmt: skip
 from core.table_csv_fast import parse_fast, quote_left_open
 from core.table_sections import SectionRows, filled, until_next_table
@@ -295,7 +296,21 @@ def _open_table(text: _Text, *, name: str, has_header: bool | None) -> OpenTable
     if header:
         # Past the header's line break (CRLF or LF), where the data rows begin.
         data_start = head.index(b"\n", data_start) + 1 if b"\n" in head[data_start:] else len(head)
-    batches = _stream_batches(
+    table = OpenTable(
+        name=name,
+        columns=columns,
+        generated_header=not header,
+        start_byte=table_start,  # (its title lines too: the profile's span holds what it names)
+        start_line=table_line,
+        header_line=recs.start_line[0] if header else None,
+        encoding=encoding,
+        has_source_text=True,
+        batches=iter(()),
+        text_start=bom,
+        notes=notes,
+        decimal_comma=dialect.delimiter == ";",
+    )
+    table.batches = _stream_batches(
         stream,
         head[data_start:],
         eof=eof,
@@ -308,21 +323,10 @@ def _open_table(text: _Text, *, name: str, has_header: bool | None) -> OpenTable
         path=path,
         has_header=header,
         header_line=recs.start_line[0] if header else None,
+        table=table,
+        header=names if header else None,
     )
-    return OpenTable(
-        name=name,
-        columns=columns,
-        generated_header=not header,
-        start_byte=table_start,  # (its title lines too: the profile's span holds what it names)
-        start_line=table_line,
-        header_line=recs.start_line[0] if header else None,
-        encoding=encoding,
-        has_source_text=True,
-        batches=batches,
-        text_start=bom,
-        notes=notes,
-        decimal_comma=dialect.delimiter == ";",
-    )
+    return table
 
 
 def _title_records(rows: list[list[str]]) -> int:
@@ -517,8 +521,14 @@ def _stream_batches(
     path: str,
     has_header: bool,
     header_line: int | None = None,
+    table: OpenTable | None = None,
+    header: Sequence[str] | None = None,
 ) -> Iterator[RowBatch]:
+    """The rows of a table, a block at a time. Rows that are no rows are left out: empty cells
+    alone (``,,``), and ``header`` written again (exports joined one under the other), which
+    ``table``'s notes then name."""
     row = 1
+    repeated: list[int] = []  # lines of the header written again
     want = BLOCK_BYTES
     while True:
         if not eof and len(buf) < want:
@@ -542,6 +552,11 @@ def _stream_batches(
         want = BLOCK_BYTES
         if len(batch) and width > 1:
             batch = _without_empty_rows(batch)
+        if len(batch) and header is not None:
+            again = header_repeats(batch, header)
+            if again is not None:
+                repeated.extend(int(n) for n in batch.start_line[again])
+                batch = batch.kept(~again)
         if len(batch):
             row += len(batch)
             yield batch
@@ -550,6 +565,8 @@ def _stream_batches(
         buf = buf[consumed:]
         if eof and not buf:
             break
+    if repeated and table is not None:
+        table.notes = (*table.notes, repeats_note(repeated, "line"))
     if row == 1:
         what = "only a header row, no data rows" if has_header else "no data rows"
         raise InputError(f"{path}: {what}")

@@ -31,7 +31,7 @@ import pyarrow as pa
 from core.errors import InputError
 from core.sources import Limits
 from core.table_batch import (
-    OpenTable, RowBatch, check_width, column_names, detect_header, make_batch, reads_as_note,
+    OpenTable, RowBatch, check_width, column_names, detect_header, make_batch, reads_as_note, repeats_note,
 )  # fmt: skip
 from core.table_sections import SectionRows, column_blocks, filled, title_rows, until_next_table
 
@@ -405,8 +405,11 @@ def _open_sheet(
     )
     if header_only:
         return table
+    rows_of = _chain(data, rows)
+    if header and stacked == 1:
+        rows_of = _without_header_repeats(rows_of, cells_only[0], table, left=left)
     table.batches = _batches(
-        _footnotes(_chain(data, rows), table, left=left, width=width),
+        _footnotes(rows_of, table, left=left, width=width),
         left=left, width=width, columns=columns, path=path, sheet=sheet.title, start=1,
     )  # fmt: skip
     return table
@@ -457,6 +460,26 @@ def _footnotes(rows: Iterator[tuple[int, list[str]]], table: OpenTable, *, left:
         yield number, cells
     if held:
         table.notes = (*table.notes, _rows_note(held, "below the table read as notes, not data", 300))
+
+
+def _without_header_repeats(
+    rows: Iterator[tuple[int, list[str]]], header: list[str], table: OpenTable, *, left: int
+) -> Iterator[tuple[int, list[str]]]:
+    """``rows`` less those that write the table's header again, cell for cell (sheets pasted one
+    under the other, a header repeated for each printed page), which the table's notes name. Only
+    for a header of two filled cells or more: one word may well be a value."""
+    names = _trimmed(header)
+    if filled(names) < 2:
+        yield from rows
+        return
+    repeated: list[int] = []
+    for number, cells in rows:
+        if _trimmed(cells[left:]) == names:
+            repeated.append(number)
+            continue
+        yield number, cells
+    if repeated:
+        table.notes = (*table.notes, repeats_note(repeated, "row"))
 
 
 def _chain(first: list[tuple[int, list[str]]], rest: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, list[str]]]:

@@ -1919,3 +1919,49 @@ def test_a_line_of_delimiters_alone_parts_a_csv_reports_tables_as_a_blank_line_d
         assert {c.symbol for c in chunk_table_source(on_disk(tmp_path, "one.csv", one), ChunkSettings(), "syntax")} == {
             "one.csv"
         }, one
+
+
+def test_a_header_written_again_below_is_read_as_the_header_not_as_a_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two exports joined one under the other (``cat jan.csv feb.csv``): the second header made
+    # "id" and "score" values of their columns, so no column held numbers only, the first row
+    # was taken for data and the columns were named column_1..3, every column text.
+    monkeypatch.setattr(core.table_csv, "BLOCK_BYTES", 24)  # (batches of a few rows: the repeat in one of them)
+    joined = "id,name,score\n1,ann,3.5\n2,bob,4\nid,name,score\n3,cy,5\n"
+    chunks = chunk_table_source(on_disk(tmp_path, "joined.csv", joined), ChunkSettings(table_rows=10), "syntax")
+    rows = row_chunks(chunks)
+    assert [(c.columns, c.row_start, c.row_end, c.start_line, c.end_line) for c in rows] == [
+        (("id", "name", "score"), 1, 3, 2, 5)
+    ]
+    assert rows[0].text == "1,ann,3.5\n2,bob,4\nid,name,score\n3,cy,5"  # (the file's own text)
+    assert rows[0].embed_text.count("id,name,score") == 1  # what is embedded: the header once, over 3 rows
+    profile = _profile_text(chunks)
+    assert "table joined.csv: 3 rows x 3 columns" in profile
+    assert "note: line 4 repeats the header: read as a header, not as data" in profile
+    assert "- score (decimal): 3 values, 0 missing; min 3.5, max 5, total (sum) 12.5" in profile
+    # After a blank line too (one table: the same columns), and many times over.
+    many = "a,b\n1,2\n\na,b\n3,4\n" + "".join(f"a,b\n{n},{n}\n" for n in range(5, 17))
+    chunks = chunk_table_source(on_disk(tmp_path, "many.csv", many), ChunkSettings(table_rows=100), "syntax")
+    assert [c.columns for c in row_chunks(chunks)] == [("a", "b")]
+    assert "note: 13 lines repeat the header (4, 6, 8, 10, 12, 14, 16, 18, 20, 22, ...): read as headers" in _profile_text(chunks)
+    assert "- a (integer): 14 values" in _profile_text(chunks)
+    # A sheet's header repeated (sheets pasted one under the other, a header for each printed page).
+    sheet = _rows_at(1, 1, [["id", "city"], [1, "Oslo"], [2, "Rome"], ["id", "city"], [3, "Lima"]])
+    chunks = chunk_table_source(load_bytes("pages.xlsx", _xlsx_bytes(sheet)), ChunkSettings(), "syntax")
+    assert [c.text for c in row_chunks(chunks)] == ["1,Oslo\n2,Rome\n3,Lima"]
+    assert "note: row 4 repeats the header: read as a header, not as data" in _profile_text(chunks)
+
+
+@pytest.mark.parametrize(
+    ("text", "rows"),
+    [
+        ("name\nAda\nname\nBob\n", 4),  # one column: the word may well be a value
+        ("apple,red\npear,green\napple,red\n", 3),  # text only, no header: a row written twice is data
+        ("id,score\n1,2\n3,4\n", 2),  # no repeat: nothing to say
+    ],
+)
+def test_rows_are_not_left_out_as_header_repeats_where_they_may_be_data(tmp_path: Path, text: str, rows: int) -> None:
+    chunks = chunk_table_source(on_disk(tmp_path, "t.csv", text), ChunkSettings(), "syntax")
+    assert "repeat" not in _profile_text(chunks)
+    assert sum(c.row_end - c.row_start + 1 for c in row_chunks(chunks)) == rows
