@@ -25,13 +25,13 @@ Steps:
 Documented handling of odd input: blank and whitespace-only lines are not rows, nor are rows of
 empty cells alone in a table of two columns or more (``,,``: Excel's rows formatted and left
 empty), nor is the header written again, cell for cell (exports joined one under the other:
-named in the profile's notes); a row shorter than the header is padded with empty cells (flagged ``ragged``); a row longer
-than the header is refused unless the extra cells are empty (trailing delimiters), or unless every
-row is one cell longer (R's ``write.table``: the header has no cell for the rows' names); a file
-using bare CR line ends (old Macs) is read with each CR as LF, byte for byte, as source files are;
-an unclosed quote runs to the end of the file (as in Python's csv module); a cell may hold up to
-:data:`MAX_CELL_CHARS` characters (the csv module's process-wide field size limit is raised to
-that) and a record up to :data:`MAX_RECORD_BYTES` bytes.
+named in the profile's notes); a row shorter than the header is padded with empty cells (flagged
+``ragged``); a row longer than the header is refused unless the extra cells are empty (trailing
+delimiters), or unless every row is one cell longer (R's ``write.table``: the header has no cell
+for the rows' names); a file using bare CR line ends (old Macs) is read with each CR as LF, byte
+for byte, as source files are; an unclosed quote runs to the end of the file (as in Python's csv
+module); a cell may hold up to :data:`MAX_CELL_CHARS` characters (the csv module's process-wide
+field size limit is raised to that) and a record up to :data:`MAX_RECORD_BYTES` bytes.
 """
 
 from __future__ import annotations
