@@ -103,10 +103,11 @@ class CodeSpec:
       (*on_full)(int);``: the name is held by a pointer, the pointer by the function
       declarator); in a class body such a statement stays a member declaration (listed by
       ``member_declarations`` in the class's header), in a function's body a statement;
-    - ``opens_error_root``: a root that is itself an ERROR is measured through its children (see
-      :func:`core.parsing.find_damage`): in C and C++ the preprocessor's ``#ifdef`` blocks make
-      such roots of sound code, in Rust unstable syntax (``pub macro``); in other grammars a
-      root ERROR is garbage;
+    - ``opens_error_root``: a root that is itself an ERROR, or an ERROR child of the root (below
+      a licence comment), is measured and chunked through its children (see
+      :func:`core.parsing.find_damage`, :func:`core.parsing.top_level_nodes`): in C and C++ the
+      preprocessor's ``#ifdef`` blocks make such roots of sound code, in Rust unstable syntax
+      (``pub macro``); in other grammars a root ERROR is garbage;
     - ``comment_macros``: macros the grammar cannot read, which stand for nothing a chunk needs
       (glibc's ``__BEGIN_DECLS``: ``extern "C" {`` in C++, nothing in C): the parser reads
       each as a ``/* */`` comment of its length (no offset moves; as a comment its line is

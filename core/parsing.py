@@ -192,7 +192,7 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
 def _opened_ratio(tree: Tree, damage: Damage, spec: CodeSpec) -> float:
     """``damage``'s share as the chunker measures it: through a root ERROR's children where the
     language opens one (``CodeSpec.opens_error_root``)."""
-    if spec.opens_error_root and tree.root_node.is_error:
+    if spec.opens_error_root and top_level_errors(tree.root_node):
         return find_damage(tree, open_root=True).ratio
     return damage.ratio
 
@@ -817,8 +817,9 @@ def find_damage(
     """Collect the outermost ERROR/MISSING nodes (iteratively: deep trees must not recurse),
     and the ``muted`` lines of ``doc`` (mended to parse the rest: see :func:`parse`).
 
-    With ``open_root``, a root that is itself an ERROR is read as the chunker reads it, through
-    its children: C headers whose ``#ifdef __cplusplus`` / ``extern "C" {`` blocks leave braces
+    With ``open_root``, a root that is itself an ERROR, or an ERROR child of the root (below a
+    licence comment: :func:`top_level_errors`), is read as the chunker reads it, through its
+    children: C headers whose ``#ifdef __cplusplus`` / ``extern "C" {`` blocks leave braces
     the grammar cannot pair make the whole file one ERROR, though the structs and functions
     under it are whole, sound subtrees. Only its stray children (tokens such as ``{``,
     ``#ifdef`` or ``extern``, bare leaves, MISSING nodes) and the errors inside its other
@@ -839,9 +840,11 @@ def find_damage(
     early: list[Node] = []  # block closers supplied inside the text (see _misread)
     errors: list[Node] = []
     stack: list[Node] = [root] if root.has_error else []
-    if open_root and root.is_error:
-        stack = []
-        for child in root.children:
+    opened = top_level_errors(root) if open_root else []
+    if opened:
+        stack = [] if root.is_error else [c for c in root.children if c.has_error and not c.is_error]
+    for error in opened:
+        for child in error.children:
             if _stray(child):
                 error_bytes += max(child.end_byte - child.start_byte, 1)
                 if child.type not in _SOUND_STRAYS:
@@ -875,6 +878,29 @@ def find_damage(
 
 # A stray token whose text is sound: the ``};`` of a struct the parser's recovery left unreduced.
 _SOUND_STRAYS = frozenset({";"})
+
+
+def top_level_errors(root: Node) -> list[Node]:
+    """The ERROR nodes a language that opens them (``CodeSpec.opens_error_root``) reads through:
+    the root itself when it is one, else the root's ERROR children (a header's licence comment
+    stands before the ERROR its include guard and ``extern "C" {`` make of the rest: jpeglib.h,
+    libxml2's ``tree.h``)."""
+    if root.is_error:
+        return [root]
+    if not root.has_error:
+        return []
+    return [child for child in root.children if child.is_error]
+
+
+def top_level_nodes(root: Node, opens: bool) -> list[Node]:
+    """The root's children, and in place of each ERROR among them its children where the
+    language reads through them (``opens``; see :func:`top_level_errors`)."""
+    if not opens or root.is_error or not root.has_error:
+        return list(root.children)
+    nodes: list[Node] = []
+    for child in root.children:
+        nodes.extend(child.children if child.is_error else (child,))
+    return nodes
 
 
 def _stray(node: Node) -> bool:

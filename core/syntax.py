@@ -31,7 +31,7 @@ from core.chunk import Chunk
 from core.document import Document
 from core.fixed import chunk_fixed
 from core.languages import LANGUAGES, CodeSpec, comment_line, get_spec
-from core.parsing import ERROR_FALLBACK_RATIO, Damage, written_start
+from core.parsing import ERROR_FALLBACK_RATIO, Damage, top_level_nodes, written_start
 from core.settings import ChunkSettings
 
 if TYPE_CHECKING:
@@ -162,7 +162,7 @@ def chunk_syntax(prep: Prepared, settings: ChunkSettings) -> list[Chunk]:
     if damage.ratio > ERROR_FALLBACK_RATIO:
         return chunk_fixed(prep, settings, fallback="parse_error")
     run = _Run(ChunkMaker(prep, settings, "syntax"), spec, settings, damage)
-    run.level(list(tree.root_node.children), (), "", None, depth=0, in_container=False)
+    run.level(top_level_nodes(tree.root_node, spec.opens_error_root), (), "", None, depth=0, in_container=False)
     return run.finish()
 
 
@@ -2183,7 +2183,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
     run = _Run(ChunkMaker(prep, settings, "syntax"), spec, settings, prep.damage)
     found: list[Definition] = []
     stack: list[tuple[list[Node], tuple[str, ...], bool, int, bool, bool]] = [
-        (list(prep.tree.root_node.children), (), False, 0, False, False)
+        (top_level_nodes(prep.tree.root_node, spec.opens_error_root), (), False, 0, False, False)
     ]
     while stack:
         nodes, path, in_container, depth, in_function, callbacks = stack.pop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -745,6 +746,52 @@ def test_a_header_whose_root_is_an_error_is_chunked_through_it() -> None:
     assert "damaged" not in found["svc_register"].flags
     assert any("damaged" in c.flags and c.text.startswith("#ifdef __cplusplus\n}") for c in chunks)
     # Other grammars' root ERROR (but Rust's) is garbage: see test_garbage_falls_back_to_fixed_and_says_so.
+
+
+# The guard closed before the ``extern "C"`` block: the grammar's recovery makes an ERROR of all
+# that follows the licence comment, as it does of jpeglib.h's and libxml2's much longer texts.
+_ERROR_BELOW_A_LICENCE = (
+    "/* imglib.h: the image library's interface. */\n#ifndef IMGLIB_H\n#define IMGLIB_H\n"
+    "#ifdef __cplusplus\nextern \"C\" {\n#endif\n#define IMG_SIZE 8\n"
+    "typedef struct {\n  int quantval[64];\n} QUANT_TBL;\n"
+    "/* Read the file's header. */\nint img_read_header(int require_image);\n"
+    "#endif\n#ifdef __cplusplus\n}\n#endif\n"
+)
+
+
+def test_an_error_below_a_licence_comment_is_read_through_as_an_error_root_is() -> None:
+    # With a licence comment first, the ERROR of a header's unpaired ``extern "C" {`` is the
+    # root's child, not the root: it was one damaged range from the guard to the end, and
+    # jpeglib.h and libxml2's tree.h, parser.h and xpath.h fell back to fixed windows whole.
+    # (The parser's own repairs mend this short text, so the grammar's tree is read here.)
+    from tree_sitter_language_pack import get_parser
+
+    from core.parsing import find_damage, top_level_nodes
+
+    tree = get_parser("c").parse(_ERROR_BELOW_A_LICENCE.encode())
+    root = tree.root_node
+    assert [c.type for c in root.children] == ["comment", "ERROR"]
+    assert find_damage(tree).ratio > 0.8  # (as the plain measure reads it)
+    opened = find_damage(tree, open_root=True)
+    assert opened.ratio < 0.2
+    assert {line for first, last in opened.ranges for line in range(first, last + 1)} == {2, 4, 5, 15}
+    nodes = top_level_nodes(root, True)
+    assert [(n.type, n.start_point.row + 1) for n in nodes if n.type in ("type_definition", "declaration")] == [
+        ("type_definition", 8), ("declaration", 12)
+    ]
+    assert top_level_nodes(root, False) == list(root.children)  # (a language that does not open them)
+
+
+@pytest.mark.parametrize("header", ["jpeglib.h", "libxml2/libxml/tree.h", "libxml2/libxml/xpath.h"])
+def test_real_headers_with_an_error_below_their_licence_are_chunked_by_syntax(header: str) -> None:
+    path = Path("/usr/include") / header
+    if not path.exists():
+        pytest.skip(f"{path} is not installed (Debian's libjpeg-dev, libxml2-dev)")
+    text = path.read_text("utf-8", errors="replace")
+    chunks = _syntax(header, "c", text)
+    assert not any(c.fallback for c in chunks)
+    functions = [c for c in chunks if c.kind == "function"]
+    assert len(functions) >= 20 and sum("damaged" in c.flags for c in chunks) <= 10, (len(functions), header)
 
 
 def test_a_header_wrapped_in_begin_decls_macros_is_chunked_with_their_lines_kept() -> None:
