@@ -407,11 +407,18 @@ def _trailing_macros_blanked(data: bytes) -> bytes:
             at = end
         if at >= size or not spans:
             continue
-        if out is None:
-            out = bytearray(data)
-        for start, end in spans:
-            out[start:end] = re.sub(rb"[^\r\n]", b" ", data[start:end])
+        out = _spaced(data, out, spans)
     return bytes(out) if out is not None else data
+
+
+def _spaced(data: bytes, out: bytearray | None, spans: list[tuple[int, int]]) -> bytearray:
+    """``out`` (a copy of ``data`` made on first use) with ``spans`` written as spaces, their
+    line breaks kept: the same lines and byte offsets, read by the parser alone."""
+    if out is None:
+        out = bytearray(data)
+    for start, end in spans:
+        out[start:end] = re.sub(rb"[^\r\n]", b" ", data[start:end])
+    return out
 
 
 # A word of a declaration's head: a name (``ns::Type`` too) with its parenthesised argument if
@@ -455,12 +462,8 @@ def _head_macros_blanked(data: bytes) -> bytes:
         if not _declaration_starts(data, line.start()):
             continue
         spans = _head_spans(data, line.end())
-        if not spans:
-            continue
-        if out is None:
-            out = bytearray(data)
-        for start, end in spans:
-            out[start:end] = re.sub(rb"[^\r\n]", b" ", data[start:end])
+        if spans:
+            out = _spaced(data, out, spans)
     return bytes(out) if out is not None else data
 
 
