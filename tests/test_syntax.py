@@ -791,7 +791,8 @@ def test_real_headers_with_an_error_below_their_licence_are_chunked_by_syntax(he
     chunks = _syntax(header, "c", text)
     assert not any(c.fallback for c in chunks)
     functions = [c for c in chunks if c.kind == "function"]
-    assert len(functions) >= 20 and sum("damaged" in c.flags for c in chunks) <= 10, (len(functions), header)
+    damaged = sum("damaged" in c.flags for c in chunks)
+    assert len(functions) >= 20 and damaged <= len(chunks) // 10, (len(functions), damaged, len(chunks), header)
 
 
 def test_a_header_wrapped_in_begin_decls_macros_is_chunked_with_their_lines_kept() -> None:
