@@ -492,9 +492,12 @@ def _short(value: str, limit: int = 40) -> str:
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
-# A row summing the rows above it, by its label: "Total", "Grand total", German "Summe"...
+# A row summing the rows above it, by its label: "Total", "Grand total", German "Summe", French
+# "Total général", Spanish "Total general" or "Suma", Portuguese "Total geral", Swedish "Summa"...
 _TOTAL_LABEL = re.compile(
-    r"(grand[ -]?|sub)?totals?|totaal|totale|sum|summe|gesamt|gesamtsumme|insgesamt", re.IGNORECASE
+    r"(grand[ -]?|sub)?totals?|total (général|general|geral)|totaal|totale|sum|summe|summa|suma|somme"
+    r"|gesamt|gesamtsumme|insgesamt",
+    re.IGNORECASE,
 )
 
 

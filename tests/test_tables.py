@@ -1810,6 +1810,15 @@ def test_a_last_row_labelled_total_is_kept_as_a_row_but_left_out_of_the_figures(
     assert "total (sum) 7" in text and "table g.csv: 2 rows x 2 columns\n" in text
 
 
+@pytest.mark.parametrize("label", ["Total général", "Total general", "Suma", "Total geral", "Summa", "Somme :"])
+def test_a_total_row_is_known_by_its_label_in_other_languages_too(tmp_path: Path, label: str) -> None:
+    # A French, Spanish, Portuguese or Swedish sheet's total row doubled the figures as a row of data.
+    text = f"Article;Quantité\nVis;5\nÉcrous;7\n{label};12\n"
+    profile = _profile_text(chunk_table_source(on_disk(tmp_path, "f.csv", text), ChunkSettings(), "syntax"))
+    assert "table f.csv: 2 rows x 2 columns and a total row" in profile, profile
+    assert "total (sum) 12," in profile
+
+
 @pytest.mark.parametrize("encoding", ["utf-8", "cp1252"])  # the vectorised paths, and the csv module's
 def test_a_csv_row_of_delimiters_alone_is_no_row_as_an_empty_sheet_row_is_none(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, encoding: str
