@@ -144,12 +144,18 @@ class RowBatch:
         return self.raw[a:b].decode(encoding)
 
 
+def repeatable_header(header: Sequence[str]) -> bool:
+    """Whether ``header`` written again below is read as the header, not as a row: when it has
+    two filled cells or more (one word may well be a value)."""
+    return sum(1 for c in header if c.strip()) >= 2
+
+
 def header_repeats(batch: RowBatch, header: Sequence[str]) -> np.ndarray | None:
     """Which rows of ``batch`` are its table's header written again, cell for cell (CSV exports
-    joined one under the other, a header repeated after a page's break), or None when none is.
-    Only for a header of two filled cells or more: one word may well be a value. From the first
-    column's matches on: most batches are done after one comparison."""
-    if len(batch) == 0 or sum(1 for c in header if c.strip()) < 2 or len(header) != len(batch.columns):
+    joined one under the other, a header repeated after a page's break), or None when none is
+    (or the header is not :func:`repeatable_header`). From the first column's matches on: most
+    batches are done after one comparison."""
+    if len(batch) == 0 or not repeatable_header(header) or len(header) != len(batch.columns):
         return None
     same: np.ndarray | None = None
     for col, name in zip(batch.columns, header):
@@ -257,7 +263,7 @@ def detect_header(rows: Sequence[Sequence[str]]) -> bool:
         return False
     if any(looks_like_value(c) for c in present):
         return _years_heading(first, rest)
-    values = [r for r in rest if list(r) != first] if len(present) >= 2 else rest
+    values = [r for r in rest if list(r) != first] if repeatable_header(first) else rest
     if any(values_below(values, j) for j in range(len(first))):
         return True
     return not any(j < len(r) and r[j] == name for r in rest for j, name in enumerate(first) if name.strip())

@@ -31,7 +31,8 @@ import pyarrow as pa
 from core.errors import InputError
 from core.sources import Limits
 from core.table_batch import (
-    OpenTable, RowBatch, check_width, column_names, detect_header, make_batch, reads_as_note, repeats_note,
+    OpenTable, RowBatch, check_width, column_names, detect_header, make_batch, reads_as_note, repeatable_header,
+    repeats_note,
 )  # fmt: skip
 from core.table_sections import SectionRows, column_blocks, filled, title_rows, until_next_table
 
@@ -466,10 +467,10 @@ def _without_header_repeats(
     rows: Iterator[tuple[int, list[str]]], header: list[str], table: OpenTable, *, left: int
 ) -> Iterator[tuple[int, list[str]]]:
     """``rows`` less those that write the table's header again, cell for cell (sheets pasted one
-    under the other, a header repeated for each printed page), which the table's notes name. Only
-    for a header of two filled cells or more: one word may well be a value."""
+    under the other, a header repeated for each printed page), which the table's notes name; only
+    for a :func:`core.table_batch.repeatable_header`."""
     names = _trimmed(header)
-    if filled(names) < 2:
+    if not repeatable_header(names):
         yield from rows
         return
     repeated: list[int] = []
