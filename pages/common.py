@@ -30,6 +30,7 @@ from core.syntax import Definition, list_definitions
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_repos"
 STRATEGIES = ("fixed", "syntax")
+CHART_COLOURS = {"fixed": "#f28e2b", "syntax": "#4e79a7"}  # a strategy's marks in the charts
 UNIT_LABELS = {
     "tokens": "model tokens",
     "chars": "characters",

@@ -18,7 +18,6 @@ from pages import common
 
 QUERY_SOURCES = ("Bundled", "Upload")
 METRICS = ("touched", "whole", "mrr", "iou", "in_context")
-COLOURS = {"fixed": "#f28e2b", "syntax": "#4e79a7"}  # a strategy's bars in the charts
 
 
 def three_decimals(frame: pd.DataFrame) -> dict:
@@ -191,7 +190,8 @@ st.dataframe(rows, hide_index=True, width="stretch", column_config=three_decimal
 # faceted chart was 1,000 px wide whatever the screen, and a phone showed two metrics of five.
 names = {metric: next(c for c in rows.columns if c.startswith(f"{metric}@")) for metric in METRICS}
 st.html('<div style="font-size:0.875rem">' + " &nbsp; ".join(
-    f'<span style="color:{COLOURS[s]}">&#9632;</span> {s}' for s in common.STRATEGIES) + "</div>")
+    f'<span style="color:{common.CHART_COLOURS[s]}">&#9632;</span> {s}' for s in common.STRATEGIES) + "</div>")
+colours = alt.Scale(domain=list(common.CHART_COLOURS), range=list(common.CHART_COLOURS.values()))
 with st.container(horizontal=True, wrap=True, gap="small"):
     for metric in METRICS:
         values = pd.DataFrame([{"strategy": r.strategy, "mode": r.mode, "value": getattr(r, metric)}
@@ -204,8 +204,7 @@ with st.container(horizontal=True, wrap=True, gap="small"):
                 x=alt.X("mode:N", title=None, sort=list(MODES), axis=alt.Axis(labelAngle=0, labelLimit=0)),
                 xOffset=alt.XOffset("strategy:N", sort=list(common.STRATEGIES)),
                 y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title=None, axis=alt.Axis(format=".1f")),
-                color=alt.Color("strategy:N", legend=None,
-                                scale=alt.Scale(domain=list(COLOURS), range=list(COLOURS.values()))),
+                color=alt.Color("strategy:N", legend=None, scale=colours),
                 tooltip=["strategy", "mode", alt.Tooltip("value:Q", title=names[metric], format=".3f")],
             )
             .properties(width=180, height=160)

@@ -165,7 +165,7 @@ if bars:
                     "color": {
                         "field": "strategy",
                         "type": "nominal",
-                        "scale": {"domain": ["fixed", "syntax"], "range": ["#f28e2b", "#4e79a7"]},
+                        "scale": {"domain": list(common.CHART_COLOURS), "range": list(common.CHART_COLOURS.values())},
                     },
                     "tooltip": [{"field": "strategy"}, {"field": "sizes", "title": f"size ({unit})"},
                                 {"field": "chunks"}],
