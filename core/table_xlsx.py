@@ -7,8 +7,10 @@ Sheets are streamed with openpyxl's read-only mode (rows are parsed from the XML
 needed), using the values Excel last calculated for formulas. Cells become text the way Excel
 shows them: integers as digits, other numbers with up to 15 significant digits, dates as ISO
 8601 (``2024-03-31``, or ``2024-03-31 14:05:00`` with a time), durations in hours (``25:05:00``),
-booleans as ``TRUE``/``FALSE``. A cell stored as text with leading zeros (an id ``0007``) makes its
-column text in the profile, though it reads as a number.
+booleans as ``TRUE``/``FALSE``. A whole number under a number format of zeros shows its leading
+zeros as Excel does (``02134`` under ``00000``, a ZIP code; ``000-00-0000`` too; a fraction keeps
+its digits: Excel would round it). A cell stored as text with leading zeros (an id ``0007``), or
+shown with them so, makes its column text in the profile, though it reads as a number.
 
 A workbook has no source text, so its chunks use sheet coordinates: ``start_line``/``end_line``
 are sheet row numbers, the byte span is 0/0, and ``text`` is the rows written as CSV. Empty rows
@@ -223,6 +225,47 @@ def cell_text(value: Any) -> str:
     if isinstance(value, timedelta):
         return _duration(value)
     return str(value)
+
+
+# A number format of zeros (``00000``: a ZIP code), or of groups of zeros (``000-00-0000``,
+# ``000\-00\-0000`` as some writers escape the dash): a whole number is padded to its width.
+_ZERO_FORMAT = re.compile(r"0+(?:\\?[- ]0+)*")
+
+
+def zero_padded(value: int, code: str) -> str:
+    """``value`` as Excel shows it under the zero format ``code`` (:data:`_ZERO_FORMAT`): its
+    digits in the zeros from the right, the zeros left over shown; digits past them go before
+    the first group (``1234567`` under ``00000`` stays ``1234567``)."""
+    code = code.replace("\\", "")
+    digits = str(abs(value)).zfill(code.count("0"))
+    at = len(digits)
+    shown = []
+    for ch in reversed(code):
+        if ch == "0":
+            at -= 1
+            shown.append(digits[at])
+        else:
+            shown.append(ch)
+    return ("-" if value < 0 else "") + digits[:at] + "".join(reversed(shown))
+
+
+def _padding_styles(book: Any) -> dict[int, str]:
+    """The book's cell styles (by index) whose number format is a zero format of two zeros or
+    more, and that format; {} when openpyxl keeps them under other names."""
+    try:
+        from openpyxl.styles.numbers import BUILTIN_FORMATS_MAX_SIZE
+
+        styles, formats = book._cell_styles, list(book._number_formats)
+    except (ImportError, AttributeError):  # pragma: no cover - openpyxl 3.1 has them
+        return {}
+    found = {}
+    for index, style in enumerate(styles):
+        custom = style.numFmtId - BUILTIN_FORMATS_MAX_SIZE
+        if 0 <= custom < len(formats):
+            code = formats[custom]
+            if _ZERO_FORMAT.fullmatch(code) and code.count("0") > 1:
+                found[index] = code
+    return found
 
 
 def _duration(value: timedelta) -> str:
@@ -611,6 +654,7 @@ def _stored_rows(sheet: Any) -> Iterator[tuple[int, list[Any]]]:
             "timedelta_formats": book._timedelta_formats,
         }
         source, shared = sheet._get_source, sheet._shared_strings
+        padding = _padding_styles(book)
     except (ImportError, AttributeError):  # pragma: no cover - openpyxl 3.1 has them all
         if hasattr(sheet, "reset_dimensions"):
             sheet.reset_dimensions()  # rows as stored, not padded to the sheet's declared size
@@ -620,7 +664,10 @@ def _stored_rows(sheet: Any) -> Iterator[tuple[int, list[Any]]]:
         for number, cells in WorkSheetParser(xml, shared, **options).parse():
             values: list[Any] = [None] * max((cell["column"] for cell in cells), default=0)
             for cell in cells:
-                values[cell["column"] - 1] = cell["value"]
+                value = cell["value"]
+                if padding and cell["style_id"] in padding and type(value) in (int, float) and value == value // 1:
+                    value = zero_padded(int(value), padding[cell["style_id"]])  # (not inf, nan: inf // 1 is nan)
+                values[cell["column"] - 1] = value
             yield number, values
 
 

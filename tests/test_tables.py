@@ -1905,6 +1905,32 @@ def test_a_sheets_cells_stored_as_text_stay_text_though_they_read_as_numbers(mon
     assert "- amount (decimal): 3 values, 0 missing; min -12.25, max 1234.5, total (sum) 1321.25" in profile, profile
 
 
+def test_numbers_under_a_format_of_zeros_keep_the_leading_zeros_excel_shows() -> None:
+    # ZIP codes and ids typed as numbers and formatted ``00000`` (Excel's "Zip Code" format): the
+    # sheet shows 02134, the chunks said 2134, and a question about "02134" found no row.
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["store", "zip", "ssn", "units"])
+    for row in (["Boston", 2134, 1234567, 3], ["Beverly Hills", 90210, 501, 4], ["Hoboken", 7030.0, 12, 5]):
+        sheet.append(row)
+    sheet.append(["Nowhere", 2.5, None, 6])  # a fraction keeps its digits (Excel would show 00003)
+    for r in range(2, 6):
+        sheet.cell(r, 2).number_format = "00000"
+        sheet.cell(r, 3).number_format = "000-00-0000"
+        sheet.cell(r, 4).number_format = "0"  # one zero: the number as it is
+    buffer = io.BytesIO()
+    book.save(buffer)
+    source = load_bytes("stores.xlsx", buffer.getvalue())
+    chunks = chunk_table_source(source, ChunkSettings(table_rows=10), "syntax")
+    assert row_chunks(chunks)[0].text == (
+        "Boston,02134,001-23-4567,3\nBeverly Hills,90210,000-00-0501,4\nHoboken,07030,000-00-0012,5\nNowhere,2.5,,6"
+    )
+    assert [c.kind for c in profile_tables(source)[0].columns] == ["text", "text", "text", "integer"]
+    assert core.table_xlsx.zero_padded(1234567, "00000") == "1234567"  # digits past the zeros stay
+    assert core.table_xlsx.zero_padded(-7, "0000") == "-0007"
+    assert core.table_xlsx.zero_padded(1234567890, "000\\-00\\-0000") == "1234-56-7890"
+
+
 def test_a_line_of_delimiters_alone_parts_a_csv_reports_tables_as_a_blank_line_does(tmp_path: Path) -> None:
     # Excel saves a report's empty rows between its tables as ",,,": no rows, but the tables
     # above and below them were read as one, the second's header a row of the first.
