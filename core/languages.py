@@ -20,6 +20,16 @@ _C_DECLS_MACROS = ("__BEGIN_DECLS", "__END_DECLS", "G_BEGIN_DECLS", "G_END_DECLS
 # Prototypes' parameter lists for pre-ANSI compilers: zlib's, glibc's and the BSDs' old, GNU
 # binutils', libpng's, Tcl's.
 _ARGUMENT_MACROS = ("OF", "__P", "PARAMS", "_PROTO", "PNGARG", "_ANSI_ARGS_")
+# The Windows API's calling conventions and import macros: words in capitals in a declaration's
+# head that are never its type (``DWORD WINAPI ThreadProc(LPVOID p)``, ``WINBASEAPI BOOL WINAPI
+# CloseHandle(HANDLE h);``).
+_WINDOWS_HEAD_MACROS = frozenset(
+    {
+        "WINAPI", "WINAPIV", "APIENTRY", "APIPRIVATE", "CALLBACK", "PASCAL", "NTAPI", "WSAAPI",
+        "STDMETHODCALLTYPE", "STDMETHODVCALLTYPE", "STDAPICALLTYPE", "STDAPIVCALLTYPE", "WINBASEAPI",
+        "WINUSERAPI", "WINGDIAPI", "WINADVAPI", "NTSYSAPI", "NTSYSCALLAPI", "DECLSPEC_IMPORT",
+    }
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -135,7 +145,12 @@ class CodeSpec:
       with its argument if any; only when the head's type is known otherwise: a built-in
       type, a tag's, the one word not in capitals (``sqlite3_int64``, ``xmlChar``), the word
       before a ``*`` (``CURL *``). ``FILE *f;``, ``BOOL ok;`` have no macro, and ``DWORD WINAPI
-      f(void);`` is left as it is (either word may be the type); the chunks keep their text;
+      f(void);`` is left as it is (either word may be the type) unless one of them is in
+      ``never_types``; the chunks keep their text;
+    - ``never_types``: macros in capitals that are never a declaration's type (the Windows
+      API's ``WINAPI``, ``CALLBACK``, ``WINBASEAPI``): with them known, ``DWORD WINAPI
+      ThreadProc(...) {`` has one type left, ``DWORD``, and its head is read (it was flagged
+      ``damaged``, the grammar taking ``WINAPI`` for the name);
     - ``class_macros``: an upper-case macro between ``class`` (``struct``, ``union``) and the
       name of a class being defined (an export macro: ``class U_COMMON_API Name : public
       Base {``, ``class V8_EXPORT Isolate {``) is read as spaces of its length: the grammar
@@ -266,6 +281,7 @@ class CodeSpec:
     class_macros: bool = False
     trailing_macros: bool = False
     head_macros: bool = False
+    never_types: frozenset[str] = frozenset()
     doc_comments: tuple[str, ...] = ()
     packed_members: frozenset[str] = frozenset()
     grammar: str = ""
@@ -576,6 +592,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             macro_lines=True,
             trailing_macros=True,
             head_macros=True,
+            never_types=_WINDOWS_HEAD_MACROS,
         ),
         CodeSpec(
             name="cpp",
@@ -609,6 +626,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             class_macros=True,
             trailing_macros=True,
             head_macros=True,
+            never_types=_WINDOWS_HEAD_MACROS,
         ),
         CodeSpec(
             name="csharp",

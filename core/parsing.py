@@ -110,7 +110,7 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
         if spec.trailing_macros:
             read = _trailing_macros_blanked(read)
         if spec.head_macros:
-            read = _head_macros_blanked(read)
+            read = _head_macros_blanked(read, spec.never_types)
         if spec.class_macros:
             read = _class_macros_blanked(read)
         if spec.macro_lines:
@@ -451,20 +451,34 @@ _STATEMENT_WORDS = _NOT_DECLARATORS | frozenset(
 )
 
 
-def _head_macros_blanked(data: bytes) -> bytes:
+def _head_macros_blanked(data: bytes, never_types: frozenset[str] = frozenset()) -> bytes:
     """``data`` with the macros in a declaration's head (SQLite's ``SQLITE_API int
     sqlite3_open(...);``, zlib's ``ZEXTERN int ZEXPORT deflate``, libxml2's ``XMLPUBFUN xmlChar *
     XMLCALL xmlStrdup``, see ``CodeSpec.head_macros``) written as spaces, line breaks kept;
     ``data`` itself when it holds none. Only where the head's type is known (:func:`_head_spans`):
-    ``DWORD WINAPI f(void);`` is left as it is, ``FILE *f;`` has no macro."""
+    ``DWORD API f(void);`` is left as it is unless ``API`` is one of ``never_types``
+    (``WINAPI``), ``FILE *f;`` has no macro."""
     out: bytearray | None = None
+    known = frozenset(name.encode("ascii") for name in never_types)
     for line in _HEAD_LINE.finditer(data):
         if not _declaration_starts(data, line.start()):
             continue
-        spans = _head_spans(data, line.end())
+        spans = _head_spans(data, line.end(), known)
+        if spans:
+            out = _spaced(data, out, spans)
+    if known:
+        # A function pointer's declarator, ``(WINAPI *PTHREAD_START_ROUTINE)``: the grammar
+        # read the macro as a type, and the declaration around it as errors.
+        spans = [found.span(1) for found in _pointer_macros(known).finditer(data)]
         if spans:
             out = _spaced(data, out, spans)
     return bytes(out) if out is not None else data
+
+
+@lru_cache(maxsize=8)
+def _pointer_macros(known: frozenset[bytes]) -> re.Pattern[bytes]:
+    """One of ``known`` opening a function pointer's declarator: ``(WINAPI *``."""
+    return re.compile(rb"\([ \t]*(" + b"|".join(sorted(known)) + rb")[ \t]*\*")
 
 
 # Head macros alone before a declaration on its line (``SQLITE_API ``, ``Py_DEPRECATED(3.9) ``).
@@ -504,19 +518,22 @@ def _declaration_starts(data: bytes, start: int) -> bool:
     return True
 
 
-def _head_spans(data: bytes, start: int) -> list[tuple[int, int]]:
+def _head_spans(data: bytes, start: int, never_types: frozenset[bytes] = frozenset()) -> list[tuple[int, int]]:
     """The macros of the declaration head at ``start`` (its words up to the declarator's name and
     what follows it, :data:`_DECLARATOR_ENDS`), as (start, end) offsets; [] when there is none
     or the head's type is not known. The type is a built-in one or a tag's (``struct s``), else
-    the one word not written as a macro (``sqlite3_int64``, ``xmlChar``), else the word right
-    before a ``*`` (``CURL *``). A word in capitals before a declarator (``BOOL ok;``, ``DWORD
-    WINAPI f``) may be the type: then nothing is blanked. A word's argument is read with it
+    the one word not written as a macro (``sqlite3_int64``, ``xmlChar``), else the one word in
+    capitals left when those of ``never_types`` are set aside (``DWORD WINAPI f``), else the word
+    right before a ``*`` (``CURL *``). A word in capitals before a declarator (``BOOL ok;``,
+    ``DWORD API f``) may be the type: then nothing is blanked. A word's argument is read with it
     when more of the head follows (``PyAPI_FUNC(int) f``), else it is the name's parameters.
+
+    A name reserved to the implementation (``__owur``, ``__m128i``) is a macro where the type
+    is known otherwise (``__owur int f``, ``__owur X509 *f``), else it may be the type.
 
     Left as they are, as no such head: a name in capitals (X11's ``CARD32 mask B32;``, a
     macro after the name), a name after parameters (``lzma_end(...) lzma_nothrow;``, ``f()
-    override;``), a type of the implementation's (``__owur X509 *f``: which is the macro is
-    not known), and a line break anywhere but before the name (a field macro above a field:
+    override;``), and a line break anywhere but before the name (a field macro above a field:
     ``PyObject_HEAD`` then ``WINDOW *win;``; a line of macros alone is read by ``macro_lines``,
     whose parse falls back on the file as written where that does better)."""
     words: list[tuple[int, int, bytes, bool]] = []  # start, end, name, whether a ``*`` follows it
@@ -566,20 +583,29 @@ def _head_spans(data: bytes, start: int) -> list[tuple[int, int]]:
         return []  # a macro's call (``PNG_EXPORT(...);``), a name after parameters, a macro
     if broken >= 0 and broken != name_at:
         return []  # a line break but before the name (a line of macros alone is ``macro_lines``')
+    sure = [w[:2] for w in words if w[2] in never_types]  # macros whatever else the head holds
+    words = [w for w in words if w[2] not in never_types]
     macros = [w for w in words if _MACRO_NAME.fullmatch(w[2])]
-    others = [w for w in words if w not in macros]
-    if not macros or any(w[2].startswith(b"__") or (data[w[1] - 1] == 41 and not w[2][:1].isupper()) for w in others):
+    # A name reserved to the implementation (``__owur``, ``__m128i``) is a macro or a type.
+    reserved = [w for w in words if w not in macros and w[2].startswith(b"__")]
+    others = [w for w in words if w not in macros and w not in reserved]
+    if not (macros or sure or reserved) or any(data[w[1] - 1] == 41 and not w[2][:1].isupper() for w in others + reserved):
         return []
+    either = macros + reserved  # each a macro, unless it is the type
     if known_type:
-        return [w[:2] for w in macros] if not others else []
+        return sure + [w[:2] for w in either] if not others else []
     if len(others) == 1:
-        return [w[:2] for w in macros]
+        # ``SQLITE_API sqlite3_int64 f``: the one word not in capitals is the type. Not when a
+        # reserved name is there too: the word may be a keyword (``friend const __Base* f``).
+        return sure + [w[:2] for w in macros] if not reserved else []
     if others:
         return []
-    pointed = [w for w in words if w[3]]
+    if len(either) == 1:
+        return sure  # ``DWORD WINAPI f``: ``WINAPI`` is never the type, so ``DWORD`` is
+    pointed = [w for w in either if w[3]]
     if not pointed:
-        return []  # ``DWORD WINAPI f``: which is the type is not known
-    return [w[:2] for w in macros if w is not pointed[0]]
+        return []  # ``DWORD API f``: which is the type is not known
+    return sure + [w[:2] for w in either if w is not pointed[0]]  # ``__owur X509 *f``
 
 
 def _word_before(data: bytes, at: int) -> bytes:

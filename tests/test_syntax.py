@@ -10,7 +10,7 @@ import pytest
 import core.parsing
 
 from core.chunking import chunk_document, prepare
-from core.languages import CODE_LANGUAGES, detect_language
+from core.languages import CODE_LANGUAGES, LANGUAGES, detect_language
 from core.settings import ChunkSettings
 from core.syntax import list_definitions
 from tests.helpers import SAMPLES, assert_budget, assert_lossless, assert_slices_true
@@ -2523,7 +2523,9 @@ _EXPORT_MACRO_HEADS = (
     "ZEXTERN const char * ZEXPORT zlibVersion OF((void));\n\n"
     "XMLPUBFUN xmlChar * XMLCALL\n\t\txmlStrdup\t\t(const xmlChar *cur);\n\n"
     "CURL_EXTERN CURL *curl_easy_init(void);\n\n"
-    "Py_DEPRECATED(3.3) PyAPI_FUNC(Py_ssize_t) PyUnicode_GetSize(PyObject *unicode);\n"
+    "Py_DEPRECATED(3.3) PyAPI_FUNC(Py_ssize_t) PyUnicode_GetSize(PyObject *unicode);\n\n"
+    "OSSL_DEPRECATEDIN_3_0 __owur int SSL_SRP_CTX_init(SSL *s);\n"
+    "__owur X509 *SSL_get_peer(const SSL *s);\n"
 )
 
 
@@ -2532,7 +2534,12 @@ def test_export_macros_before_a_declarations_type_do_not_make_it_an_error() -> N
     # prototype was flagged damaged, though named right. The macros are read as spaces.
     chunks = _syntax("api.h", "c", _EXPORT_MACRO_HEADS, unit="chars", budget=200)
     found = {c.symbol: c for c in chunks}
-    names = ("sqlite3_open", "sqlite3_memory_used", "zlibVersion", "xmlStrdup", "curl_easy_init", "PyUnicode_GetSize")
+    # OpenSSL's ``__owur`` (warn if unused) is a macro where the type is known otherwise: 293
+    # of ssl.h's 562 chunks were damaged.
+    names = (
+        "sqlite3_open", "sqlite3_memory_used", "zlibVersion", "xmlStrdup", "curl_easy_init", "PyUnicode_GetSize",
+        "SSL_SRP_CTX_init", "SSL_get_peer",
+    )  # fmt: skip
     for name in names:
         assert found[name].kind == "function" and "damaged" not in found[name].flags, (name, sorted(found))
     assert not prepare("api.h", "c", _EXPORT_MACRO_HEADS).damage.ranges
@@ -2545,16 +2552,49 @@ def test_export_macros_before_a_declarations_type_do_not_make_it_an_error() -> N
         "FILE *f;\n",
         "BOOL ok;\n",
         "HANDLE h = 0;\n",
-        "DWORD WINAPI f(void);\n",  # either word may be the type: left as it is
-        "LRESULT CALLBACK WndProc(HWND hwnd, UINT msg);\n",
+        "DWORD API f(void);\n",  # either word may be the type: left as it is
+        "LRESULT MY_CALL WndProc(HWND hwnd, UINT msg);\n",
         "struct hdr {\n    CARD32 mask B32;\n};\n",  # a macro after the name
-        "__owur X509 *SSL_get_peer(const SSL *s);\n",  # which is the macro is not known
+        "__m128i _mm_load(void const *p);\n",  # a type of the implementation's
+        "__u32 FOO_API f(void);\n",  # either may be the type
+        "class A {\n    friend const __Base* __make(const A&);\n};\n",  # (``friend`` is no type)
         "extern void lzma_end(lzma_stream *strm) lzma_nothrow;\n",
         "struct win {\n    PyObject_HEAD\n    WINDOW *win;\n};\n",  # a field macro on its own line
     ],
 )
 def test_a_type_in_capitals_is_not_read_as_an_export_macro(source: str) -> None:
-    assert core.parsing._head_macros_blanked(source.encode()) == source.encode()
+    never_types = LANGUAGES["c"].never_types  # (``WINAPI`` is one, ``API`` is not)
+    assert core.parsing._head_macros_blanked(source.encode(), never_types) == source.encode()
+
+
+_WINDOWS_HEADS = (
+    "/* Worker thread. */\nDWORD WINAPI ThreadProc(LPVOID lpParam)\n{\n    return 0;\n}\n\n"
+    "LRESULT CALLBACK WndProc(HWND hwnd, UINT msg, WPARAM wParam, LPARAM lParam)\n{\n"
+    "    return DefWindowProc(hwnd, msg, wParam, lParam);\n}\n\n"
+    "static BOOL APIENTRY DllMain(HMODULE h, DWORD reason, LPVOID reserved)\n{\n    return TRUE;\n}\n\n"
+    "WINBASEAPI BOOL WINAPI CloseHandle(HANDLE hObject);\n\n"
+    "typedef DWORD (WINAPI *PTHREAD_START_ROUTINE)(LPVOID lpThreadParameter);\n\n"
+    "struct hooks {\n    LRESULT (CALLBACK *proc)(int code, WPARAM w, LPARAM l);\n    int count;\n};\n"
+)
+
+
+def test_windows_calling_conventions_do_not_make_a_definition_an_error() -> None:
+    # ``DWORD WINAPI ThreadProc(...) {``: two words in capitals before the name, and the grammar
+    # took ``WINAPI`` for the name: every thread procedure and window procedure was ``damaged``.
+    # ``WINAPI`` is never a type (``CodeSpec.never_types``), so ``DWORD`` is.
+    found = {c.symbol: c for c in _syntax("win.c", "c", _WINDOWS_HEADS, unit="chars", budget=400)}
+    for name in ("ThreadProc", "WndProc", "DllMain", "CloseHandle", "hooks"):
+        assert "damaged" not in found[name].flags, (name, sorted(found))
+    assert found["ThreadProc"].kind == "function"
+    assert found["ThreadProc"].text.startswith("/* Worker thread. */\nDWORD WINAPI ThreadProc(LPVOID lpParam)\n{")
+    assert not prepare("win.c", "c", _WINDOWS_HEADS).damage.ranges
+    # In C++ a COM method's ``STDMETHODCALLTYPE`` was read into its name as well.
+    source = (
+        "HRESULT STDMETHODCALLTYPE CFoo::QueryInterface(REFIID riid, void **ppv)\n{\n    return E_NOINTERFACE;\n}\n\n"
+        "ULONG STDMETHODCALLTYPE CFoo::AddRef()\n{\n    return ++m_ref;\n}\n"
+    )
+    chunks = _syntax("foo.cpp", "cpp", source, unit="chars", budget=400)
+    assert [(c.symbol, c.flags) for c in chunks] == [("CFoo.QueryInterface", ()), ("CFoo.AddRef", ())]
 
 
 def test_a_prototypes_doc_comment_below_it_goes_with_it_zlib_style() -> None:
