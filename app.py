@@ -16,8 +16,20 @@ prefer_returning_pool()  # the app's process: tables stream with less memory (se
 
 st.set_page_config(page_title="Chunk Explorer", page_icon=":material/content_cut:", layout="wide")
 
+# The default page is served at the root, "/". Its own ``url_path`` is reserved but not served
+# (Streamlit answers "Page not found"), so it is not ``explore``: ``/explore``, beside
+# ``/tables`` and ``/retrieve``, is the hidden page below, which opens the root with the link's
+# settings.
+EXPLORE = st.Page("pages/explore.py", title="Explore code", icon=":material/code:", url_path="explore-code", default=True)
+
+
+def _explore_address() -> None:
+    st.switch_page(EXPLORE, query_params=st.query_params.to_dict())
+
+
 PAGES = [
-    st.Page("pages/explore.py", title="Explore code", icon=":material/code:", url_path="explore", default=True),
+    EXPLORE,
+    st.Page(_explore_address, title="Explore code", url_path="explore", visibility="hidden"),
     st.Page("pages/tables.py", title="Tables", icon=":material/table_chart:", url_path="tables"),
 ]
 for extra in common.optional_pages():

@@ -67,6 +67,21 @@ def test_shared_link_reproduces_the_view(page, server) -> None:  # type: ignore[
     expect(page.locator('[data-testid="stSidebar"] input[type="range"]').first).to_have_value("15", timeout=30_000)
 
 
+def test_the_explore_address_opens_the_explore_page_with_the_links_settings(page, server) -> None:  # type: ignore[no-untyped-def]
+    # Beside /tables and /retrieve, /explore answered "Page not found" and dropped to the root:
+    # Streamlit serves the default page at "/" only. (Not on a fresh server's first visit,
+    # which runs the page file itself: the root is visited first.)
+    page.goto(f"{server}/")
+    wait_for_view(page)
+    page.goto(f"{server}/explore?unit=lines&budget_lines=15&project=systems_kit&file=go/ratelimit/limiter.go")
+    wait_for_view(page)
+    assert page.locator("table.ce-view >> text=TokenBucket").count() > 0
+    expect(page.locator('[data-testid="stSidebar"] input[type="range"]').first).to_have_value("15", timeout=30_000)
+    page.wait_for_timeout(1000)  # (the dialog comes with the run's first messages)
+    assert page.get_by_text("Page not found").count() == 0
+    assert page.url.startswith(f"{server}/?") and "budget_lines=15" in page.url
+
+
 def test_opening_the_file_list_shows_every_files_figures(page, server) -> None:  # type: ignore[no-untyped-def]
     # The figures are computed when the list is opened (every budget change used to pay for them).
     page.goto(f"{server}/")
