@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from pages.common import code_span, md, name_md
 
 
@@ -52,3 +54,27 @@ def test_a_links_bad_value_names_a_range_of_numbers_only() -> None:
     assert _choices_hint(["any", "a.py"]) == ""
     assert _allowed(20, (1, 20)) and not _allowed(21, (1, 20))
     assert _allowed(False, (True, False)) and not _allowed(2, (True, False))
+
+
+def test_the_cached_file_calls_give_streamlit_their_arguments_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Streamlit's cache looks up each positional argument's name with inspect.signature on every
+    # call: half of a cached call's cost, six calls per file when a repository's list opens.
+    import streamlit.runtime.caching.cache_utils as cache_utils
+
+    from pages import common
+
+    def no_lookup(func: object, index: int) -> str:
+        raise AssertionError("a positional argument reached Streamlit's cache")
+
+    monkeypatch.setattr(cache_utils, "_get_positional_arg_name", no_lookup)
+    text = "def area(r):\n    return 3.14 * r * r\n"
+    key = common.ChunkSettings().chunk_key()
+    report = common.damage_for("geo.py", "python", text, key, "fixed")
+    assert report.chunks == len(common.chunks_for("geo.py", "python", text, key, "fixed")) == 1
+    assert [d.symbol for d in common.definitions_for("geo.py", "python", text)] == ["area"]
+    assert common.prepared("geo.py", "python", text).doc.path == "geo.py"
+    # By name or not, one cache entry: the call by position finds what the call by name stored.
+    monkeypatch.undo()
+    assert common.chunks_for.__wrapped__("geo.py", "python", text, key, "fixed") is common.chunks_for(
+        path="geo.py", language="python", text=text, settings_key=key, strategy="fixed"
+    )
