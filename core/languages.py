@@ -20,6 +20,18 @@ _C_DECLS_MACROS = ("__BEGIN_DECLS", "__END_DECLS", "G_BEGIN_DECLS", "G_END_DECLS
 # Prototypes' parameter lists for pre-ANSI compilers: zlib's, glibc's and the BSDs' old, GNU
 # binutils', libpng's, Tcl's.
 _ARGUMENT_MACROS = ("OF", "__P", "PARAMS", "_PROTO", "PNGARG", "_ANSI_ARGS_")
+# Microsoft's source annotations (SAL): ``_In_``, ``_Out_opt_``, ``_In_reads_bytes_(cb)``,
+# ``_Success_(return != 0)``, ``_IRQL_requires_max_(x)``: an underscore, one of SAL's first
+# words, more words, an underscore. Whole names: the edges are checked after the first ``_``, so
+# that the search scans for it. (Not any ``_Name_``: X11's include guards, ``_Event_h_``, and
+# libstdc++'s ``_M_insert_`` are names of that shape.)
+_SAL_WORDS = (
+    "In Out Inout Outptr Outref COM Deref Ret Pre Post Success Check Must Use Printf Scanf Frees When Field Struct "
+    "Null NullNull Analysis Acquires Releases Requires Guarded Write Interlocked IRQL Kernel Dispatch Reserved "
+    "Notnull Maybenull Readable Writable Literal Notliteral Always On Return Result Points Function Raises Maybe "
+    "Unchanged Strict Translates Called Valid Notvalid Satisfies At Group Benign"
+).split()
+_SAL_ANNOTATIONS = r"_(?<![\w$]_)(?:" + "|".join(_SAL_WORDS) + r")(?:_[A-Za-z0-9]+)*_(?![\w$])"
 # The Windows API's calling conventions and import macros: words in capitals in a declaration's
 # head that are never its type (``DWORD WINAPI ThreadProc(LPVOID p)``, ``WINBASEAPI BOOL WINAPI
 # CloseHandle(HANDLE h);``).
@@ -151,6 +163,10 @@ class CodeSpec:
       API's ``WINAPI``, ``CALLBACK``, ``WINBASEAPI``): with them known, ``DWORD WINAPI
       ThreadProc(...) {`` has one type left, ``DWORD``, and its head is read (it was flagged
       ``damaged``, the grammar taking ``WINAPI`` for the name);
+    - ``annotations``: a regular expression of whole names read as spaces wherever they stand, with
+      their parenthesised argument if any (Microsoft's SAL: ``_In_ HINSTANCE hInstance``,
+      ``_In_reads_bytes_(cb) const BYTE *pb``): the grammar took each for a type, and every
+      function of a Visual Studio project's template for an error; the chunks keep their text;
     - ``class_macros``: an upper-case macro between ``class`` (``struct``, ``union``) and the
       name of a class being defined (an export macro: ``class U_COMMON_API Name : public
       Base {``, ``class V8_EXPORT Isolate {``) is read as spaces of its length: the grammar
@@ -282,6 +298,7 @@ class CodeSpec:
     trailing_macros: bool = False
     head_macros: bool = False
     never_types: frozenset[str] = frozenset()
+    annotations: str = ""
     doc_comments: tuple[str, ...] = ()
     packed_members: frozenset[str] = frozenset()
     grammar: str = ""
@@ -593,6 +610,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             trailing_macros=True,
             head_macros=True,
             never_types=_WINDOWS_HEAD_MACROS,
+            annotations=_SAL_ANNOTATIONS,
         ),
         CodeSpec(
             name="cpp",
@@ -627,6 +645,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             trailing_macros=True,
             head_macros=True,
             never_types=_WINDOWS_HEAD_MACROS,
+            annotations=_SAL_ANNOTATIONS,
         ),
         CodeSpec(
             name="csharp",

@@ -102,9 +102,11 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
     plain: bytes | None = None  # the text before macro lines were read as comments
     if (
         spec.comment_macros or spec.macro_lines or spec.class_macros or spec.argument_macros or spec.trailing_macros
-        or spec.head_macros
+        or spec.head_macros or spec.annotations
     ):
         read = _commented(doc.data, spec.comment_macros) if spec.comment_macros else doc.data
+        if spec.annotations:
+            read = _annotations_blanked(read, spec.annotations)
         if spec.argument_macros:
             read = _argument_macros_blanked(read, spec.argument_macros)
         if spec.trailing_macros:
@@ -324,6 +326,43 @@ def _class_macros_blanked(data: bytes) -> bytes:
     if b"class" not in data and b"struct" not in data and b"union" not in data:
         return data
     return _CLASS_MACRO.sub(lambda m: m[0][: m.start(1) - m.start(0)] + b" " * len(m[1]), data)
+
+
+def _annotations_blanked(data: bytes, pattern: str) -> bytes:
+    """``data`` with every name that ``pattern`` matches (``CodeSpec.annotations``: SAL's
+    ``_In_``, ``_Out_writes_(n)``) written as spaces, with its parenthesised argument if any,
+    every offset kept (not on preprocessor lines); ``data`` itself when it holds none. A line of annotations alone
+    (``_Success_(return != 0)`` above a function) is written as a line comment instead: the
+    definition below takes it in, as written, as it takes a comment."""
+    spans = []
+    for found in _annotation_pattern(pattern).finditer(data):
+        line = data.rfind(b"\n", 0, found.start()) + 1
+        if data[line : found.start()].lstrip().startswith(b"#"):
+            continue  # a preprocessor line (an include guard's name, a macro's own definition)
+        end = found.end()
+        if found[1] is not None:  # ``(`` follows: the argument goes too, if it closes
+            close = _closing(data, found.start(1))
+            if close < 0:
+                continue
+            end = close + 1
+        spans.append((found.start(), end))
+    if not spans:
+        return data
+    out = _spaced(data, None, spans)
+    for start, end in spans:
+        begin = out.rfind(b"\n", 0, start) + 1
+        stop = out.find(b"\n", start)
+        if end - start >= 2 and not out[begin : stop if stop >= 0 else len(out)].strip():
+            out[start : start + 2] = b"//"
+    return bytes(out)
+
+
+@lru_cache(maxsize=8)
+def _annotation_pattern(pattern: str) -> re.Pattern[bytes]:
+    """``pattern`` then its ``(`` if one follows, as group 1. (Not in a group: that, or a
+    look-behind first, costs the search its scan for the pattern's first character, 14 ms
+    against 1 ms over an 850 KB header.)"""
+    return re.compile(pattern.encode("ascii") + rb"(?:[ \t]*(\())?")
 
 
 def _argument_macros_blanked(data: bytes, macros: tuple[str, ...]) -> bytes:

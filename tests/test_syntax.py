@@ -2597,6 +2597,27 @@ def test_windows_calling_conventions_do_not_make_a_definition_an_error() -> None
     assert [(c.symbol, c.flags) for c in chunks] == [("CFoo.QueryInterface", ()), ("CFoo.AddRef", ())]
 
 
+def test_microsofts_source_annotations_do_not_make_a_definition_an_error() -> None:
+    # Visual Studio's desktop template opens with ``wWinMain(_In_ HINSTANCE hInstance, ...)``:
+    # SAL's annotations read as types, and every annotated function was ``damaged``.
+    source = (
+        "int APIENTRY wWinMain(_In_ HINSTANCE hInstance,\n                     _In_opt_ HINSTANCE hPrevInstance,\n"
+        "                     _In_ LPWSTR lpCmdLine,\n                     _In_ int nCmdShow)\n{\n    return 0;\n}\n\n"
+        "_Success_(return != FALSE)\nBOOL ReadData(_In_reads_bytes_(sizeof(HEADER) + cb) const BYTE *pb, _In_ DWORD cb,\n"
+        "              _Out_opt_ DWORD *pcbRead)\n{\n    return TRUE;\n}\n\n"
+        "struct buffer {\n    _Field_size_(count) int *items;\n    size_t count;\n};\n"
+    )
+    for language, path in (("c", "app.c"), ("cpp", "app.cpp")):
+        found = {c.symbol: c for c in _syntax(path, language, source, unit="chars", budget=400)}
+        assert sorted(found) == ["ReadData", "buffer", "wWinMain"], (language, sorted(found))
+        assert all(not c.flags for c in found.values()), [(c.symbol, c.flags) for c in found.values()]
+        assert found["ReadData"].text.startswith("_Success_(return != FALSE)\nBOOL ReadData(_In_reads_bytes_(")
+    # Only whole names of that shape: a longer name, all capitals (Tcl's ``_ANSI_ARGS_``), no
+    # trailing underscore.
+    kept = b"int f(foo_In_ a, _In_x b, _ANSI_ARGS_ c, _Bool d);"
+    assert core.parsing._annotations_blanked(kept, LANGUAGES["c"].annotations) == kept
+
+
 def test_a_prototypes_doc_comment_below_it_goes_with_it_zlib_style() -> None:
     # ``CodeSpec.docs_below``: zlib documents each function under its prototype, a blank line
     # after the comment. A comment that touches the next prototype is that one's (above it), and
