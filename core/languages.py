@@ -32,14 +32,14 @@ _SAL_WORDS = (
     "Unchanged Strict Translates Called Valid Notvalid Satisfies At Group Benign"
 ).split()
 _SAL_ANNOTATIONS = r"_(?<![\w$]_)(?:" + "|".join(_SAL_WORDS) + r")(?:_[A-Za-z0-9]+)*_(?![\w$])"
-# The Windows API's calling conventions and import macros: words in capitals in a declaration's
-# head that are never its type (``DWORD WINAPI ThreadProc(LPVOID p)``, ``WINBASEAPI BOOL WINAPI
-# CloseHandle(HANDLE h);``).
+# The Windows API's calling conventions and import macros: words in a declaration's head that
+# are never its type (``DWORD WINAPI ThreadProc(LPVOID p)``, ``WINBASEAPI BOOL WINAPI
+# CloseHandle(HANDLE h);``, MFC's ``afx_msg void OnPaint();``).
 _WINDOWS_HEAD_MACROS = frozenset(
     {
         "WINAPI", "WINAPIV", "APIENTRY", "APIPRIVATE", "CALLBACK", "PASCAL", "NTAPI", "WSAAPI",
         "STDMETHODCALLTYPE", "STDMETHODVCALLTYPE", "STDAPICALLTYPE", "STDAPIVCALLTYPE", "WINBASEAPI",
-        "WINUSERAPI", "WINGDIAPI", "WINADVAPI", "NTSYSAPI", "NTSYSCALLAPI", "DECLSPEC_IMPORT",
+        "WINUSERAPI", "WINGDIAPI", "WINADVAPI", "NTSYSAPI", "NTSYSCALLAPI", "DECLSPEC_IMPORT", "afx_msg",
     }
 )  # fmt: skip
 

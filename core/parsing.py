@@ -538,10 +538,14 @@ def written_start(data: bytes, start: int) -> int:
     return found.start(1) if found is not None else start
 
 
+# A C++ class's access label (Qt's ``public slots:`` and ``signals:`` too): members follow.
+_ACCESS_LABEL = re.compile(rb"(?:(?:public|protected|private)(?:[ \t]+\w+)?|signals|Q_SIGNALS|Q_SLOTS)[ \t]*:")
+
+
 def _declaration_starts(data: bytes, start: int) -> bool:
     """Whether a declaration may start on the line at ``start``: the code line before it ends
-    one (``;``, ``{``, ``}``) or a comment (``*/``), is a comment or a preprocessor line (not
-    continued), or there is none."""
+    one (``;``, ``{``, ``}``) or a comment (``*/``), is an access label (``protected:``), a
+    comment or a preprocessor line (not continued), or there is none."""
     at = start - 1
     while at > 0:
         begin = data.rfind(b"\n", 0, at) + 1
@@ -552,7 +556,7 @@ def _declaration_starts(data: bytes, start: int) -> bool:
             if line.endswith(b"*/") and b"/*" not in line:
                 return True  # a block comment's last line
             code = _TRAILING_COMMENT.sub(b"", line)
-            return not code or code.endswith((b";", b"{", b"}"))
+            return not code or code.endswith((b";", b"{", b"}")) or _ACCESS_LABEL.fullmatch(code) is not None
         at = begin - 1
     return True
 

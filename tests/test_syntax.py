@@ -2595,6 +2595,14 @@ def test_windows_calling_conventions_do_not_make_a_definition_an_error() -> None
     )
     chunks = _syntax("foo.cpp", "cpp", source, unit="chars", budget=400)
     assert [(c.symbol, c.flags) for c in chunks] == [("CFoo.QueryInterface", ()), ("CFoo.AddRef", ())]
+    # MFC's ``afx_msg`` (it stands for nothing), also on the line after an access label.
+    source = (
+        "class CMainFrame : public CFrameWnd\n{\npublic:\n    virtual BOOL PreCreateWindow(CREATESTRUCT& cs);\n\n"
+        "protected:\n    afx_msg int OnCreate(LPCREATESTRUCT lpCreateStruct);\n    afx_msg void OnPaint();\n"
+        "    DECLARE_MESSAGE_MAP()\n};\n"
+    )
+    assert not prepare("MainFrm.h", "cpp", source).damage.ranges
+    assert [c.flags for c in _syntax("MainFrm.h", "cpp", source, unit="chars", budget=400)] == [()]
 
 
 def test_microsofts_source_annotations_do_not_make_a_definition_an_error() -> None:
