@@ -32,6 +32,9 @@ _SAL_WORDS = (
     "Unchanged Strict Translates Called Valid Notvalid Satisfies At Group Benign"
 ).split()
 _SAL_ANNOTATIONS = r"_(?<![\w$]_)(?:" + "|".join(_SAL_WORDS) + r")(?:_[A-Za-z0-9]+)*_(?![\w$])"
+# Qt's words in a class's access labels (``public slots:``, ``signals:``), and what they stand
+# for: the grammar knows neither.
+_QT_LABEL_WORDS = {"slots": "", "Q_SLOTS": "", "signals": "public", "Q_SIGNALS": "public"}
 # The Windows API's calling conventions and import macros: words in a declaration's head that
 # are never its type (``DWORD WINAPI ThreadProc(LPVOID p)``, ``WINBASEAPI BOOL WINAPI
 # CloseHandle(HANDLE h);``, MFC's ``afx_msg void OnPaint();``).
@@ -167,6 +170,10 @@ class CodeSpec:
       their parenthesised argument if any (Microsoft's SAL: ``_In_ HINSTANCE hInstance``,
       ``_In_reads_bytes_(cb) const BYTE *pb``): the grammar took each for a type, and every
       function of a Visual Studio project's template for an error; the chunks keep their text;
+    - ``label_words``: words of a class's access labels the grammar does not know, and what
+      they stand for, written in their place (Qt's ``public slots:`` is ``public:``,
+      ``signals:`` is ``public:``): the members below them were ``damaged``; only in a label,
+      so that a variable named ``slots`` stays one; the chunks keep their text;
     - ``class_macros``: an upper-case macro between ``class`` (``struct``, ``union``) and the
       name of a class being defined (an export macro: ``class U_COMMON_API Name : public
       Base {``, ``class V8_EXPORT Isolate {``) is read as spaces of its length: the grammar
@@ -299,6 +306,7 @@ class CodeSpec:
     head_macros: bool = False
     never_types: frozenset[str] = frozenset()
     annotations: str = ""
+    label_words: dict[str, str] = field(default_factory=dict)
     doc_comments: tuple[str, ...] = ()
     packed_members: frozenset[str] = frozenset()
     grammar: str = ""
@@ -646,6 +654,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             head_macros=True,
             never_types=_WINDOWS_HEAD_MACROS,
             annotations=_SAL_ANNOTATIONS,
+            label_words=_QT_LABEL_WORDS,
         ),
         CodeSpec(
             name="csharp",

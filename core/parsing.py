@@ -102,11 +102,13 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
     plain: bytes | None = None  # the text before macro lines were read as comments
     if (
         spec.comment_macros or spec.macro_lines or spec.class_macros or spec.argument_macros or spec.trailing_macros
-        or spec.head_macros or spec.annotations
+        or spec.head_macros or spec.annotations or spec.label_words
     ):
         read = _commented(doc.data, spec.comment_macros) if spec.comment_macros else doc.data
         if spec.annotations:
             read = _annotations_blanked(read, spec.annotations)
+        if spec.label_words:
+            read = _labels_rewritten(read, spec.label_words)
         if spec.argument_macros:
             read = _argument_macros_blanked(read, spec.argument_macros)
         if spec.trailing_macros:
@@ -326,6 +328,28 @@ def _class_macros_blanked(data: bytes) -> bytes:
     if b"class" not in data and b"struct" not in data and b"union" not in data:
         return data
     return _CLASS_MACRO.sub(lambda m: m[0][: m.start(1) - m.start(0)] + b" " * len(m[1]), data)
+
+
+def _labels_rewritten(data: bytes, words: dict[str, str]) -> bytes:
+    """``data`` with each of ``words`` in a class's access label (Qt's ``public slots:``,
+    ``signals:``; see ``CodeSpec.label_words``) written as what it stands for, padded with
+    spaces to its length; ``data`` itself when no label holds one."""
+    out: bytearray | None = None
+    for found in _label_pattern(tuple(words)).finditer(data):
+        word = found[1]
+        meant = words[word.decode("ascii")].encode("ascii")
+        if len(meant) > len(word):
+            continue
+        if out is None:
+            out = bytearray(data)
+        out[found.start(1) : found.end(1)] = meant.ljust(len(word))
+    return bytes(out) if out is not None else data
+
+
+@lru_cache(maxsize=8)
+def _label_pattern(words: tuple[str, ...]) -> re.Pattern[bytes]:
+    names = b"|".join(re.escape(w.encode("ascii")) for w in words)
+    return re.compile(rb"^[ \t]*(?:(?:public|protected|private)[ \t]+)?(" + names + rb")[ \t]*:(?!:)", re.MULTILINE)
 
 
 def _annotations_blanked(data: bytes, pattern: str) -> bytes:

@@ -2605,6 +2605,23 @@ def test_windows_calling_conventions_do_not_make_a_definition_an_error() -> None
     assert [c.flags for c in _syntax("MainFrm.h", "cpp", source, unit="chars", budget=400)] == [()]
 
 
+def test_qt_access_labels_do_not_make_the_members_below_an_error() -> None:
+    # ``public slots:`` and ``signals:`` are Qt's (``slots`` stands for nothing, ``signals`` for
+    # ``public``): the grammar knows neither, and every member below them was ``damaged``.
+    source = (
+        "class Counter : public QObject\n{\n    Q_OBJECT\n\npublic:\n    explicit Counter(QObject *parent = nullptr);\n"
+        "    Q_INVOKABLE void reset();\n\npublic slots:\n    void setValue(int value);\n\nsignals:\n"
+        "    void valueChanged(int newValue);\n\nprivate Q_SLOTS:\n    void tick();\n\nprivate:\n    int m_value = 0;\n};\n"
+    )
+    assert not prepare("counter.h", "cpp", source).damage.ranges
+    chunks = _syntax("counter.h", "cpp", source, unit="chars", budget=120)
+    assert len(chunks) > 2 and not any(c.flags for c in chunks), [(c.symbol, c.flags) for c in chunks]
+    assert "".join(c.text for c in chunks).count("signals:") == 1  # the chunks keep the text as written
+    # Only in a label: a variable, a member or a scope named so stays what it is.
+    kept = b"int slots = 4;\nQ_SIGNALS::emit();\nstruct s { int signals; };\n"
+    assert core.parsing._labels_rewritten(kept, LANGUAGES["cpp"].label_words) == kept
+
+
 def test_microsofts_source_annotations_do_not_make_a_definition_an_error() -> None:
     # Visual Studio's desktop template opens with ``wWinMain(_In_ HINSTANCE hInstance, ...)``:
     # SAL's annotations read as types, and every annotated function was ``damaged``.
