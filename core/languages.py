@@ -31,7 +31,12 @@ _SAL_WORDS = (
     "Notnull Maybenull Readable Writable Literal Notliteral Always On Return Result Points Function Raises Maybe "
     "Unchanged Strict Translates Called Valid Notvalid Satisfies At Group Benign"
 ).split()
-_SAL_ANNOTATIONS = r"_(?<![\w$]_)(?:" + "|".join(_SAL_WORDS) + r")(?:_[A-Za-z0-9]+)*_(?![\w$])"
+# Linux's annotations for its checker, sparse, which stand for nothing to a compiler: ``char
+# __user *buf``, ``void __iomem *base``, ``typedef unsigned __bitwise gfp_t``.
+_SPARSE_WORDS = "user iomem rcu percpu force kernel bitwise nocast safe".split()
+_ANNOTATIONS = (
+    r"_(?<![\w$]_)(?:(?:" + "|".join(_SAL_WORDS) + r")(?:_[A-Za-z0-9]+)*_|_(?:" + "|".join(_SPARSE_WORDS) + r"))(?![\w$])"
+)
 # Qt's words in a class's access labels (``public slots:``, ``signals:``), and what they stand
 # for: the grammar knows neither.
 _QT_LABEL_WORDS = {"slots": "", "Q_SLOTS": "", "signals": "public", "Q_SIGNALS": "public"}
@@ -168,8 +173,9 @@ class CodeSpec:
       ``damaged``, the grammar taking ``WINAPI`` for the name);
     - ``annotations``: a regular expression of whole names read as spaces wherever they stand, with
       their parenthesised argument if any (Microsoft's SAL: ``_In_ HINSTANCE hInstance``,
-      ``_In_reads_bytes_(cb) const BYTE *pb``): the grammar took each for a type, and every
-      function of a Visual Studio project's template for an error; the chunks keep their text;
+      ``_In_reads_bytes_(cb) const BYTE *pb``; Linux's ``char __user *buf``): the grammar took
+      each for a type, and every function of a Visual Studio project's template, every
+      kernel function taking a user pointer, for an error; the chunks keep their text;
     - ``label_words``: words of a class's access labels the grammar does not know, and what
       they stand for, written in their place (Qt's ``public slots:`` is ``public:``,
       ``signals:`` is ``public:``): the members below them were ``damaged``; only in a label,
@@ -618,7 +624,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             trailing_macros=True,
             head_macros=True,
             never_types=_WINDOWS_HEAD_MACROS,
-            annotations=_SAL_ANNOTATIONS,
+            annotations=_ANNOTATIONS,
         ),
         CodeSpec(
             name="cpp",
@@ -653,7 +659,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             trailing_macros=True,
             head_macros=True,
             never_types=_WINDOWS_HEAD_MACROS,
-            annotations=_SAL_ANNOTATIONS,
+            annotations=_ANNOTATIONS,
             label_words=_QT_LABEL_WORDS,
         ),
         CodeSpec(

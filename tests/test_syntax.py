@@ -2637,9 +2637,18 @@ def test_microsofts_source_annotations_do_not_make_a_definition_an_error() -> No
         assert sorted(found) == ["ReadData", "buffer", "wWinMain"], (language, sorted(found))
         assert all(not c.flags for c in found.values()), [(c.symbol, c.flags) for c in found.values()]
         assert found["ReadData"].text.startswith("_Success_(return != FALSE)\nBOOL ReadData(_In_reads_bytes_(")
-    # Only whole names of that shape: a longer name, all capitals (Tcl's ``_ANSI_ARGS_``), no
-    # trailing underscore.
-    kept = b"int f(foo_In_ a, _In_x b, _ANSI_ARGS_ c, _Bool d);"
+    # Linux's annotations for sparse: ``char __user *buf`` made every kernel function that takes a
+    # user pointer ``damaged``.
+    source = (
+        "static ssize_t demo_read(struct file *file, char __user *buf, size_t len, loff_t *off)\n{\n"
+        "\treturn copy_to_user(buf, \"hi\", 2) ? -EFAULT : 2;\n}\n\n"
+        "static void __iomem *demo_map(void)\n{\n\treturn (void __force __iomem *)base;\n}\n"
+    )
+    chunks = _syntax("demo.c", "c", source, unit="chars", budget=400)
+    assert [(c.symbol, c.flags) for c in chunks] == [("demo_read", ()), ("demo_map", ())]
+    # Only whole names of those shapes: a longer name, all capitals (Tcl's ``_ANSI_ARGS_``), no
+    # trailing underscore, no known word.
+    kept = b"int f(foo_In_ a, _In_x b, _ANSI_ARGS_ c, _Bool d, _Event_h_ e, __users f, a__user g);"
     assert core.parsing._annotations_blanked(kept, LANGUAGES["c"].annotations) == kept
 
 
