@@ -635,8 +635,11 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 {"class_specifier", "struct_specifier", "union_specifier", "enum_specifier", "namespace_definition"}
             ),
             wrappers=frozenset(
-                {"template_declaration", "type_definition", "declaration", "field_declaration", "friend_declaration"}
-            ),
+                {
+                    "template_declaration", "type_definition", "declaration", "field_declaration", "friend_declaration",
+                    "linkage_specification",  # ``extern "C" int f(void);`` (opened when it holds a block)
+                }
+            ),  # fmt: skip
             free_wrappers=frozenset({"friend_declaration"}),
             # ``extern "C" { ... }``: its block is opened too (a namespace's block is its body,
             # never a sibling, so it is not opened here).

@@ -241,7 +241,16 @@ class _Run:
         heads: set[tuple[int, int, str]] = set()  # the opened guards' own tokens (``if x:``)
         while stack:
             node = stack.pop()
-            if node.type in spec.transparent or (node.type in spec.comment_hosts and _ends_with_comment(node)):
+            if (
+                node.type in spec.transparent
+                and not (
+                    # ``extern "C" int f(void) {...}``: a wrapper of the one definition it holds
+                    # (``extern "C" {...}`` is opened: its block holds no definition itself).
+                    node.type in spec.wrappers
+                    and self.find_definition(node, in_function=in_function, callbacks=callbacks, in_class=in_class)[0]
+                    is not None
+                )
+            ) or (node.type in spec.comment_hosts and _ends_with_comment(node)):
                 stack.extend(reversed(node.children))
             elif opens and node.type in spec.iife_wraps and (pieces := self.iife_pieces(node)) is not None:
                 stack.extend(reversed(pieces))

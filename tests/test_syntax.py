@@ -2605,6 +2605,27 @@ def test_windows_calling_conventions_do_not_make_a_definition_an_error() -> None
     assert [c.flags for c in _syntax("MainFrm.h", "cpp", source, unit="chars", budget=400)] == [()]
 
 
+def test_an_extern_c_declaration_of_one_function_is_that_functions_chunk() -> None:
+    # ``extern "C" int f(void);`` and ``extern "C" int h(void) {...}``: the linkage was opened as
+    # ``extern "C" {...}`` is, and its ``extern`` and ``"C"`` left on the function's first line
+    # made it a statement (cut at a small budget like any statement, its lines apart).
+    source = (
+        'extern "C" int f(void);\nextern "C" uint32_t g(int x);\n\n'
+        'extern "C" int h(void)\n{\n    int total = 0;\n    total += 1;\n    return total;\n}\n\n'
+        'extern "C" {\nint a(void);\n}\n'
+    )
+    chunks = _syntax("api.cpp", "cpp", source, unit="chars", budget=200)
+    assert [(c.kind, c.symbol, c.start_line, c.end_line) for c in chunks] == [
+        ("function", "f", 1, 1), ("function", "g", 2, 2), ("function", "h", 4, 9),
+        ("module", "<module>", 11, 11), ("function", "a", 12, 13),
+    ]  # fmt: skip
+    assert chunks[2].text.startswith('extern "C" int h(void)\n{')
+    # Too long for the budget, it is split as a function is, its signature repeated.
+    parts = [c for c in _syntax("api.cpp", "cpp", source, unit="chars", budget=60) if c.symbol == "h"]
+    assert len(parts) == 3 and all(c.kind == "function" for c in parts)
+    assert parts[1].header == "int h(void)"
+
+
 def test_qt_access_labels_do_not_make_the_members_below_an_error() -> None:
     # ``public slots:`` and ``signals:`` are Qt's (``slots`` stands for nothing, ``signals`` for
     # ``public``): the grammar knows neither, and every member below them was ``damaged``.
