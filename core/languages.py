@@ -19,6 +19,7 @@ _COMMENTS = frozenset({"comment", "line_comment", "block_comment", "multiline_co
 _C_DECLS_MACROS = ("__BEGIN_DECLS", "__END_DECLS", "G_BEGIN_DECLS", "G_END_DECLS", "BEGIN_C_DECLS", "END_C_DECLS")
 # Prototypes' parameter lists for pre-ANSI compilers: zlib's, glibc's and the BSDs' old, GNU
 # binutils', libpng's, Tcl's.
+_MARKUP = ("<!--", " -->")
 _ARGUMENT_MACROS = ("OF", "__P", "PARAMS", "_PROTO", "PNGARG", "_ANSI_ARGS_")
 # Microsoft's source annotations (SAL): ``_In_``, ``_Out_opt_``, ``_In_reads_bytes_(cb)``,
 # ``_Success_(return != 0)``, ``_IRQL_requires_max_(x)``: an underscore, one of SAL's first
@@ -628,7 +629,9 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
         ),
         CodeSpec(
             name="cpp",
-            extensions=(".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx"),
+            # (CUDA's and Arduino's sources are C++ to the grammar; so are templates' ``.ipp``,
+            # ``.tpp`` and inline ``.inl`` files.)
+            extensions=(".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx", ".cu", ".cuh", ".ino", ".ipp", ".tpp", ".inl"),
             comment=_C_LIKE,
             functions=frozenset({"function_definition", "lambda_expression"}),
             containers=frozenset(
@@ -955,6 +958,40 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
         TextSpec("makefile", (".mk",), ("#", ""), "make"),
         TextSpec("dockerfile", (".dockerfile",), ("#", ""), "docker"),
         TextSpec("text", (".txt", ".text", ".log", ""), ("#", ""), "blocks"),
+        # Code and markup with no syntax-aware spec yet: cut at blank-line blocks, never inside a
+        # line (a web project's ``.vue``, ``.html`` and ``.css`` were skipped as unknown).
+        *(
+            TextSpec(name, extensions, comment, "blocks")
+            for name, extensions, comment in (
+                ("html", (".html", ".htm", ".xhtml"), _MARKUP),
+                ("xml", (".xml", ".xsd", ".xsl"), _MARKUP),
+                ("vue", (".vue",), _MARKUP),
+                ("svelte", (".svelte",), _MARKUP),
+                ("astro", (".astro",), _MARKUP),
+                ("css", (".css", ".scss", ".sass", ".less"), ("/*", " */")),
+                ("proto", (".proto",), ("//", "")),
+                ("graphql", (".graphql", ".gql"), ("#", "")),
+                ("hcl", (".tf", ".tfvars", ".hcl"), ("#", "")),
+                ("dart", (".dart",), ("//", "")),
+                ("elixir", (".ex", ".exs"), ("#", "")),
+                ("erlang", (".erl", ".hrl"), ("%", "")),
+                ("haskell", (".hs",), ("--", "")),
+                ("ocaml", (".ml", ".mli"), ("(*", " *)")),
+                ("clojure", (".clj", ".cljs", ".cljc"), (";;", "")),
+                ("r", (".r",), ("#", "")),
+                ("julia", (".jl",), ("#", "")),
+                ("zig", (".zig",), ("//", "")),
+                ("perl", (".pl", ".pm"), ("#", "")),
+                ("groovy", (".groovy", ".gradle"), ("//", "")),
+                ("powershell", (".ps1", ".psm1"), ("#", "")),
+                ("cmake", (".cmake",), ("#", "")),
+                ("solidity", (".sol",), ("//", "")),
+                ("objc", (".mm",), ("//", "")),
+                ("nix", (".nix",), ("#", "")),
+                ("glsl", (".glsl", ".vert", ".frag"), ("//", "")),
+                ("fortran", (".f90", ".f95"), ("!", "")),
+            )
+        ),
         TableSpec("csv", (".csv",)),
         TableSpec("tsv", (".tsv", ".tab")),
         TableSpec("xlsx", (".xlsx",)),

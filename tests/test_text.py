@@ -340,3 +340,41 @@ def test_a_cut_line_gives_no_piece_of_whitespace_alone() -> None:
                                  ("b.md", "markdown", "x" * 30 + " " * 60 + "y" * 30 + "\n")]:
         chunks = chunk_document(prepare(path, language, text), ChunkSettings(unit="chars", budget=20), "syntax")
         assert chunks and all(c.text.strip() for c in chunks), [c.text for c in chunks]
+
+
+WEB_PROJECT = {
+    "src/App.vue": (
+        "<template>\n  <div class=\"app\">{{ message }}</div>\n</template>\n\n<script setup lang=\"ts\">\n"
+        "import { ref } from 'vue'\n\nconst message = ref('Hello')\n</script>\n\n<style scoped>\n.app { color: red; }\n</style>\n"
+    ),
+    "public/index.html": "<!doctype html>\n<html>\n<body>\n  <div id=\"app\"></div>\n</body>\n</html>\n",
+    "src/site.scss": ".a { color: red; }\n\n.b {\n  margin: 0;\n}\n",
+    "api/user.proto": "syntax = \"proto3\";\n\nmessage User {\n  string name = 1;\n}\n",
+    "infra/main.tf": "resource \"aws_s3_bucket\" \"site\" {\n  bucket = \"site\"\n}\n",
+    "kernels/add.cu": "__global__ void add(int n, float *x, float *y)\n{\n  y[threadIdx.x] += x[threadIdx.x];\n}\n",
+}
+
+
+def test_a_web_projects_files_are_chunked_not_skipped(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # A Vue project's .vue, .html and .scss files (and .proto, .tf, CUDA's .cu) were skipped as
+    # "unknown file type": nothing of a front end reached the index. With no syntax spec they
+    # are cut at blank-line blocks, never inside a line; CUDA is C++ to the grammar.
+    from core.sources import load_folder
+
+    for rel, text in WEB_PROJECT.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, "utf-8")
+    corpus = load_folder(tmp_path)
+    assert not corpus.skipped and sorted(f.path for f in corpus.files) == sorted(WEB_PROJECT)
+    comments = {"vue": "<!--", "html": "<!--", "css": "/*", "proto": "//", "hcl": "#"}
+    for source in corpus.files:
+        prep = prepare(source.path, source.language, source.text)
+        chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=200), "syntax")
+        assert chunks, source.path
+        assert_slices_true(prep, chunks)
+        assert_lossless(prep, chunks)
+        if source.language == "cpp":
+            assert [(c.kind, c.symbol) for c in chunks] == [("function", "add")] and not chunks[0].flags
+        else:
+            assert all(c.strategy == "text" for c in chunks)
+            assert chunks[0].embed_text.startswith(f"{comments[source.language]} {source.path} :: ")
