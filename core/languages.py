@@ -19,7 +19,6 @@ _COMMENTS = frozenset({"comment", "line_comment", "block_comment", "multiline_co
 _C_DECLS_MACROS = ("__BEGIN_DECLS", "__END_DECLS", "G_BEGIN_DECLS", "G_END_DECLS", "BEGIN_C_DECLS", "END_C_DECLS")
 # Prototypes' parameter lists for pre-ANSI compilers: zlib's, glibc's and the BSDs' old, GNU
 # binutils', libpng's, Tcl's.
-_MARKUP = ("<!--", " -->")
 _ARGUMENT_MACROS = ("OF", "__P", "PARAMS", "_PROTO", "PNGARG", "_ANSI_ARGS_")
 # Microsoft's source annotations (SAL): ``_In_``, ``_Out_opt_``, ``_In_reads_bytes_(cb)``,
 # ``_Success_(return != 0)``, ``_IRQL_requires_max_(x)``: an underscore, one of SAL's first
@@ -349,6 +348,7 @@ class TableSpec:
 
 
 _C_LIKE = ("//", "")
+_MARKUP = ("<!--", " -->")
 # Documentation comments: javadoc, JSDoc, KDoc, Scaladoc (``/**``), and ``///`` lines (Rust, C#,
 # Swift).
 # Calls that register a labelled trailing lambda in a test's or a route's body (Kotest, Spek,

@@ -355,9 +355,9 @@ def _label_pattern(words: tuple[str, ...]) -> re.Pattern[bytes]:
 def _annotations_blanked(data: bytes, pattern: str) -> bytes:
     """``data`` with every name that ``pattern`` matches (``CodeSpec.annotations``: SAL's
     ``_In_``, ``_Out_writes_(n)``) written as spaces, with its parenthesised argument if any,
-    every offset kept (not on preprocessor lines); ``data`` itself when it holds none. A line of annotations alone
-    (``_Success_(return != 0)`` above a function) is written as a line comment instead: the
-    definition below takes it in, as written, as it takes a comment."""
+    every offset kept (not on preprocessor lines); ``data`` itself when it holds none. A line
+    of annotations alone (``_Success_(return != 0)`` above a function) is written as a line
+    comment instead: the definition below takes it in, as written, as it takes a comment."""
     spans = []
     for found in _annotation_pattern(pattern).finditer(data):
         line = data.rfind(b"\n", 0, found.start()) + 1
