@@ -949,6 +949,20 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name_separators=(":",),  # ``function Account:deposit`` is ``Account.deposit``
             method_marks=(":",),  # ... a method, while ``function M.new()`` is a module's function
         ),
+        CodeSpec(
+            name="proto",
+            extensions=(".proto",),
+            comment=_C_LIKE,
+            # Protocol Buffers: messages (nested ones too), enums and services, whose rpcs are
+            # their members; names stand in ``message_name`` and the like, no field holds them.
+            functions=frozenset({"rpc"}),
+            containers=frozenset({"message", "enum", "service"}),
+            wrappers=frozenset(),
+            name_types=frozenset({"message_name", "enum_name", "service_name", "rpc_name"}),
+            body_types=frozenset({"message_body", "enum_body"}),
+            own_bodies=frozenset({"service"}),  # its rpcs are its own children
+            kinds={"message": "message", "enum": "enum", "service": "service", "rpc": "rpc"},
+        ),
         TextSpec("markdown", (".md", ".markdown"), ("<!--", " -->"), "markdown"),
         TextSpec("rst", (".rst",), ("..", ""), "rst"),
         TextSpec("yaml", (".yaml", ".yml"), ("#", ""), "keys"),
@@ -969,7 +983,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("svelte", (".svelte",), _MARKUP),
                 ("astro", (".astro",), _MARKUP),
                 ("css", (".css", ".scss", ".sass", ".less"), ("/*", " */")),
-                ("proto", (".proto",), ("//", "")),
                 ("graphql", (".graphql", ".gql"), ("#", "")),
                 ("hcl", (".tf", ".tfvars", ".hcl"), ("#", "")),
                 ("dart", (".dart",), ("//", "")),

@@ -59,6 +59,10 @@ LANGUAGE_CASES = {
     "lua": ("polyglot_scripts/lua/config_loader.lua",
             [("Config.load_text", "method"), ("M.load_file", "function"), ("parsers", "table"),
              ("parsers.boolean", "method"), ("trim", "function")]),
+    # A service's rpcs are its own children (no body node); a nested enum is its message's.
+    "proto": ("systems_kit/proto/ratelimit.proto",
+              [("RateLimiter", "service"), ("RateLimiter.Acquire", "rpc"), ("AcquireResponse.Refusal", "enum"),
+               ("BucketConfig", "message")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
