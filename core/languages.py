@@ -963,6 +963,40 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             own_bodies=frozenset({"service"}),  # its rpcs are its own children
             kinds={"message": "message", "enum": "enum", "service": "service", "rpc": "rpc"},
         ),
+        CodeSpec(
+            name="graphql",
+            extensions=(".graphql", ".gql"),
+            comment=("#", ""),
+            # A schema's types, interfaces, inputs and enums, whose fields are their members
+            # (packed together, as a class's fields are), and a client's operations and
+            # fragments. The grammar nests each in ``definition`` > ``type_system_definition`` >
+            # ``type_definition``: those are opened.
+            functions=frozenset({"operation_definition", "fragment_definition"}),
+            containers=frozenset(
+                {
+                    "object_type_definition", "interface_type_definition", "input_object_type_definition",
+                    "enum_type_definition", "object_type_extension", "interface_type_extension", "schema_definition",
+                }
+            ),
+            wrappers=frozenset(),
+            transparent=frozenset(
+                {
+                    "document", "definition", "type_system_definition", "type_definition", "executable_definition",
+                    "type_system_extension", "type_extension",
+                }
+            ),
+            name_types=frozenset({"name", "fragment_name"}),
+            body_types=frozenset(
+                {"fields_definition", "enum_values_definition", "input_fields_definition", "selection_set"}
+            ),
+            kinds={
+                "object_type_definition": "type", "interface_type_definition": "interface",
+                "input_object_type_definition": "input", "enum_type_definition": "enum",
+                "object_type_extension": "extension", "interface_type_extension": "extension",
+                "schema_definition": "schema", "operation_definition": "operation",
+                "fragment_definition": "fragment",
+            },
+        ),  # fmt: skip
         TextSpec("markdown", (".md", ".markdown"), ("<!--", " -->"), "markdown"),
         TextSpec("rst", (".rst",), ("..", ""), "rst"),
         TextSpec("yaml", (".yaml", ".yml"), ("#", ""), "keys"),
@@ -983,7 +1017,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("svelte", (".svelte",), _MARKUP),
                 ("astro", (".astro",), _MARKUP),
                 ("css", (".css", ".scss", ".sass", ".less"), ("/*", " */")),
-                ("graphql", (".graphql", ".gql"), ("#", "")),
                 ("hcl", (".tf", ".tfvars", ".hcl"), ("#", "")),
                 ("dart", (".dart",), ("//", "")),
                 ("elixir", (".ex", ".exs"), ("#", "")),

@@ -60,13 +60,17 @@ LANGUAGE_CASES = {
             [("Config.load_text", "method"), ("M.load_file", "function"), ("parsers", "table"),
              ("parsers.boolean", "method"), ("trim", "function")]),
     # A service's rpcs are its own children (no body node); a nested enum is its message's.
+    # Types, enums and inputs nest three deep in the grammar (``definition`` and the like, opened).
+    "graphql": ("ts_storefront/src/schema.graphql",
+                [("Product", "type"), ("CurrencyCode", "enum"), ("CartLineInput", "input"), ("Node", "interface"),
+                 ("CartDrawer", "operation"), ("CartTotals", "fragment")]),
     "proto": ("systems_kit/proto/ratelimit.proto",
               [("RateLimiter", "service"), ("RateLimiter.Acquire", "rpc"), ("AcquireResponse.Refusal", "enum"),
                ("BucketConfig", "message")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
-COMMENT_PREFIXES = {"python": "#", "ruby": "#", "bash": "#", "lua": "--"}
+COMMENT_PREFIXES = {"python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#"}
 
 
 def test_every_code_language_has_a_case() -> None:
