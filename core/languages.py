@@ -110,6 +110,11 @@ class CodeSpec:
       () => ...`` is ``default``);
     - ``keyword_kinds``: a keyword token in a definition that gives its kind (Kotlin writes
       ``interface Shape`` and ``enum class Color`` as class declarations);
+    - ``label_types``: a definition's labels, which name it joined by dots, their quotes off
+      (HCL's ``resource "aws_s3_bucket" "assets"`` is ``aws_s3_bucket.assets``, as Terraform
+      addresses it); a definition without labels is named as any is; ``named_kinds``:
+      definitions whose kind is the text of their name-type child (HCL's block type:
+      ``resource``, ``variable``, ``module``);
     - ``docstrings``: statements that are a docstring when a string is all they hold (Python's
       ``expression_statement``): a class's first is its head's, however long;
     - ``comment_hosts``: nodes whose grammar takes in the comments after them, about what
@@ -284,6 +289,8 @@ class CodeSpec:
     needs_body: frozenset[str] = frozenset()
     calls: frozenset[str] = frozenset()
     keyword_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
+    label_types: frozenset[str] = frozenset()
+    named_kinds: frozenset[str] = frozenset()
     iife_wraps: frozenset[str] = frozenset()
     registrations: frozenset[str] = frozenset()
     suite_calls: frozenset[str] = frozenset()
@@ -964,6 +971,22 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             kinds={"message": "message", "enum": "enum", "service": "service", "rpc": "rpc"},
         ),
         CodeSpec(
+            name="hcl",
+            extensions=(".tf", ".tfvars", ".hcl"),
+            comment=("#", ""),
+            # Terraform and other HCL: every block is a definition, named by its labels
+            # (``aws_s3_bucket.assets``) or, without any, by its type (``terraform``, ``locals``),
+            # of the kind its type says; its attributes and nested blocks are its members.
+            functions=frozenset(),
+            containers=frozenset({"block"}),
+            wrappers=frozenset(),
+            transparent=frozenset({"body"}),  # (the file's own body; a block's is found as its body)
+            name_types=frozenset({"identifier"}),
+            body_types=frozenset({"body"}),
+            label_types=frozenset({"string_lit"}),
+            named_kinds=frozenset({"block"}),
+        ),
+        CodeSpec(
             name="graphql",
             extensions=(".graphql", ".gql"),
             comment=("#", ""),
@@ -1017,7 +1040,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("svelte", (".svelte",), _MARKUP),
                 ("astro", (".astro",), _MARKUP),
                 ("css", (".css", ".scss", ".sass", ".less"), ("/*", " */")),
-                ("hcl", (".tf", ".tfvars", ".hcl"), ("#", "")),
                 ("dart", (".dart",), ("//", "")),
                 ("elixir", (".ex", ".exs"), ("#", "")),
                 ("erlang", (".erl", ".hrl"), ("%", "")),

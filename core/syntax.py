@@ -771,6 +771,10 @@ class _Run:
 
     def _own_name(self, node: Node) -> str | None:
         spec = self.spec
+        if spec.label_types:  # HCL's ``resource "aws_s3_bucket" "assets"``: ``aws_s3_bucket.assets``
+            labels = [_clean_name(self._text(c)) for c in node.named_children if c.type in spec.label_types]
+            if labels and all(labels):
+                return ".".join(label.strip("\"") for label in labels if label)
         for field_name in spec.name_fields:
             child = node.child_by_field_name(field_name)
             text = self._identifier(child) if child is not None else None
@@ -951,6 +955,11 @@ class _Run:
             found = next((keywords[c.type] for c in definition.children if not c.is_named and c.type in keywords), None)
             if found:
                 return found
+        if definition.type in spec.named_kinds:
+            typed = next((c for c in definition.named_children if c.type in spec.name_types), None)
+            text = _clean_name(self._text(typed)) if typed is not None else None
+            if text:
+                return text  # HCL's block type: ``resource``, ``variable``
         if definition.type in spec.kinds:
             return spec.kinds[definition.type]
         if definition.type in spec.containers:

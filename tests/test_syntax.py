@@ -64,13 +64,17 @@ LANGUAGE_CASES = {
     "graphql": ("ts_storefront/src/schema.graphql",
                 [("Product", "type"), ("CurrencyCode", "enum"), ("CartLineInput", "input"), ("Node", "interface"),
                  ("CartDrawer", "operation"), ("CartTotals", "fragment")]),
+    # Blocks are named by their labels, as Terraform addresses them, and of their type's kind.
+    "hcl": ("ts_storefront/infra/main.tf",
+            [("aws_s3_bucket.assets", "resource"), ("environment", "variable"), ("terraform", "terraform"),
+             ("aws_cloudfront_distribution.shop.origin", "origin"), ("shop_domain", "output")]),
     "proto": ("systems_kit/proto/ratelimit.proto",
               [("RateLimiter", "service"), ("RateLimiter.Acquire", "rpc"), ("AcquireResponse.Refusal", "enum"),
                ("BucketConfig", "message")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
-COMMENT_PREFIXES = {"python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#"}
+COMMENT_PREFIXES = {"python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#"}
 
 
 def test_every_code_language_has_a_case() -> None:

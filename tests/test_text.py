@@ -359,7 +359,7 @@ def test_a_web_projects_files_are_chunked_not_skipped(tmp_path) -> None:  # type
     # A Vue project's .vue, .html and .scss files (and .proto, .tf, CUDA's .cu) were skipped as
     # "unknown file type": nothing of a front end reached the index. With no syntax spec they
     # are cut at blank-line blocks, never inside a line; CUDA is C++ to the grammar, and
-    # Protocol Buffers have a spec of their own.
+    # Protocol Buffers and Terraform have specs of their own.
     from core.sources import load_folder
 
     for rel, text in WEB_PROJECT.items():
@@ -367,7 +367,7 @@ def test_a_web_projects_files_are_chunked_not_skipped(tmp_path) -> None:  # type
         (tmp_path / rel).write_text(text, "utf-8")
     corpus = load_folder(tmp_path)
     assert not corpus.skipped and sorted(f.path for f in corpus.files) == sorted(WEB_PROJECT)
-    comments = {"vue": "<!--", "html": "<!--", "css": "/*", "hcl": "#"}
+    comments = {"vue": "<!--", "html": "<!--", "css": "/*"}
     for source in corpus.files:
         prep = prepare(source.path, source.language, source.text)
         chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=200), "syntax")
@@ -378,6 +378,8 @@ def test_a_web_projects_files_are_chunked_not_skipped(tmp_path) -> None:  # type
             assert [(c.kind, c.symbol) for c in chunks] == [("function", "add")] and not chunks[0].flags
         elif source.language == "proto":
             assert [(c.kind, c.symbol) for c in chunks] == [("module", "<module>"), ("message", "User")]
+        elif source.language == "hcl":
+            assert [(c.kind, c.symbol) for c in chunks] == [("resource", "aws_s3_bucket.site")]
         else:
             assert all(c.strategy == "text" for c in chunks)
             assert chunks[0].embed_text.startswith(f"{comments[source.language]} {source.path} :: ")
