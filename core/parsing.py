@@ -562,8 +562,9 @@ def written_start(data: bytes, start: int) -> int:
     return found.start(1) if found is not None else start
 
 
-# A C++ class's access label (Qt's ``public slots:`` and ``signals:`` too): members follow.
-_ACCESS_LABEL = re.compile(rb"(?:(?:public|protected|private)(?:[ \t]+\w+)?|signals|Q_SIGNALS|Q_SLOTS)[ \t]*:")
+# A C++ class's access label: members follow. (Qt's ``public slots:`` and ``signals:`` are read
+# as ``public:`` before this is asked: ``CodeSpec.label_words``.)
+_ACCESS_LABEL = re.compile(rb"(?:public|protected|private)[ \t]*:")
 
 
 def _declaration_starts(data: bytes, start: int) -> bool:
