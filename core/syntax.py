@@ -98,6 +98,9 @@ _CLOSING_KEYWORDS = frozenset({"end"})  # Ruby's and Scala 3's: closes the unit 
 # one (those scripts put no spaces between words).
 _WORDS = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\W\d_][^\W_]+")
 _DIVIDER_WORDS = 4  # words a section's title between rules may have (``outbound / internal moves``)
+# A cell's first line in a script of cells (jupytext's and VS Code's ``# %%``, a notebook read by
+# :mod:`core.notebook`): a comment whose text starts with ``%%``.
+_CELL_MARKER = re.compile(rb"(#|//|--|;;|%)\s?%%(\s|$)")  # (matched at the comment's start)
 _MAX_TRAIL_DEPTH = 16  # last children followed down to find where a node's text ends
 
 
@@ -183,6 +186,7 @@ class _Run:
         self._bytes_are_chars = maker.bytes_are_chars
         self._doc_prefixes = tuple(prefix.encode("ascii") for prefix in spec.doc_comments)
         self._line_starts, self._line_ends = maker.doc.line_starts, maker.doc.line_ends
+        self._cells = b"%%" in maker.doc.data  # a script of cells (``# %%``) may be
 
     # ---- sizes -------------------------------------------------------------------------------
 
@@ -1635,6 +1639,23 @@ class _Run:
                     if sym:
                         named.append(sym)
                     continue
+                for cell in self.cell_starts(group) if owner is None else ():
+                    # Loose code in cells (``# %%``): the cut goes where the last cell starts
+                    # (or the prose cell right above it), not inside it, when what follows
+                    # fits with this unit.
+                    kept = group[cell:]
+                    names = [name for _, name in kept if name] + ([sym] if sym else [])
+                    members = sum(1 for u, _ in kept if u.named) + unit.named if names else 1
+                    if self.fits(kept[0][0].first, unit.last, symbol_of(members, names), header):
+                        del group[cell:]
+                        emit()
+                        group.extend([*kept, (unit, sym)])
+                        named.extend(names)
+                        break
+                else:
+                    cell = 0
+                if cell:
+                    continue
                 moved = group[-1] if len(group) > 1 and not unit.named else None
                 # Comments and attributes right above the unit (no blank line between) are about
                 # it: the cut goes above them, not between them and it (Rust's ``#[stable(...)]``
@@ -1671,6 +1692,27 @@ class _Run:
             else:
                 self.explode(unit, kind, symbol_of(1, [sym] if sym else []), header, parent)
         emit()
+
+    def cell_starts(self, group: list[tuple[Unit, str]]) -> list[int]:
+        """Where to cut ``group``, a run of a script of cells, so that its last cell stays
+        whole, best first: above the comments right over that cell's ``# %%`` line (a prose
+        cell, which explains the code below it), then at that line. Empty when no cell starts
+        after the group's first unit."""
+        if not self._cells:
+            return []
+        data = self.doc.data
+        for k in range(len(group) - 1, 0, -1):
+            node = group[k][0].nodes[0]
+            if "comment" in node.type and _CELL_MARKER.match(data, node.start_byte, node.end_byte):
+                above = k
+                while (
+                    above > 1
+                    and self.comments_only(group[above - 1][0])
+                    and group[above - 1][0].last + 1 >= group[above][0].first  # right above: no blank line
+                ):
+                    above -= 1
+                return [above, k] if above < k else [k]
+        return []
 
     def divides(self, group: list[tuple[Unit, str]]) -> bool:
         """Whether comments alone (``group``) only divide the code into sections: a title between
