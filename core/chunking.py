@@ -17,6 +17,7 @@ from core.settings import ChunkSettings
 from core.sources import (
     Corpus,
     Limits,
+    Note,
     Skipped,
     SourceFile,
     checked_encoding,
@@ -119,7 +120,8 @@ def load_any(
             raise InputError(f"{path.name}: cannot read ({exc.strerror})") from None
         return load_zip(data, name=path.name, limits=limits, legacy_encoding=encoding)
     display = _below(path, root) or path.name
-    return Corpus(files=[load_file(path, display=display, language=language, limits=limits, encoding=encoding)])
+    source = load_file(path, display=display, language=language, limits=limits, encoding=encoding)
+    return Corpus(files=[source], notes=[Note(source.path, source.note)] if source.note else [])
 
 
 def _below(path: Path, root: Path | None) -> str:

@@ -1115,9 +1115,17 @@ def content_hint(path: str, text: str) -> str | None:
     return None
 
 
+# A Jupyter notebook: its cells are read as a script (:mod:`core.notebook`), in its kernel's
+# language, known only once the file is read; Python, nbformat's default, until then.
+NOTEBOOK_SUFFIX = ".ipynb"
+
+
 def detect_language(path: str) -> str | None:
-    """Language name for a file path by its extension (or well-known name); None if unknown."""
+    """Language name for a file path by its extension (or well-known name); None if unknown.
+    A notebook's is Python here; loading it reads its kernel's (:func:`core.sources.load_bytes`)."""
     pure = PurePosixPath(path.replace("\\", "/"))
+    if pure.suffix.lower() == NOTEBOOK_SUFFIX:
+        return "python"
     spec = _BY_EXTENSION.get(pure.suffix.lower())
     if spec is not None:
         return spec.name

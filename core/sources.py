@@ -19,6 +19,7 @@ from pathlib import Path, PurePosixPath
 
 from core.errors import InputError
 from core.languages import CODE_LANGUAGES, TABLE_LANGUAGES, content_hint, detect_language
+from core.notebook import is_notebook, notebook_script
 
 # Folders that hold other people's code or build output: skipped when walking a repository.
 VENDORED = frozenset(
@@ -61,7 +62,8 @@ def generated_reason(source: SourceFile) -> str | None:
 class Limits:
     """Bounds that keep a hostile or accidental input from exhausting the machine."""
 
-    max_file_bytes: int = 2_000_000  # a code or prose file
+    max_file_bytes: int = 2_000_000  # a code or prose file (a notebook's script of its cells)
+    max_notebook_bytes: int = 50_000_000  # a notebook's file, outputs (images) included
     max_table_bytes: int = 1_000_000_000  # tables are streamed, so they may be far larger
     max_files: int = 5_000  # files taken from one folder or archive
     max_total_bytes: int = 200_000_000  # uncompressed bytes taken from one archive
@@ -80,6 +82,9 @@ class SourceFile:
     origin: Path | None = None
     encoding: str = "utf-8"
     declared_encoding: str | None = None  # a table's encoding as the user gave it (--encoding), not detected
+    # How ``text`` was made from the file when it is not the file's own text (a notebook's cells
+    # as a script): said to the user beside the chunks, whose spans count in ``text``.
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -383,6 +388,8 @@ def load_bytes(
         if language != "xlsx" and declared is None and wide_encoding(data) is None and is_binary(data):
             raise InputError(binary_table_message(clean, language, data))
         return SourceFile(clean, language, data=data, declared_encoding=declared)
+    if is_notebook(clean):
+        return _load_notebook(clean, data, None if detected else language, limits)
     if len(data) > limits.max_file_bytes:
         raise InputError(
             f"{clean}: {len(data):,} bytes is over the limit of {limits.max_file_bytes:,} for one source file"
@@ -399,6 +406,24 @@ def load_bytes(
         if not parses_cleanly(language, text):
             language = hinted
     return SourceFile(clean, language, text=text, encoding=encoding)
+
+
+def _load_notebook(name: str, data: bytes, language: str | None, limits: Limits) -> SourceFile:
+    """A Jupyter notebook as the script of its cells (:mod:`core.notebook`), in ``language`` or
+    its kernel's. Its file may be large (outputs hold images); its script is held to the limit
+    of one source file."""
+    if len(data) > limits.max_notebook_bytes:
+        raise InputError(f"{name}: {len(data):,} bytes is over the limit of {limits.max_notebook_bytes:,} for a notebook")
+    if is_binary(data):
+        raise InputError(f"{name}: binary file (not text)")
+    script = notebook_script(name, data, language=language)
+    _refuse_nul(script.text, name)
+    size = len(script.text.encode("utf-8"))
+    if size > limits.max_file_bytes:
+        raise InputError(
+            f"{name}: its cells come to {size:,} bytes, over the limit of {limits.max_file_bytes:,} for one source file"
+        )
+    return SourceFile(name, script.language, text=script.text, note=script.note)
 
 
 def load_file(
@@ -423,9 +448,10 @@ def load_file(
         if encoding is None and legacy_encoding is not None and lang != "xlsx" and _head_is_legacy(path, name):
             encoding = legacy_encoding
         return SourceFile(_clean_name(name), lang, origin=path, declared_encoding=_declared_table_encoding(encoding, name, lang))
-    if info.st_size > limits.max_file_bytes:
+    if info.st_size > limits.max_file_bytes and not (is_notebook(name) and info.st_size <= limits.max_notebook_bytes):
         raise InputError(
-            f"{name}: {info.st_size:,} bytes is over the limit of {limits.max_file_bytes:,} for one source file"
+            f"{name}: {info.st_size:,} bytes is over the limit of "
+            + (f"{limits.max_notebook_bytes:,} for a notebook" if is_notebook(name) else f"{limits.max_file_bytes:,} for one source file")
         )
     try:
         data = path.read_bytes()
@@ -557,12 +583,15 @@ def load_folder(root: Path, *, limits: Limits = Limits(), legacy_encoding: str |
 
 
 def _add_written(corpus: Corpus, source: SourceFile, rel: str) -> None:
-    """Add ``source`` to a walked repository's files, or to its skipped ones when minified."""
+    """Add ``source`` to a walked repository's files (with its note, a notebook's), or to its
+    skipped ones when minified."""
     generated = generated_reason(source)
     if generated:
         corpus.skipped.append(Skipped(rel, generated))
     else:
         corpus.files.append(source)
+        if source.note:
+            corpus.notes.append(Note(rel, source.note))
 
 
 DUPLICATE_MEMBER_NOTE = "stored more than once in the archive; its last copy is the one read"

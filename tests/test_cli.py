@@ -445,3 +445,16 @@ def test_help_says_what_the_embedding_options_do_for_each_command() -> None:
         assert "accepted here" not in text
     assert "$CHUNK_EXPLORER_DATA/chroma when set" in help_of("index")
     assert "--sweep NAME=V1,V2 grid axis, repeatable: budget, unit, overlap" in help_of("eval")
+
+
+def test_chunk_a_notebook_as_the_script_of_its_cells() -> None:
+    notebook = SAMPLES / "py_inventory/notebooks/low_stock_review.ipynb"
+    done = run("chunk", str(notebook), "--strategy", "syntax")
+    assert done.returncode == 0, done.stderr
+    assert "note: low_stock_review.ipynb: a Jupyter notebook (python kernel) read as a python script" in done.stderr
+    chunks = [json.loads(line) for line in done.stdout.splitlines()]
+    assert {c["language"] for c in chunks} == {"python"}
+    # Cut at cells, each prose cell with the code below it, and no output (a PNG) in any chunk.
+    assert all(c["text"].startswith(("# %% cell", "def ")) for c in chunks), [c["text"][:30] for c in chunks]
+    assert "days_of_cover" in {c["symbol"] for c in chunks}
+    assert not any("iVBOR" in c["text"] or '"outputs"' in c["text"] for c in chunks)

@@ -9,6 +9,7 @@ import pytest
 from core.chunking import CHUNKERS, chunk_document, prepare
 from core.languages import detect_language
 from core.settings import DEFAULT_BUDGETS, ChunkSettings
+from core.sources import load_file
 from core.sizing import make_sizer
 from core.syntax import MIN_ROOM, list_definitions
 from tests.helpers import SAMPLES, assert_budget, assert_lossless, assert_slices_true, sample_code_files
@@ -21,7 +22,9 @@ UNITS = ("tokens", "chars", "nws", "lines")
 def prepared() -> dict[Path, object]:
     cache = {}
     for path in FILES:
-        cache[path] = prepare(path.relative_to(SAMPLES).as_posix(), detect_language(path.name), path.read_text("utf-8"))
+        # As the app and the CLI read it (a notebook's text is the script of its cells).
+        source = load_file(path, display=path.relative_to(SAMPLES).as_posix())
+        cache[path] = prepare(source.path, source.language, source.text)
     return cache
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -282,3 +283,49 @@ def test_the_first_file_opened_is_a_code_file() -> None:
     assert first_code_file([]) is None
     corpus = load_folder(Path(__file__).resolve().parents[1] / "sample_repos" / "jvm_billing")
     assert first_code_file(corpus.files).path == "src/main/java/billing/InvoiceService.java"
+
+
+# --- notebooks ----------------------------------------------------------------------------------
+
+
+def _notebook(source: str, image_bytes: int = 0) -> bytes:
+    """A one-cell Python notebook whose output is an image of ``image_bytes`` base64 bytes."""
+    outputs = [{"output_type": "display_data", "data": {"image/png": "A" * image_bytes}}] if image_bytes else []
+    cell = {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": outputs, "source": source}
+    meta = {"kernelspec": {"language": "python", "name": "python3"}}
+    return json.dumps({"cells": [cell], "metadata": meta, "nbformat": 4, "nbformat_minor": 5}).encode()
+
+
+def test_a_notebook_is_read_as_its_cells_however_large_its_outputs(tmp_path: Path) -> None:
+    path = tmp_path / "plots.ipynb"
+    path.write_bytes(_notebook("import math\nprint(math.pi)\n", image_bytes=3_000_000))
+    source = load_file(path)
+    assert source.language == "python" and source.text == "# %% cell 1\nimport math\nprint(math.pi)\n"
+    assert source.note is not None and "Jupyter notebook" in source.note
+    with pytest.raises(InputError, match="plots.ipynb: 3,000,[0-9]{3} bytes is over the limit of 2,000,000 for a notebook"):
+        load_file(path, limits=Limits(max_notebook_bytes=2_000_000))
+    with pytest.raises(InputError, match="its cells come to 39 bytes, over the limit of 30 for one source file"):
+        load_bytes("plots.ipynb", path.read_bytes(), limits=Limits(max_file_bytes=30))
+
+
+def test_a_binary_or_empty_notebook_is_refused_by_name() -> None:
+    with pytest.raises(InputError, match="x.ipynb: binary file"):
+        load_bytes("x.ipynb", b"\x89PNG\r\n\x1a\n\x00\x00\x00")
+    with pytest.raises(InputError, match="x.ipynb: empty file"):
+        load_bytes("x.ipynb", b"")
+    with pytest.raises(InputError, match="x.ipynb: not a valid notebook"):
+        load_bytes("x.ipynb", b"{not json")
+
+
+def test_notebooks_in_a_folder_or_a_zip_are_read_with_a_note(tmp_path: Path) -> None:
+    (tmp_path / "explore.ipynb").write_bytes(_notebook("x = 1\n"))
+    (tmp_path / ".ipynb_checkpoints").mkdir()  # Jupyter's autosaves: hidden, never sources
+    (tmp_path / ".ipynb_checkpoints" / "explore-checkpoint.ipynb").write_bytes(_notebook("x = 0\n"))
+    (tmp_path / "broken.ipynb").write_text('{"cells": [', encoding="utf-8")
+    corpus = load_folder(tmp_path)
+    assert [f.path for f in corpus.files] == ["explore.ipynb"]
+    assert [(n.path, "read as a python script" in n.text) for n in corpus.notes] == [("explore.ipynb", True)]
+    assert [(s.path, "not a valid notebook" in s.reason) for s in corpus.skipped] == [("broken.ipynb", True)]
+    zipped = load_zip(_zip({"repo/explore.ipynb": _notebook("x = 1\n"), "repo/a.py": b"y = 2\n"}))
+    assert sorted(f.path for f in zipped.files) == ["a.py", "explore.ipynb"]
+    assert [n.path for n in zipped.notes] == ["explore.ipynb"]

@@ -87,7 +87,7 @@ def test_opening_the_file_list_shows_every_files_figures(page, server) -> None: 
     page.goto(f"{server}/")
     wait_for_view(page)
     assert page.locator('[data-testid="stDataFrame"]').count() == 0
-    page.get_by_text("Files in py_inventory (9), worst first").click()
+    page.get_by_text("Files in py_inventory (10), worst first").click()
     expect(page.locator('[data-testid="stDataFrame"]')).to_have_count(1, timeout=30_000)
 
 
