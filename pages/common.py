@@ -543,7 +543,8 @@ def pick_code_source(default_project: str) -> Picked:
         limits = Limits()
         uploads = st.file_uploader(
             "Upload one or more code or text files", accept_multiple_files=True, key="upload_files",
-            help=f"Each file up to {limits.max_file_bytes:,} bytes (the box's own limit is for zips and tables).",
+            help=f"Each file up to {limits.max_file_bytes:,} bytes (the box's own limit is for zips and tables); "
+                 "a Jupyter notebook is read as the script of its cells, outputs left out.",
         )
         kept = kept_uploads("kept_uploads", [(u.name, u.getvalue()) for u in uploads or []])
         if kept:
@@ -578,7 +579,9 @@ def pick_code_source(default_project: str) -> Picked:
                 picked.problems += [f"skipped {s.path}: {s.reason}" for s in corpus.skipped]
                 picked.problems += [f"skipped {f.path}: a table (open it on the Tables page)"
                                     for f in corpus.files if f.text is None]
-                picked.notes += [f"{n.path}: {n.text}" for n in corpus.notes]
+                # (A file's own note, a notebook's, is said beside the file when it is shown.)
+                own = {(f.path, f.note) for f in corpus.files if f.note}
+                picked.notes += [f"{n.path}: {n.text}" for n in corpus.notes if (n.path, n.text) not in own]
                 picked.label = picked.archive = name
         picked.shareable = False
     else:

@@ -86,7 +86,10 @@ limit = common.token_limit(settings.model)
 # ---- figures -----------------------------------------------------------------------------------
 unit = common.UNIT_LABELS[settings.unit]
 decoded = f" · not UTF-8: read as {source.encoding}" if source.encoding != "utf-8" else ""
-st.caption(f"**{common.name_md(path)}** · {language} · budget {settings.budget} {unit} · model limit {limit} tokens{decoded}")
+# (A notebook's lines are those of its cells' script, drawn below, not of its JSON.)
+decoded += " · a notebook: its cells as a script, outputs left out" if source.note else ""
+st.caption(f"**{common.name_md(path)}** · {language} · budget {settings.budget} {unit} · model limit {limit} tokens{decoded}",
+           help=common.md(source.note) if source.note else None)
 for strategy, title in (("fixed", "Fixed windows"), ("syntax", "Syntax-aware")):
     report = reports[strategy]
     columns = st.columns(6)

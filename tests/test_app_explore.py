@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import re
 import zipfile
 
@@ -474,3 +475,45 @@ def test_switching_project_says_nothing_of_the_last_projects_file(app: AppTest) 
     app.selectbox(key="project").set_value("jvm_billing").run()
     assert not app.exception
     assert not [i.value for i in [*app.info, *app.sidebar.info] if "The link's" in i.value]
+
+
+def test_a_notebook_is_drawn_as_the_script_of_its_cells(app: AppTest) -> None:
+    app.selectbox(key="file").set_value("notebooks/low_stock_review.ipynb").run()
+    assert not app.exception
+    view = view_html(app)
+    assert "cell 1 [markdown]" in view and "days_of_cover" in view and "iVBOR" not in view
+    caption = next(c for c in app.caption if "low_stock_review.ipynb" in c.value)
+    assert "a notebook: its cells as a script" in caption.value
+    assert "a Jupyter notebook (python kernel) read as a python script" in caption.proto.help
+    command = next(c for c in app.code if c.value.startswith("python -m core chunk"))
+    assert "notebooks/low_stock_review.ipynb" in command.value
+    # Said beside the file only: the project's other files open without a word on it.
+    app.selectbox(key="file").set_value("inventory/ledger.py").run()
+    assert not any("notebook" in c.value or "notebook" in c.proto.help for c in app.caption)
+
+
+def test_an_uploaded_notebook_is_read_and_a_broken_one_refused(app: AppTest) -> None:
+    app.radio(key="source").set_value("Upload files").run()
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "source": ["def area(r):\n", "    return 3.14 * r * r\n"]}
+    notebook = json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
+    uploader = app.file_uploader(key="upload_files")
+    uploader.upload("shapes.ipynb", notebook)
+    uploader.upload("broken.ipynb", b'{"cells": [')
+    app.run()
+    assert not app.exception
+    assert "area" in view_html(app)
+    assert "broken.ipynb: not a valid notebook" in " ".join(m.value for m in app.markdown)
+
+
+def test_a_zipped_notebook_is_said_beside_the_file_not_above_the_project(app: AppTest) -> None:
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "source": "def area(r):\n    return 3.14 * r * r\n"}
+    notebook = json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
+    app.radio(key="source").set_value("Upload zip").run()
+    app.file_uploader(key="upload_zip").upload("nb.zip", _zip({"r/a.py": b"x = 1\n", "r/shapes.ipynb": notebook}),
+                                               "application/zip").run()
+    assert not app.exception
+    assert app.selectbox(key="file").options == ["a.py", "shapes.ipynb"]
+    assert not any("Jupyter" in c.value for c in app.caption)  # no note above the project for one file of it
+    app.selectbox(key="file").set_value("shapes.ipynb").run()
+    assert "area" in view_html(app)
+    assert any("Jupyter notebook" in c.proto.help for c in app.caption if "shapes.ipynb" in c.value)
