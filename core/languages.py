@@ -383,7 +383,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
     for spec in (
         CodeSpec(
             name="python",
-            extensions=(".py", ".pyi"),
+            extensions=(".py", ".pyi", ".pyw"),
             comment=("#", ""),
             # ``square = lambda x: x * x`` defines ``square``.
             functions=frozenset({"function_definition", "lambda"}),
@@ -888,7 +888,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
         ),
         CodeSpec(
             name="scala",
-            extensions=(".scala", ".sc"),
+            extensions=(".scala", ".sc", ".sbt"),
             comment=_C_LIKE,
             doc_comments=_DOC_BLOCK,
             # ``function_declaration``: an abstract ``def`` (no body).
@@ -928,7 +928,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
         ),
         CodeSpec(
             name="bash",
-            extensions=(".sh", ".bash"),
+            extensions=(".sh", ".bash", ".zsh"),
             comment=("#", ""),
             functions=frozenset({"function_definition"}),  # ``f() {`` and ``function f {``
             containers=frozenset(),
@@ -988,7 +988,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
         ),
         CodeSpec(
             name="graphql",
-            extensions=(".graphql", ".gql"),
+            extensions=(".graphql", ".gql", ".graphqls"),
             comment=("#", ""),
             # A schema's types, interfaces, inputs and enums, whose fields are their members
             # (packed together, as a class's fields are), and a client's operations and
@@ -1020,11 +1020,12 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "fragment_definition": "fragment",
             },
         ),  # fmt: skip
-        TextSpec("markdown", (".md", ".markdown"), ("<!--", " -->"), "markdown"),
+        # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
+        TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
         TextSpec("rst", (".rst",), ("..", ""), "rst"),
         TextSpec("yaml", (".yaml", ".yml"), ("#", ""), "keys"),
         TextSpec("toml", (".toml", ".ini", ".cfg"), ("#", ""), "toml"),
-        TextSpec("json", (".json", ".jsonl"), ("//", ""), "keys"),
+        TextSpec("json", (".json", ".jsonl", ".jsonc", ".json5"), ("//", ""), "keys"),
         TextSpec("sql", (".sql",), ("--", ""), "sql"),
         TextSpec("makefile", (".mk",), ("#", ""), "make"),
         TextSpec("dockerfile", (".dockerfile",), ("#", ""), "docker"),
@@ -1058,6 +1059,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("nix", (".nix",), ("#", "")),
                 ("glsl", (".glsl", ".vert", ".frag"), ("//", "")),
                 ("fortran", (".f90", ".f95"), ("!", "")),
+                ("latex", (".tex",), ("%", "")),
+                ("properties", (".properties",), ("#", "")),
             )
         ),
         TableSpec("csv", (".csv",)),
@@ -1075,6 +1078,7 @@ _BY_FILENAME = {
     "dockerfile": "dockerfile",
     "containerfile": "dockerfile",
     "pipfile": "toml",
+    "jenkinsfile": "groovy",
     # Ruby's DSL files: Rake tasks, Bundler, CocoaPods, fastlane, Vagrant, Guard, Capistrano, Danger.
     **dict.fromkeys(
         (
@@ -1085,6 +1089,8 @@ _BY_FILENAME = {
     ),
 }
 _BY_NAME_PREFIX = (("dockerfile.", "dockerfile"), ("containerfile.", "dockerfile"), ("makefile.", "makefile"))
+# Well-known names whose suffix says something else (a ``.txt`` that is CMake's).
+_BY_WHOLE_NAME = {"cmakelists.txt": "cmake"}
 
 CODE_LANGUAGES = tuple(name for name, spec in LANGUAGES.items() if isinstance(spec, CodeSpec))
 TEXT_LANGUAGES = tuple(name for name, spec in LANGUAGES.items() if isinstance(spec, TextSpec))
@@ -1126,6 +1132,9 @@ def detect_language(path: str) -> str | None:
     pure = PurePosixPath(path.replace("\\", "/"))
     if pure.suffix.lower() == NOTEBOOK_SUFFIX:
         return "python"
+    whole = _BY_WHOLE_NAME.get(pure.name.lower())
+    if whole is not None:
+        return whole
     spec = _BY_EXTENSION.get(pure.suffix.lower())
     if spec is not None:
         return spec.name

@@ -383,3 +383,39 @@ def test_a_web_projects_files_are_chunked_not_skipped(tmp_path) -> None:  # type
         else:
             assert all(c.strategy == "text" for c in chunks)
             assert chunks[0].embed_text.startswith(f"{comments[source.language]} {source.path} :: ")
+
+
+MORE_FILE_TYPES = {
+    "docs/intro.mdx": ("markdown", "import Tabs from '@theme/Tabs'\n\n# Intro\n\nSome text.\n\n## Install\n\n<Tabs />\n"),
+    "analysis/report.qmd": ("markdown", "---\ntitle: Report\n---\n\n# Data\n\n```{python}\nx = 1\n```\n"),
+    "analysis/fit.Rmd": ("markdown", "# Fit\n\n```{r}\nfit <- lm(y ~ x)\n```\n"),
+    "config/settings.jsonc": ("json", "{\n  // the editor's font\n  \"font\": \"mono\",\n  \"size\": 12\n}\n"),
+    "conf/app.properties": ("properties", "# database\ndb.url=jdbc:pg://x\n\n# cache\ncache.ttl=60\n"),
+    "paper/main.tex": ("latex", "\\section{Intro}\nText.\n\n\\section{Method}\nMore.\n"),
+    "Jenkinsfile": ("groovy", "pipeline {\n  agent any\n}\n"),
+    "native/CMakeLists.txt": ("cmake", "cmake_minimum_required(VERSION 3.20)\n\nproject(demo)\n"),
+    "build.sbt": ("scala", "lazy val root = (project in file(\".\"))\n  .settings(name := \"demo\")\n"),
+    "scripts/setup.zsh": ("bash", "setup() {\n  echo ready\n}\n"),
+    "tools/gui.pyw": ("python", "def main():\n    return 0\n"),
+    "api/schema.graphqls": ("graphql", "type User {\n  id: ID!\n}\n"),
+}
+
+
+def test_more_common_file_types_are_read_in_their_language(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Docs in MDX, Quarto and R Markdown, JSON with comments, Java properties, LaTeX, a
+    # Jenkinsfile, CMake's CMakeLists.txt (a .txt), sbt builds, zsh, .pyw and .graphqls files
+    # were skipped as "unknown file type", or read as plain text.
+    from core.sources import load_folder
+
+    for rel, (_, text) in MORE_FILE_TYPES.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, "utf-8")
+    corpus = load_folder(tmp_path)
+    expected = {rel: language for rel, (language, _) in MORE_FILE_TYPES.items()}
+    assert not corpus.skipped and {f.path: f.language for f in corpus.files} == expected
+    for source in corpus.files:
+        prep = prepare(source.path, source.language, source.text)
+        chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=60), "syntax")
+        assert chunks and not any(c.fallback for c in chunks), source.path
+        assert_slices_true(prep, chunks)
+        assert_lossless(prep, chunks)
