@@ -98,9 +98,9 @@ _CLOSING_KEYWORDS = frozenset({"end"})  # Ruby's and Scala 3's: closes the unit 
 # one (those scripts put no spaces between words).
 _WORDS = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\W\d_][^\W_]+")
 _DIVIDER_WORDS = 4  # words a section's title between rules may have (``outbound / internal moves``)
-# A cell's first line in a script of cells (jupytext's and VS Code's ``# %%``, a notebook read by
-# :mod:`core.notebook`): a comment whose text starts with ``%%``.
-_CELL_MARKER = re.compile(rb"(#|//|--|;;|%)\s?%%(\s|$)")  # (matched at the comment's start)
+# A cell's first line in a script of cells: a comment whose text starts with ``%%`` (jupytext's
+# and VS Code's ``# %%``, a notebook read by :mod:`core.notebook`) or is nbconvert's ``# In[3]:``.
+_CELL_MARKER = re.compile(rb"(#|//|--|;;|%)\s?(%%(\s|$)|In\[\s*\d*\s*\]:)")  # (matched at the comment's start)
 _MAX_TRAIL_DEPTH = 16  # last children followed down to find where a node's text ends
 
 
@@ -186,7 +186,7 @@ class _Run:
         self._bytes_are_chars = maker.bytes_are_chars
         self._doc_prefixes = tuple(prefix.encode("ascii") for prefix in spec.doc_comments)
         self._line_starts, self._line_ends = maker.doc.line_starts, maker.doc.line_ends
-        self._cells = b"%%" in maker.doc.data  # a script of cells (``# %%``) may be
+        self._cells = b"%%" in maker.doc.data or b"In[" in maker.doc.data  # a script of cells may be
 
     # ---- sizes -------------------------------------------------------------------------------
 

@@ -2885,15 +2885,17 @@ def test_scala3_end_markers_close_their_definitions(budget: int) -> None:
         assert len(whole) == 1 and whole[0].end_line == 9
 
 
+@pytest.mark.parametrize("marker", ["# %%", "# In[ ]:"])
 @pytest.mark.parametrize("budget", [200, 300, 400])
-def test_a_script_of_cells_is_cut_where_a_cell_starts_with_its_prose_above_it(budget: int) -> None:
-    # VS Code's and jupytext's ``# %%`` cells (a notebook's script, core/notebook.py): loose
-    # statements are packed whole cells at a time, and a prose cell goes with the code below it.
+def test_a_script_of_cells_is_cut_where_a_cell_starts_with_its_prose_above_it(budget: int, marker: str) -> None:
+    # VS Code's and jupytext's ``# %%`` cells (a notebook's script, core/notebook.py) and
+    # nbconvert's ``# In[ ]:``: loose statements are packed whole cells at a time, and a prose
+    # cell goes with the code below it.
     cells = []
     for i in range(8):
         body = "\n".join(f"v{i}_{k} = compute({i}, {k})" for k in range(2 + i % 3))
         prose = f"# %% [markdown]\n# Step {i}: what it does.\n" if i % 2 else ""
-        cells.append(f"{prose}# %%\n{body}\n")
+        cells.append(f"{prose}{marker}\n{body}\n")
     text = "\n".join(cells)
     prep = prepare("cells.py", "python", text)
     chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=budget), "syntax")
@@ -2901,5 +2903,5 @@ def test_a_script_of_cells_is_cut_where_a_cell_starts_with_its_prose_above_it(bu
     assert_lossless(prep, chunks)
     for chunk in chunks:
         first = chunk.text.split("\n")[0]
-        assert first in ("# %%", "# %% [markdown]"), (budget, chunk.start_line, first)
+        assert first in (marker, "# %% [markdown]"), (budget, chunk.start_line, first)
         assert not chunk.text.rstrip().endswith("# %% [markdown]")
