@@ -9,8 +9,8 @@ import pytest
 from core.chunking import CHUNKERS, chunk_document, prepare
 from core.languages import detect_language
 from core.settings import DEFAULT_BUDGETS, ChunkSettings
-from core.sources import load_file
 from core.sizing import make_sizer
+from core.sources import load_file
 from core.syntax import MIN_ROOM, list_definitions
 from tests.helpers import SAMPLES, assert_budget, assert_lossless, assert_slices_true, sample_code_files
 
