@@ -16,6 +16,7 @@ from core.sizing import Sizer, SpanSizer, make_sizer
 if TYPE_CHECKING:
     from tree_sitter import Tree
 
+    from core.embedded import Part
     from core.parsing import Damage, Parse
 
 
@@ -48,6 +49,18 @@ class Prepared:
         """The tree-sitter tree, or None when the language has no grammar here (or the parse
         ran out of time: :data:`core.parsing.PARSE_SECONDS`)."""
         return self.parsed.tree if self.parsed is not None else None
+
+    @cached_property
+    def parts(self) -> list[tuple[Part, Prepared]] | None:
+        """A markup file's parts when it holds script blocks (:mod:`core.embedded`), each with
+        its own prepared document (the file with the rest blanked); None for any other file."""
+        from core.embedded import part_document
+        from core.embedded import parts as find_parts
+
+        found = find_parts(self.doc)
+        if found is None:
+            return None
+        return [(part, Prepared(part_document(self.doc, part))) for part in found]
 
     @cached_property
     def damage(self) -> Damage | None:

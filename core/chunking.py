@@ -35,13 +35,37 @@ Chunker = Callable[[Prepared, ChunkSettings], list[Chunk]]
 
 
 def _structure_aware(prep: Prepared, settings: ChunkSettings) -> list[Chunk]:
-    """Syntax chunking for code, structure chunking for prose, blocks for unknown text."""
+    """Syntax chunking for code, structure chunking for prose, blocks for unknown text; a
+    markup file's script blocks as code, the markup around them as text."""
+    if prep.parts is not None:
+        embedded = _embedded(prep, settings)
+        if embedded is not None:
+            return embedded
     spec = LANGUAGES.get(prep.doc.language)
     if isinstance(spec, CodeSpec):
         return chunk_syntax(prep, settings)
     if isinstance(spec, TextSpec):
         return chunk_text(prep, settings)
     return chunk_text(prep, settings, fallback="unknown_language")
+
+
+def _embedded(prep: Prepared, settings: ChunkSettings) -> list[Chunk] | None:
+    """The chunks of a markup file's parts (:mod:`core.embedded`): each script block's by the
+    syntax chunker, the markup's by the text chunker, all in the file's own offsets and named
+    with its language. None when a block's code fell back to fixed windows (errors dominate
+    it): the whole file is then cut as markup, as it was before."""
+    found: list[Chunk] = []
+    for part, part_prep in prep.parts or ():
+        if part.code:
+            chunks = chunk_syntax(part_prep, settings)
+            if any(c.fallback for c in chunks):
+                return None
+        else:
+            chunks = chunk_text(part_prep, settings)
+        found.extend(chunks)
+    language = prep.doc.language
+    # (The parts tile the file in order, and each chunker gives its chunks in order.)
+    return [replace(c, language=language) for c in found]
 
 
 CHUNKERS: dict[str, Chunker] = {"fixed": chunk_fixed, "syntax": _structure_aware}

@@ -2234,6 +2234,8 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
     Empty for languages without a grammar. Used by the damage metrics, the UI's cut markers
     and the evaluation's symbol targets.
     """
+    if prep.parts is not None:  # a markup file's script blocks (core.embedded)
+        return [d for part, part_prep in prep.parts if part.code for d in list_definitions(part_prep, settings)]
     spec = LANGUAGES.get(prep.doc.language)
     if not isinstance(spec, CodeSpec) or prep.tree is None:
         return []

@@ -517,3 +517,18 @@ def test_a_zipped_notebook_is_said_beside_the_file_not_above_the_project(app: Ap
     app.selectbox(key="file").set_value("shapes.ipynb").run()
     assert "area" in view_html(app)
     assert any("Jupyter notebook" in c.proto.help for c in app.caption if "shapes.ipynb" in c.value)
+
+
+def test_a_vue_components_script_is_chunked_and_measured_as_code(app: AppTest) -> None:
+    from tests.test_embedded import COMPONENT
+
+    app.radio(key="source").set_value("Paste code").run()
+    app.selectbox(key="paste_lang").set_value("vue").run()
+    app.text_area(key="paste_text").input(COMPONENT).run()
+    app.selectbox(key="unit").set_value("lines").run()
+    app.slider(key="budget_lines").set_value(12).run()
+    assert not app.exception
+    fixed_cut, syntax_cut = (int(v) for v in metrics(app)["Definitions cut"])
+    assert (fixed_cut, syntax_cut) == (1, 0)  # fixed windows cut subtotal; the script's chunks keep it whole
+    view = view_html(app)
+    assert "subtotal" in view and "addLine" in view

@@ -1,0 +1,100 @@
+"""Code embedded in markup: the ``<script>`` blocks of a Vue or Svelte component, an Astro page
+or an HTML file, chunked by the syntax chunker of their own language.
+
+A component's script is JavaScript or TypeScript; cut at blank lines, as the markup around it
+is, its functions were split wherever a blank line fell and named after nothing. Each script
+block is now a *part* of the file chunked as code, the markup between the blocks a part chunked
+as text, and every part is a copy of the whole file with everything outside it blanked (bytes
+turned to spaces, line breaks kept): the parser and the chunkers read the part alone, while
+every offset and line number stays the file's own, so the chunks of the parts are the file's
+chunks and need no shifting.
+
+A block's lines are those strictly between its opening and closing tag lines; a script that
+shares a line with its tag, one whose ``type`` is no JavaScript (JSON-LD, a template), or one
+with nothing in it stays markup.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.document import Document
+
+# Markup languages whose files may hold ``<script>`` blocks.
+HOSTS = frozenset({"vue", "svelte", "astro", "html"})
+
+_OPEN = re.compile(r"^[ \t]*<script\b(?P<attrs>[^>]*)>[ \t]*\r?$", re.IGNORECASE)
+_CLOSE = re.compile(r"^[ \t]*</script\s*>", re.IGNORECASE)
+_ATTR = re.compile(r"""\b(?P<name>lang|type)\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s"'>]+))""", re.IGNORECASE)
+
+# ``lang`` and ``type`` values, lower case, and the language they name; a ``type`` not here (and
+# not empty) is no script to parse (``application/ld+json``, ``text/x-template``).
+_LANGUAGES = {
+    "": "javascript", "js": "javascript", "javascript": "javascript", "jsx": "javascript", "module": "javascript",
+    "text/javascript": "javascript", "application/javascript": "javascript", "text/babel": "javascript",
+    "ts": "typescript", "typescript": "typescript", "text/typescript": "typescript", "tsx": "tsx",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Part:
+    """Lines ``first..last`` of a file, in ``language``, chunked as code when ``code``."""
+
+    first: int
+    last: int
+    language: str
+    code: bool
+
+
+def parts(doc: Document) -> list[Part] | None:
+    """The parts of a markup file holding script blocks, in order, tiling its lines; None when
+    ``doc`` is no such file (no markup host, or no block to parse)."""
+    if doc.language not in HOSTS or b"<script" not in doc.data.lower():
+        return None
+    found: list[Part] = []
+    line, count = 1, doc.line_count
+    text_from = 1
+    while line <= count:
+        opened = _OPEN.match(doc.line_text(line))
+        if opened is None:
+            line += 1
+            continue
+        language = _script_language(opened.group("attrs"))
+        close = next((at for at in range(line + 1, count + 1) if _CLOSE.match(doc.line_text(at))), None)
+        if close is None:
+            break  # never closed: the rest is markup
+        if language is not None and close > line + 1 and any(not doc.is_blank(at) for at in range(line + 1, close)):
+            found.append(Part(text_from, line, doc.language, False))
+            found.append(Part(line + 1, close - 1, language, True))
+            text_from = close
+        line = close + 1
+    if not found:
+        return None
+    found.append(Part(text_from, count, doc.language, False))
+    return found
+
+
+def _script_language(attrs: str) -> str | None:
+    """The language of a ``<script>`` tag's block from its ``lang`` or ``type``, None when it is
+    no script to parse."""
+    values = {m.group("name").lower(): (m.group("dq") or m.group("sq") or m.group("bare") or "").strip().lower()
+              for m in _ATTR.finditer(attrs)}  # fmt: skip
+    if "lang" in values:
+        return _LANGUAGES.get(values["lang"])
+    return _LANGUAGES.get(values.get("type", ""))
+
+
+def part_document(doc: Document, part: Part) -> Document:
+    """``doc`` with every byte outside ``part``'s lines blanked (line breaks kept), in the part's
+    language: the same length, lines and offsets."""
+    data = doc.data
+    start = doc.line_start(part.first)
+    end = doc.line_end(part.last)
+    blank = _BLANK
+    kept = data[:start].translate(blank) + data[start:end] + data[end:].translate(blank)
+    return Document.from_text(doc.path, part.language, kept.decode("utf-8", "surrogatepass"))
+
+
+# Every byte to a space but the line breaks (a multi-byte character becomes as many spaces).
+_BLANK = bytes(b if b in (10, 13) else 32 for b in range(256))

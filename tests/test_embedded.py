@@ -1,0 +1,162 @@
+"""Script blocks of Vue, Svelte, Astro and HTML files chunked as code (core/embedded.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.chunking import chunk_document, prepare
+from core.document import Document
+from core.embedded import Part, part_document, parts
+from core.metrics import boundary_damage
+from core.settings import ChunkSettings
+from core.syntax import list_definitions
+from tests.helpers import assert_lossless, assert_slices_true
+
+COMPONENT = """<template>
+  <div class="cart">
+    <h2>{{ title }}</h2>
+
+    <ul>
+      <li v-for="line in lines" :key="line.sku">{{ line.name }} — {{ line.quantity }}×</li>
+    </ul>
+  </div>
+</template>
+
+<script setup lang="ts">
+import { computed, ref } from 'vue'
+
+const lines = ref<Line[]>([])
+
+/** Total of the cart, in cents, before coupons. */
+function subtotal(items: Line[]): number {
+  let total = 0
+  for (const item of items) {
+
+    total += item.quantity * item.price
+  }
+
+  return total
+}
+
+function addLine(line: Line): void {
+  const found = lines.value.find((l) => l.sku === line.sku)
+  if (found) {
+    found.quantity += line.quantity
+  } else {
+    lines.value.push(line)
+  }
+}
+</script>
+
+<style scoped>
+.cart { padding: 1rem; }
+
+h2 { font-weight: 600; }
+</style>
+"""
+
+
+def doc(text: str, language: str = "vue", path: str = "Cart.vue") -> Document:
+    return Document.from_text(path, language, text)
+
+
+def test_a_components_script_block_is_a_part_of_its_own_language() -> None:
+    assert parts(doc(COMPONENT)) == [
+        Part(1, 11, "vue", False), Part(12, 34, "typescript", True), Part(35, 41, "vue", False),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("tag", "language"),
+    [
+        ("<script>", "javascript"),
+        ('<script lang="ts">', "typescript"),
+        ("<script lang='tsx'>", "tsx"),
+        ('<script context="module" lang=ts>', "typescript"),
+        ('<script type="module">', "javascript"),
+        ('<script type="text/typescript">', "typescript"),
+        ('<script type="application/ld+json">', None),  # data, not code
+        ('<script type="text/x-template">', None),
+        ('<script lang="coffee">', None),  # no grammar here: stays markup
+    ],
+)
+def test_the_tag_names_the_blocks_language(tag: str, language: str | None) -> None:
+    found = parts(doc(f"<p>hi</p>\n{tag}\nlet x = 1\n</script>\n", "svelte", "A.svelte"))
+    assert (found[1].language if found else None) == language
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<script src="app.js"></script>\n<p>x</p>\n',  # on one line with its tag: no block
+        "<script>\nlet x = 1\n",  # never closed
+        "<script>\n\n</script>\n",  # empty
+        "<p>no script here</p>\n",
+    ],
+)
+def test_no_block_to_parse_leaves_the_file_markup(text: str) -> None:
+    assert parts(doc(text, "html", "a.html")) is None
+    prep = prepare("a.html", "html", text)
+    assert all(c.strategy == "text" for c in chunk_document(prep, ChunkSettings(unit="chars", budget=200), "syntax"))
+
+
+def test_two_script_blocks_and_a_file_of_another_language() -> None:
+    text = "<script>\nexport default { name: 'A' }\n</script>\n\n<script setup lang=\"ts\">\nconst a = 1\n</script>\n"
+    assert [(p.first, p.last, p.code) for p in parts(doc(text)) or []] == [
+        (1, 1, False), (2, 2, True), (3, 5, False), (6, 6, True), (7, 7, False),
+    ]
+    assert parts(doc(COMPONENT, "markdown", "a.md")) is None  # markup hosts only
+
+
+def test_a_part_is_the_whole_file_with_the_rest_blanked() -> None:
+    whole = doc(COMPONENT)
+    script = part_document(whole, Part(12, 34, "typescript", True))
+    assert len(script.data) == len(whole.data) and script.line_starts == whole.line_starts
+    assert script.language == "typescript" and script.path == "Cart.vue"
+    start, end = whole.line_start(12), whole.line_end(34)
+    assert script.data[start:end] == whole.data[start:end]
+    assert not script.data[:start].strip() and not script.data[end:].strip()  # "—" and "×" too
+
+
+def test_the_script_is_chunked_as_code_and_the_markup_as_text() -> None:
+    prep = prepare("Cart.vue", "vue", COMPONENT)
+    for unit, budget in (("chars", 400), ("chars", 120), ("tokens", 40), ("lines", 5), ("nws", 80)):
+        for merge in (False, True):
+            chunks = chunk_document(prep, ChunkSettings(unit=unit, budget=budget, merge_siblings=merge), "syntax")
+            assert_slices_true(prep, chunks)
+            assert_lossless(prep, chunks)
+            assert {c.language for c in chunks} == {"vue"}
+            assert len({c.id for c in chunks}) == len(chunks)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert [(c.strategy, c.symbol, c.start_line, c.end_line) for c in chunks] == [
+        ("text", "<document>", 1, 11),
+        ("syntax", "<module>", 12, 14),
+        ("syntax", "subtotal", 16, 25),  # whole, its blank lines and doc comment with it
+        ("syntax", "addLine", 27, 34),
+        ("text", "<document>", 35, 41),
+    ]
+    assert chunks[2].embed_text.startswith("// Cart.vue :: subtotal\n/** Total of the cart")
+    assert chunks[0].embed_text.startswith("<!-- Cart.vue :: <document> -->\n<template>")
+    # A function too long for the budget is split with its signature repeated, as in a .ts file.
+    small = chunk_document(prep, ChunkSettings(unit="chars", budget=120), "syntax")
+    parts_of = [c for c in small if c.symbol == "subtotal"]
+    assert len(parts_of) > 1 and all(c.header.startswith("function subtotal(") for c in parts_of[1:])
+
+
+def test_definitions_and_damage_count_in_the_files_own_lines() -> None:
+    prep = prepare("Cart.vue", "vue", COMPONENT)
+    found = list_definitions(prep)
+    assert [(d.symbol, d.first, d.last) for d in found] == [("subtotal", 17, 25), ("addLine", 27, 34)]
+    settings = ChunkSettings(unit="lines", budget=12)
+    fixed = chunk_document(prep, settings, "fixed")
+    assert boundary_damage(prep, fixed, budget=12, model=settings.model, definitions=found).cut == ("subtotal",)
+    syntax = chunk_document(prep, settings, "syntax")
+    assert not boundary_damage(prep, syntax, budget=12, model=settings.model, definitions=found).cut
+
+
+def test_a_script_that_does_not_parse_leaves_the_file_markup() -> None:
+    broken = "<template>\n  <p>x</p>\n</template>\n\n<script>\n" + "))) ((( }}} {{{ ;;; ]]]\n" * 40 + "</script>\n"
+    prep = prepare("Broken.vue", "vue", broken)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=200), "syntax")
+    assert chunks and all(c.strategy == "text" and not c.fallback for c in chunks)
+    assert_lossless(prep, chunks)
