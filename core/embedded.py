@@ -11,7 +11,7 @@ chunks and need no shifting.
 
 A block's lines are those strictly between its opening and closing tag lines; a script that
 shares a line with its tag, one whose ``type`` is no JavaScript (JSON-LD, a template), or one
-with nothing in it stays markup.
+with nothing in it stays markup; so does a file of more than :data:`MAX_BLOCKS` blocks.
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ from core.document import Document
 
 # Markup languages whose files may hold ``<script>`` blocks.
 HOSTS = frozenset({"vue", "svelte", "astro", "html"})
+# Blocks read as code in one file at most: each is a copy of the whole file to parse, and a page
+# of many inline scripts (a generated report) is markup with snippets, not a program.
+MAX_BLOCKS = 16
 
 _OPEN = re.compile(r"^[ \t]*<script\b(?P<attrs>[^>]*)>[ \t]*\r?$", re.IGNORECASE)
 _CLOSE = re.compile(r"^[ \t]*</script\s*>", re.IGNORECASE)
@@ -65,6 +68,8 @@ def parts(doc: Document) -> list[Part] | None:
         if close is None:
             break  # never closed: the rest is markup
         if language is not None and close > line + 1 and any(not doc.is_blank(at) for at in range(line + 1, close)):
+            if len(found) >= 2 * MAX_BLOCKS:
+                return None
             found.append(Part(text_from, line, doc.language, False))
             found.append(Part(line + 1, close - 1, language, True))
             text_from = close

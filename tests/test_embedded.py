@@ -6,7 +6,7 @@ import pytest
 
 from core.chunking import chunk_document, prepare
 from core.document import Document
-from core.embedded import Part, part_document, parts
+from core.embedded import MAX_BLOCKS, Part, part_document, parts
 from core.metrics import boundary_damage
 from core.settings import ChunkSettings
 from core.syntax import list_definitions
@@ -106,6 +106,9 @@ def test_two_script_blocks_and_a_file_of_another_language() -> None:
         (1, 1, False), (2, 2, True), (3, 5, False), (6, 6, True), (7, 7, False),
     ]
     assert parts(doc(COMPONENT, "markdown", "a.md")) is None  # markup hosts only
+    many = "".join(f"<p>{i}</p>\n<script>\nshow({i})\n</script>\n" for i in range(MAX_BLOCKS + 1))
+    assert parts(doc(many, "html", "report.html")) is None  # a page of snippets, not a program
+    assert len(parts(doc(many.split("<p>16</p>")[0], "html", "report.html")) or []) == 2 * MAX_BLOCKS + 1
 
 
 def test_a_part_is_the_whole_file_with_the_rest_blanked() -> None:
