@@ -38,7 +38,12 @@ def parse_fast(
     else:
         cut = len(buf)
     where = {"base": base, "base_line": base_line, "width": width, "first_row": first_row}
-    if buf.find(quote, 0, cut) < 0 and buf.find(b"\r", 0, cut) < 0:
+    has_cr = buf.find(b"\r", 0, cut) >= 0
+    if has_cr and buf.count(b"\r", 0, cut) != buf.count(b"\r\n", 0, cut):
+        # A CR with no LF after it: Arrow ends a record there, the csv module may not (inside
+        # quotes) or refuses the file (old Mac line ends): the exact path says which.
+        return None
+    if buf.find(quote, 0, cut) < 0 and not has_cr:
         simple = _parse_simple(buf, cut, delimiter=delimiter, quotechar=quotechar, **where)
         if simple is not None:
             return simple

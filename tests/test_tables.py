@@ -17,7 +17,7 @@ from pathlib import Path
 import openpyxl
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, example, given, settings as hsettings, strategies as st
 
 import core.table_csv
 import core.table_fixed
@@ -421,6 +421,8 @@ RAW = st.text(alphabet=st.sampled_from(list('a1,,"" \n\n\ré')), min_size=1, max
 
 @hsettings(max_examples=300, deadline=None)
 @given(text=RAW, final=st.booleans())
+# A bare CR that Arrow read as a record's end, which the csv module refuses (found by this test).
+@example(text='\r1",,"\n', final=False)
 def test_fast_path_agrees_with_the_exact_path_or_steps_aside(text: str, final: bool) -> None:
     """Any bytes at all, stray quotes included: whenever the vectorised path answers, it gives
     the csv module's rows and spans."""
