@@ -78,6 +78,7 @@ def test_a_components_script_block_is_a_part_of_its_own_language() -> None:
         ('<script type="application/ld+json">', None),  # data, not code
         ('<script type="text/x-template">', None),
         ('<script lang="coffee">', None),  # no grammar here: stays markup
+        ('<script data-lang="coffee">', "javascript"),  # data-lang is no lang
     ],
 )
 def test_the_tag_names_the_blocks_language(tag: str, language: str | None) -> None:
