@@ -10,6 +10,7 @@ from pathlib import Path
 from core.builder import Prepared
 from core.chunk import Chunk
 from core.document import Document
+from core.embedded import tags_only
 from core.errors import InputError, SettingsError
 from core.fixed import chunk_fixed
 from core.languages import LANGUAGES, TABLE_LANGUAGES, CodeSpec, TextSpec
@@ -62,6 +63,8 @@ def _embedded(prep: Prepared, settings: ChunkSettings) -> list[Chunk] | None:
                 return None
         else:
             chunks = chunk_text(part_prep, settings)
+            if tags_only(prep.doc, part):  # a ``<script setup>`` line alone: kept, never indexed
+                chunks = [replace(c, flags=tuple(sorted({*c.flags, "divider"}))) for c in chunks]
         found.extend(chunks)
     language = prep.doc.language
     # (The parts tile the file in order, and each chunker gives its chunks in order.)

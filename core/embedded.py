@@ -80,6 +80,13 @@ def parts(doc: Document) -> list[Part] | None:
     return found
 
 
+def tags_only(doc: Document, part: Part) -> bool:
+    """Whether a markup part holds nothing but a block's tags (a component that opens with its
+    ``<script setup>``, or ends with ``</script>``): a chunk of it answers no question."""
+    return all(doc.is_blank(at) or _OPEN.match(doc.line_text(at)) or _CLOSE.match(doc.line_text(at)) is not None
+               for at in range(part.first, part.last + 1))  # fmt: skip
+
+
 def _script_language(attrs: str) -> str | None:
     """The language of a ``<script>`` tag's block from its ``lang`` or ``type``, None when it is
     no script to parse."""

@@ -164,3 +164,19 @@ def test_a_script_that_does_not_parse_leaves_the_file_markup() -> None:
     chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=200), "syntax")
     assert chunks and all(c.strategy == "text" and not c.fallback for c in chunks)
     assert_lossless(prep, chunks)
+
+
+def test_a_component_that_opens_with_its_script_keeps_the_tag_line_out_of_the_index() -> None:
+    # ``<script setup>`` first, as many components are written: its tag line alone is a part of
+    # markup, whose chunk is kept (every line covered) but flagged a divider, never indexed.
+    template = COMPONENT.split("<script")[0]
+    script = COMPONENT.split('<script setup lang="ts">\n')[1].split("</script>\n")[0]
+    style = COMPONENT.split("</script>\n")[1]
+    text = f'<script setup lang="ts">\n{script}</script>\n\n{template}{style}'
+    prep = prepare("First.vue", "vue", text)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert chunks[0].text == '<script setup lang="ts">' and chunks[0].flags == ("divider",)
+    assert chunks[1].strategy == "syntax" and "divider" not in chunks[1].flags
+    assert [c for c in chunks if "divider" in c.flags] == [chunks[0]]  # the closing tag goes with the template
