@@ -11,7 +11,8 @@ chunks and need no shifting.
 
 A block's lines are those strictly between its opening and closing tag lines; a script that
 shares a line with its tag, one whose ``type`` is no JavaScript (JSON-LD, a template), or one
-with nothing in it stays markup; so does a file of more than :data:`MAX_BLOCKS` blocks.
+with nothing in it stays markup; so does a file of more than :data:`MAX_BLOCKS` blocks. An
+Astro page's frontmatter, between ``---`` lines at its top, is a TypeScript block too.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ MAX_BLOCKS = 16
 
 _OPEN = re.compile(r"^[ \t]*<script\b(?P<attrs>[^>]*)>[ \t]*\r?$", re.IGNORECASE)
 _CLOSE = re.compile(r"^[ \t]*</script\s*>", re.IGNORECASE)
+_FENCE = re.compile(r"^---[ \t]*\r?$")
 _ATTR = re.compile(r"""(?<![\w-])(?P<name>lang|type)\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s"'>]+))""", re.IGNORECASE)
 
 # ``lang`` and ``type`` values, lower case, and the language they name; a ``type`` not here (and
@@ -53,11 +55,16 @@ class Part:
 def parts(doc: Document) -> list[Part] | None:
     """The parts of a markup file holding script blocks, in order, tiling its lines; None when
     ``doc`` is no such file (no markup host, or no block to parse)."""
-    if doc.language not in HOSTS or b"<script" not in doc.data.lower():
+    frontmatter = _frontmatter(doc)
+    if doc.language not in HOSTS or (frontmatter is None and b"<script" not in doc.data.lower()):
         return None
     found: list[Part] = []
     line, count = 1, doc.line_count
     text_from = 1
+    if frontmatter is not None:
+        # An Astro page's component script, between ``---`` fences at its top: TypeScript.
+        found += [Part(1, 1, doc.language, False), Part(2, frontmatter - 1, "typescript", True)]
+        line = text_from = frontmatter
     while line <= count:
         opened = _OPEN.match(doc.line_text(line))
         if opened is None:
@@ -82,9 +89,23 @@ def parts(doc: Document) -> list[Part] | None:
 
 def tags_only(doc: Document, part: Part) -> bool:
     """Whether a markup part holds nothing but a block's tags (a component that opens with its
-    ``<script setup>``, or ends with ``</script>``): a chunk of it answers no question."""
-    return all(doc.is_blank(at) or _OPEN.match(doc.line_text(at)) or _CLOSE.match(doc.line_text(at)) is not None
-               for at in range(part.first, part.last + 1))  # fmt: skip
+    ``<script setup>``, or ends with ``</script>``; an Astro page's opening ``---``): a chunk of
+    it answers no question."""
+    return all(
+        doc.is_blank(at) or _FENCE.match(doc.line_text(at)) or _OPEN.match(doc.line_text(at)) or _CLOSE.match(doc.line_text(at))
+        for at in range(part.first, part.last + 1)
+    )
+
+
+def _frontmatter(doc: Document) -> int | None:
+    """The line of the ``---`` that closes an Astro page's frontmatter (its first line being the
+    other), when code stands between them; else None."""
+    if doc.language != "astro" or doc.line_count < 3 or not _FENCE.match(doc.line_text(1)):
+        return None
+    close = next((at for at in range(2, doc.line_count + 1) if _FENCE.match(doc.line_text(at))), None)
+    if close is None or not any(not doc.is_blank(at) for at in range(2, close)):
+        return None
+    return close
 
 
 def _script_language(attrs: str) -> str | None:

@@ -180,3 +180,40 @@ def test_a_component_that_opens_with_its_script_keeps_the_tag_line_out_of_the_in
     assert chunks[0].text == '<script setup lang="ts">' and chunks[0].flags == ("divider",)
     assert chunks[1].strategy == "syntax" and "divider" not in chunks[1].flags
     assert [c for c in chunks if "divider" in c.flags] == [chunks[0]]  # the closing tag goes with the template
+
+
+ASTRO_PAGE = """---
+import Layout from '../layouts/Layout.astro'
+
+const { title } = Astro.props
+
+function shout(text: string): string {
+  return text.toUpperCase()
+}
+---
+
+<Layout title={title}>
+  <h1>{shout(title)}</h1>
+</Layout>
+
+<script>
+  document.querySelector('h1')?.addEventListener('click', () => console.log('clicked'))
+</script>
+"""
+
+
+def test_an_astro_pages_frontmatter_and_script_are_code() -> None:
+    assert parts(doc(ASTRO_PAGE, "astro", "index.astro")) == [
+        Part(1, 1, "astro", False), Part(2, 8, "typescript", True), Part(9, 15, "astro", False),
+        Part(16, 16, "javascript", True), Part(17, 17, "astro", False),
+    ]
+    prep = prepare("index.astro", "astro", ASTRO_PAGE)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=300), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert "shout" in [c.symbol for c in chunks if c.strategy == "syntax"]
+    assert [(c.start_line, c.text) for c in chunks if "divider" in c.flags] == [(1, "---"), (17, "</script>")]
+    assert [d.symbol for d in list_definitions(prep)] == ["shout"]
+    # Fences with nothing between, or in a file of another language, are no frontmatter.
+    assert parts(doc("---\n\n---\n<p>x</p>\n", "astro", "empty.astro")) is None
+    assert parts(doc(ASTRO_PAGE.split("<script>")[0], "vue")) is None
