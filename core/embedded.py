@@ -31,7 +31,9 @@ MAX_BLOCKS = 16
 _OPEN = re.compile(r"^[ \t]*<script\b(?P<attrs>[^>]*)>[ \t]*\r?$", re.IGNORECASE)
 _CLOSE = re.compile(r"^[ \t]*</script\s*>", re.IGNORECASE)
 _FENCE = re.compile(r"^---[ \t]*\r?$")
-_ATTR = re.compile(r"""(?<![\w-])(?P<name>lang|type)\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s"'>]+))""", re.IGNORECASE)
+_ATTR = re.compile(
+    r"""(?<![\w-])(?P<name>lang|type)\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s"'>]+))""", re.IGNORECASE
+)
 
 # ``lang`` and ``type`` values, lower case, and the language they name; a ``type`` not here (and
 # not empty) is no script to parse (``application/ld+json``, ``text/x-template``).
