@@ -1620,6 +1620,12 @@ class _Run:
             group.clear()
             named.clear()
 
+        def fits_with(kept: list[tuple[Unit, str]], unit: Unit, sym: str) -> bool:
+            """Whether ``kept`` (the group's last units) and ``unit`` fit in one chunk."""
+            names = [name for _, name in kept if name] + ([sym] if sym else [])
+            members = sum(1 for u, _ in kept if u.named) + unit.named if names else 1
+            return self.fits(kept[0][0].first, unit.last, symbol_of(members, names), header)
+
         for unit, sym in run:
             if not group and not unit.named and self.extend_last(unit):
                 continue
@@ -1639,35 +1645,23 @@ class _Run:
                     if sym:
                         named.append(sym)
                     continue
-                for cell in self.cell_starts(group) if owner is None else ():
-                    # Loose code in cells (``# %%``): the cut goes where the last cell starts
-                    # (or the prose cell right above it), not inside it, when what follows
-                    # fits with this unit.
-                    kept = group[cell:]
-                    names = [name for _, name in kept if name] + ([sym] if sym else [])
-                    members = sum(1 for u, _ in kept if u.named) + unit.named if names else 1
-                    if self.fits(kept[0][0].first, unit.last, symbol_of(members, names), header):
-                        del group[cell:]
-                        emit()
-                        group.extend([*kept, (unit, sym)])
-                        named.extend(names)
-                        break
-                else:
-                    cell = 0
-                if cell:
+                # Loose code in cells (``# %%``): the cut goes where the last cell starts (or
+                # the prose cell right above it), not inside it, when what follows fits with
+                # this unit.
+                starts = self.cell_starts(group) if owner is None else []
+                cut = next((k for k in starts if fits_with(group[k:], unit, sym)), 0)
+                if cut:
+                    kept = group[cut:]
+                    del group[cut:]
+                    emit()
+                    group.extend([*kept, (unit, sym)])
+                    named.extend([name for _, name in kept if name] + ([sym] if sym else []))
                     continue
                 moved = group[-1] if len(group) > 1 and not unit.named else None
                 # Comments and attributes right above the unit (no blank line between) are about
                 # it: the cut goes above them, not between them and it (Rust's ``#[stable(...)]``
                 # ended a chunk whose ``pub use`` opened the next).
-                above = 0
-                while (
-                    not self.comments_only(unit)
-                    and above < len(group)
-                    and self.comments_only(group[-1 - above][0])
-                    and group[-1 - above][0].last + 1 >= (group[-above][0].first if above else unit.first)
-                ):
-                    above += 1
+                above = 0 if self.comments_only(unit) else len(group) - self.comments_right_above(group, len(group), unit.first)
                 if moved is not None and not moved[1] and self.fits(moved[0].first, unit.last, symbol_of(2, []), header):
                     # A closing ``})`` alone would be a chunk of its own: the statement before it
                     # (not a definition, which keeps its own chunk and name) goes with it.
@@ -1704,15 +1698,18 @@ class _Run:
         for k in range(len(group) - 1, 0, -1):
             node = group[k][0].nodes[0]
             if "comment" in node.type and _CELL_MARKER.match(data, node.start_byte, node.end_byte):
-                above = k
-                while (
-                    above > 1
-                    and self.comments_only(group[above - 1][0])
-                    and group[above - 1][0].last + 1 >= group[above][0].first  # right above: no blank line
-                ):
-                    above -= 1
+                above = self.comments_right_above(group, k, group[k][0].first, floor=1)
                 return [above, k] if above < k else [k]
         return []
+
+    def comments_right_above(self, group: list[tuple[Unit, str]], at: int, first: int, floor: int = 0) -> int:
+        """Where, in ``group``, the run of comment units that ends just before ``group[at]`` and
+        stands right above line ``first`` (no blank line between any two) starts: ``at`` when
+        there is none, never below ``floor``."""
+        while at > floor and self.comments_only(group[at - 1][0]) and group[at - 1][0].last + 1 >= first:
+            at -= 1
+            first = group[at][0].first
+        return at
 
     def divides(self, group: list[tuple[Unit, str]]) -> bool:
         """Whether comments alone (``group``) only divide the code into sections: a title between
