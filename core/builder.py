@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from core.chunk import Chunk, span_chunk_id
 from core.document import Document, is_blank_bytes
+from core.embedded import Part, part_document
+from core.embedded import parts as find_parts
 from core.languages import CodeSpec, comment_line, get_spec
 from core.settings import ChunkSettings
 from core.sizing import Sizer, SpanSizer, make_sizer
@@ -16,7 +18,6 @@ from core.sizing import Sizer, SpanSizer, make_sizer
 if TYPE_CHECKING:
     from tree_sitter import Tree
 
-    from core.embedded import Part
     from core.parsing import Damage, Parse
 
 
@@ -54,9 +55,6 @@ class Prepared:
     def parts(self) -> list[tuple[Part, Prepared]] | None:
         """A markup file's parts when it holds script blocks (:mod:`core.embedded`), each with
         its own prepared document (the file with the rest blanked); None for any other file."""
-        from core.embedded import part_document
-        from core.embedded import parts as find_parts
-
         found = find_parts(self.doc)
         if found is None:
             return None

@@ -1126,11 +1126,16 @@ def content_hint(path: str, text: str) -> str | None:
 NOTEBOOK_SUFFIX = ".ipynb"
 
 
+def is_notebook(name: str) -> bool:
+    """Whether ``name`` is a Jupyter notebook's file name."""
+    return name.lower().endswith(NOTEBOOK_SUFFIX)
+
+
 def detect_language(path: str) -> str | None:
     """Language name for a file path by its extension (or well-known name); None if unknown.
     A notebook's is Python here; loading it reads its kernel's (:func:`core.sources.load_bytes`)."""
     pure = PurePosixPath(path.replace("\\", "/"))
-    if pure.suffix.lower() == NOTEBOOK_SUFFIX:
+    if is_notebook(pure.name):
         return "python"
     whole = _BY_WHOLE_NAME.get(pure.name.lower())
     if whole is not None:

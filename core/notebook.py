@@ -33,7 +33,7 @@ import json
 from dataclasses import dataclass
 
 from core.errors import InputError
-from core.languages import CODE_LANGUAGES, LANGUAGES, NOTEBOOK_SUFFIX, TEXT_LANGUAGES
+from core.languages import CODE_LANGUAGES, LANGUAGES, TEXT_LANGUAGES
 
 # What a notebook's cells may be read as: code, or text cut at blank lines.
 _KNOWN = frozenset(CODE_LANGUAGES + TEXT_LANGUAGES)
@@ -55,11 +55,6 @@ class NotebookScript:
     text: str
     language: str
     note: str
-
-
-def is_notebook(name: str) -> bool:
-    """Whether ``name`` is a Jupyter notebook's file name."""
-    return name.lower().endswith(NOTEBOOK_SUFFIX)
 
 
 def notebook_script(name: str, data: bytes, *, language: str | None = None) -> NotebookScript:

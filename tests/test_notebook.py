@@ -7,7 +7,8 @@ import json
 import pytest
 
 from core.errors import InputError
-from core.notebook import is_notebook, notebook_script
+from core.languages import is_notebook
+from core.notebook import notebook_script
 
 
 def book(*cells: dict, metadata: dict | None = None, **top: object) -> bytes:
