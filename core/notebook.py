@@ -175,9 +175,55 @@ _PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "
 def _magics_commented(lines: list[str]) -> list[str]:
     """A Python cell's lines with IPython's magics and shell escapes commented out: the whole
     cell under a cell magic whose body is no Python (``%%bash``), else each line that starts
-    with ``%`` or ``!`` (no Python statement does)."""
+    a statement with ``%`` or ``!`` (no Python statement does; a line inside a string or
+    brackets may: ``% count)`` continuing a ``"%d items"`` format)."""
     first = next((at for at, line in enumerate(lines) if line.strip()), 0)
     magic = lines[first].strip()[2:].split(maxsplit=1) if lines[first].lstrip().startswith("%%") else None
     if magic is not None and (not magic or magic[0] not in _PYTHON_CELL_MAGICS):
         return [f"# {line}".rstrip() for line in lines]
-    return [f"# {line}" if line.lstrip().startswith(("%", "!")) else line for line in lines]
+    starts = _statement_starts(lines)
+    return [
+        f"# {line}" if at in starts and line.lstrip().startswith(("%", "!")) else line for at, line in enumerate(lines)
+    ]
+
+
+def _statement_starts(lines: list[str]) -> set[int]:
+    """The indexes of the lines that start a statement in Python ``lines``: not inside a
+    string (a docstring's ``!`` line), brackets or a backslash's continuation. A rough scanner
+    (quotes, brackets, comments, backslashes), not Python's tokenizer: a cell with magics is
+    no Python until they are out, and a magic's own line is not scanned."""
+    starts: set[int] = set()
+    depth, quote, continued = 0, "", False
+    for at, line in enumerate(lines):
+        if not depth and not quote and not continued:
+            starts.add(at)
+            if line.lstrip().startswith(("%", "!")):
+                continue
+        continued = False
+        i, end = 0, len(line)
+        while i < end:
+            char = line[i]
+            if quote:
+                if char == "\\":
+                    i += 2  # an escaped character (a raw string's quote too) ends nothing
+                elif line.startswith(quote, i):
+                    i, quote = i + len(quote), ""
+                else:
+                    i += 1
+                continue
+            if char == "#":
+                break
+            if char in "'\"":
+                quote = line[i : i + 3] if line[i : i + 3] in ("'''", '"""') else char
+                i += len(quote)
+                continue
+            if char in "([{":
+                depth += 1
+            elif char in ")]}":
+                depth = max(depth - 1, 0)
+            elif char == "\\" and not line[i + 1 :].strip():
+                continued = True
+            i += 1
+        if len(quote) == 1:
+            quote = ""  # a one-line string left open ends with its line (a syntax error)
+    return starts

@@ -68,6 +68,26 @@ def test_magics_and_shell_escapes_are_commented_out_in_python() -> None:
     assert "# %%writefile helper.py\n# def helper():\n#     pass\n" in text
 
 
+def test_percent_and_bang_lines_inside_statements_stay_code() -> None:
+    source = (
+        'msg = ("%d items"\n       % count)\n'  # a format's operator on a continued line
+        'total = a \\\n    % b\n'
+        'doc = """Usage:\n!not a shell escape\n%not a magic\n"""\n'
+        "raw = r'\\'' # ( %\n"  # an escaped quote ends no string; a comment's bracket opens nothing
+        "%timeit f()\n"
+        "!ls\n"
+        "x = {'a': '(',\n"
+        "     }\n"
+        "%load_ext autoreload\n"
+    )
+    text = notebook_script("m.ipynb", book(code(source))).text
+    lines = text.split("\n")
+    commented = [line for line in lines if line.startswith("# ") and "%% cell" not in line]
+    assert commented == ["# %timeit f()", "# !ls", "# %load_ext autoreload"]
+    assert "       % count)" in lines and "    % b" in lines
+    assert "!not a shell escape" in lines and "%not a magic" in lines
+
+
 def test_magics_stay_as_written_in_other_kernels() -> None:
     data = book(code("%%R\nx <- 1\n"), metadata={"kernelspec": {"language": "R", "name": "ir"}})
     script = notebook_script("r.ipynb", data)
