@@ -250,7 +250,24 @@ class CodeSpec:
     - ``iife_wraps``: nodes around a function called where it is written (``(function (root)
       { ... })(this);``, ``!function () {...}()``, UMD's factory argument): at a file's top level
       such a statement is opened, and the definitions inside are the file's own (older
-      JavaScript's module pattern held a whole library in one).
+      JavaScript's module pattern held a whole library in one);
+    - ``name_paths``: where no field holds a definition's name, nodes gone down through, first
+      named child after first named child, to it: a name type there, or a ``name_fields`` field
+      of a node on the way (Julia's ``function restock!(item)``: ``signature`` >
+      ``call_expression`` > ``identifier``, through ``where_expression`` and a return type's
+      ``typed_expression``; Haskell's infix ``a <+> b = ...``: ``infix``'s ``operator``);
+      ``call_heads``: definitions that are one only when that way passes a node of the type
+      given (Julia's one-line ``total(xs) = sum(xs)`` is an ``assignment`` whose left side is a
+      call; ``rate = 0.2`` is a statement);
+    - ``equations``: definitions that, written one after the other with one name, are one
+      definition (Haskell's ``fact 0 = 1`` then ``fact n = n * fact (n - 1)``), with a
+      ``type_signatures`` node right above them of that name (``fact :: Int -> Int``); a
+      signature alone (a class's method) is a definition of its own. The first equation is the
+      unit's definition, the later ones its statements, and the type signature is repeated
+      above its parts with the first equation's head;
+    - ``comment_types``: comments whose node type does not say so (Haskell's ``-- |`` and
+      ``-- ^``, ``haddock``): read as comments where a definition's leading comments are told
+      from its code (and list them in ``attached`` too).
     """
 
     name: str
@@ -322,6 +339,11 @@ class CodeSpec:
     label_words: dict[str, str] = field(default_factory=dict)
     doc_comments: tuple[str, ...] = ()
     packed_members: frozenset[str] = frozenset()
+    name_paths: frozenset[str] = frozenset()
+    call_heads: dict[str, str] = field(default_factory=dict)
+    equations: frozenset[str] = frozenset()
+    type_signatures: frozenset[str] = frozenset()
+    comment_types: frozenset[str] = frozenset()
     grammar: str = ""
 
     @property
@@ -1020,6 +1042,92 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "fragment_definition": "fragment",
             },
         ),  # fmt: skip
+        CodeSpec(
+            name="haskell",
+            extensions=(".hs",),
+            comment=("--", ""),
+            # A top-level function is its type signature (``restock :: Int -> Item -> Item``)
+            # and its equations, separate siblings to the grammar (``function``; ``bind`` for
+            # one without arguments: ``main = do``), joined as one definition (``equations``).
+            # A class's signature without a default is a method of its own.
+            functions=frozenset(
+                {
+                    "function", "bind", "signature", "header", "newtype", "type_synomym", "type_family",
+                    "data_family", "pattern_synonym", "foreign_import",
+                }
+            ),
+            containers=frozenset({"class", "instance", "data_type"}),
+            equations=frozenset({"function", "bind"}),
+            # In a function's body a ``bind`` is a statement: ``x <- getLine`` in a ``do`` block
+            # (and a ``where`` clause's value, ``discount = 5``).
+            local_statements=frozenset({"bind"}),
+            type_signatures=frozenset({"signature"}),
+            wrappers=frozenset(),
+            # ``-- |`` and ``-- ^`` are ``haddock`` nodes, plain ``--`` ones ``comment``.
+            attached=_COMMENTS | {"haddock"},
+            comment_types=frozenset({"haddock"}),
+            # The file's declarations sit in one ``declarations`` node; a ``where`` clause's
+            # helpers in ``local_binds`` (a split function's nested definitions).
+            # A ``do`` block's statements are its equation's (``main = do``).
+            transparent=frozenset({"declarations", "local_binds", "do"}),
+            # The grammar hangs the comments after the last import (the first declaration's
+            # haddock) on ``imports``.
+            comment_hosts=frozenset({"imports"}),
+            # ``operator``: an infix equation's (``a <+> b = ...``, through ``name_paths``);
+            # ``module``: the module header's ``module Shop.Pricing (...) where``.
+            name_fields=("name", "operator", "module"),
+            name_types=frozenset({"variable", "name", "constructor", "prefix_id"}),
+            name_paths=frozenset({"infix", "equation", "apply"}),  # (and ``pattern Foo x = Just x``)
+            body_types=frozenset({"class_declarations", "instance_declarations", "data_constructors", "gadt_constructors"}),
+            # An equation's body is its first ``match`` (``= expression``, or its first guard's
+            # ``| cond = expression``): its later guards and its ``where`` clause follow it.
+            body_paths={"function": ("match",), "bind": ("match",)},
+            # The module header names the declarations after it (``Shop.Pricing.quote``).
+            scoping=frozenset({"header"}),
+            # ``instance Priced Item`` is ``<Item as Priced>``, as Rust's impls are named.
+            name_formats={"instance": ("patterns", "{}")},
+            trait_fields={"instance": "name"},
+            kinds={
+                "header": "module", "instance": "instance", "data_type": "data", "newtype": "newtype",
+                "type_synomym": "type", "type_family": "type_family", "data_family": "data_family",
+                "pattern_synonym": "pattern", "foreign_import": "foreign",
+            },
+        ),  # fmt: skip
+        CodeSpec(
+            name="julia",
+            extensions=(".jl",),
+            comment=("#", ""),
+            # ``function f(x) ... end``, ``macro m(ex) ... end``, and the one-line ``f(x) = ...``:
+            # an ``assignment`` whose left side is a call (``call_heads``).
+            functions=frozenset({"function_definition", "macro_definition", "assignment"}),
+            # Modules and structs hold their members in a ``block``; ``abstract type`` and
+            # ``primitive type`` have none.
+            containers=frozenset(
+                {"module_definition", "struct_definition", "abstract_definition", "primitive_definition"}
+            ),
+            call_heads={"assignment": "call_expression"},
+            # ``@inline function f(x)``, ``@kwdef struct Config``: the macro call holds the definition.
+            wrappers=frozenset({"macrocall_expression", "macro_argument_list"}),
+            # A docstring is a string right above the definition it documents.
+            attached=_COMMENTS | {"string_literal"},
+            comment_types=frozenset({"string_literal"}),
+            # No field holds a name but a module's: ``signature`` > ``call_expression`` > the
+            # name, through ``where {T}`` and a return type's ``::T``; a struct's ``type_head``
+            # > ``Cart{T} <: AbstractCart``. ``Base.show(io::IO, x)`` is named ``Base.show``.
+            name_paths=frozenset(
+                {
+                    "signature", "call_expression", "where_expression", "typed_expression", "type_head",
+                    "binary_expression", "parametrized_type_expression",
+                }
+            ),
+            name_types=frozenset({"identifier", "field_expression"}),
+            body_types=frozenset({"block"}),
+            kinds={
+                "module_definition": "module", "struct_definition": "struct", "abstract_definition": "abstract",
+                "primitive_definition": "primitive", "macro_definition": "macro",
+            },
+            anonymous_names={"function_definition": "<callable>"},  # ``function (c::Cart)(x)``: a functor
+        ),  # fmt: skip
         # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
         TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
         TextSpec("rst", (".rst",), ("..", ""), "rst"),
@@ -1044,11 +1152,9 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("dart", (".dart",), ("//", "")),
                 ("elixir", (".ex", ".exs"), ("#", "")),
                 ("erlang", (".erl", ".hrl"), ("%", "")),
-                ("haskell", (".hs",), ("--", "")),
                 ("ocaml", (".ml", ".mli"), ("(*", " *)")),
                 ("clojure", (".clj", ".cljs", ".cljc"), (";;", "")),
                 ("r", (".r",), ("#", "")),
-                ("julia", (".jl",), ("#", "")),
                 ("zig", (".zig",), ("//", "")),
                 ("perl", (".pl", ".pm"), ("#", "")),
                 ("groovy", (".groovy", ".gradle"), ("//", "")),

@@ -35,6 +35,8 @@ _PYGMENTS_NAMES = {
     "scala": "scala",
     "bash": "bash",
     "lua": "lua",
+    "haskell": "haskell",
+    "julia": "julia",
     "markdown": "markdown",
     "rst": "rst",
     "makefile": "make",

@@ -102,6 +102,7 @@ _DIVIDER_WORDS = 4  # words a section's title between rules may have (``outbound
 # and VS Code's ``# %%``, a notebook read by :mod:`core.notebook`) or is nbconvert's ``# In[3]:``.
 _CELL_MARKER = re.compile(rb"(#|//|--|;;|%)\s?(%%(\s|$)|In\[\s*\d*\s*\]:)")  # (matched at the comment's start)
 _MAX_TRAIL_DEPTH = 16  # last children followed down to find where a node's text ends
+_MAX_NAME_PATH = 8  # nodes gone down through to a name (``CodeSpec.name_paths``)
 
 
 @dataclass
@@ -187,6 +188,7 @@ class _Run:
         self._doc_prefixes = tuple(prefix.encode("ascii") for prefix in spec.doc_comments)
         self._line_starts, self._line_ends = maker.doc.line_starts, maker.doc.line_ends
         self._cells = b"%%" in maker.doc.data or b"In[" in maker.doc.data  # a script of cells may be
+        self._continued: set[tuple[int, int, str]] = set()  # later equations of one definition (``equations``)
 
     # ---- sizes -------------------------------------------------------------------------------
 
@@ -254,7 +256,7 @@ class _Run:
                     and self.find_definition(node, in_function=in_function, callbacks=callbacks, in_class=in_class)[0]
                     is not None
                 )
-            ) or (node.type in spec.comment_hosts and _ends_with_comment(node)):
+            ) or (node.type in spec.comment_hosts and _ends_with_comment(node, spec.comment_types)):
                 stack.extend(reversed(node.children))
             elif opens and node.type in spec.iife_wraps and (pieces := self.iife_pieces(node)) is not None:
                 stack.extend(reversed(pieces))
@@ -319,6 +321,8 @@ class _Run:
                     host.definition, host.wrappers = host.nodes[0], []
                 continue
             definition, wrappers = self.find_definition(node, in_function=in_function, callbacks=callbacks, in_class=in_class)
+            if definition is not None and _key(definition) in self._continued:
+                definition, wrappers = None, []  # a later equation: a statement of the first's (``equations``)
             unit = Unit(first, last, [node], definition, wrappers)
             leads = definition is not None or (bool(spec.prototypes) and self.cut_short(node))  # (its prototype follows)
             if leads and attached and (self._leads(attached[-1], first) or _key(attached[-1]) in heads):
@@ -337,7 +341,56 @@ class _Run:
             self._doc_below(units, attached, None)
         units.extend(map(alone, attached))
         units.sort(key=lambda u: (u.first, u.nodes[0].start_byte))
-        return _fuse(units, self.cut_short if spec.prototypes else None)
+        fused = _fuse(units, self.cut_short if spec.prototypes else None)
+        return self._join_equations(fused) if spec.equations else fused
+
+    def _join_equations(self, units: list[Unit]) -> list[Unit]:
+        """Units of one definition's type signature and equations, one after the other with
+        one name, as one unit (``CodeSpec.equations``): its definition is the first equation
+        (the signature where there is none), and the later ones are marked as its statements."""
+        spec = self.spec
+        joined: list[Unit] = []
+        run_name: str | None = None  # the name of the signature or equations ``joined[-1]`` holds
+        for unit in units:
+            definition = unit.definition
+            if definition is not None and definition.type in spec.equations and run_name is not None:
+                host = joined[-1]
+                assert host.definition is not None
+                if self._equation_name(unit) == run_name:
+                    if host.definition.type in spec.type_signatures:
+                        host.definition, host.wrappers = definition, unit.wrappers  # the first equation
+                    else:
+                        self._continued.add(_key(definition))
+                    host.nodes.extend(unit.nodes)
+                    host.last = max(host.last, unit.last)
+                    continue
+            joined.append(unit)
+            clauses = spec.equations | spec.type_signatures
+            run_name = self._equation_name(unit) if definition is not None and definition.type in clauses else None
+        return joined
+
+    def _equation_name(self, unit: Unit) -> str:
+        """A signature's or an equation's name, an operator's parentheses off (``(<+>) :: ...``
+        names the ``<+>`` of ``a <+> b = ...``)."""
+        name = self.name(unit)
+        return name[1:-1] if name.startswith("(") and name.endswith(")") else name
+
+    def typed_signature(self, unit: Unit, signature: str) -> str:
+        """``signature`` (the first equation's head) under the type signature of the equations
+        ``unit`` holds (``CodeSpec.equations``), as their parts repeat it."""
+        definition = unit.definition
+        if definition is None or definition.type not in self.spec.equations:
+            return signature
+        typed = next(
+            (n for n in unit.nodes if n.type in self.spec.type_signatures and n.end_byte <= definition.start_byte), None
+        )
+        if typed is None:
+            return signature
+        text = self.doc.slice(typed.start_byte, typed.end_byte)
+        lines = [line.rstrip() for line in text.splitlines() if line.strip()]
+        if len(lines) > _MAX_SIGNATURE_LINES:
+            lines = self._folded(lines)
+        return "\n".join([*lines, signature])
 
     def _doc_below(self, units: list[Unit], attached: list[Node], next_first: int | None) -> None:
         """Give the first of the comments ``attached`` (waiting for what starts on line
@@ -475,6 +528,9 @@ class _Run:
             if current.type in spec.definitions:
                 if in_function and current.type in spec.local_statements:
                     return None, []
+                head = spec.call_heads.get(current.type)
+                if head is not None and head not in self._path_name(current)[1]:
+                    return None, []  # ``rate = 0.2``, not ``total(xs) = sum(xs)``
                 if current.type in spec.needs_body and self.body(current) is None:
                     return None, []  # a type named for a variable (``struct sockaddr_in addr;``), no definition
                 if current.type in spec.self_bodies and (
@@ -784,6 +840,10 @@ class _Run:
             text = self._identifier(child) if child is not None else None
             if text:
                 return text
+        if spec.name_paths:
+            found = self._path_name(node)[0]
+            if found is not None:
+                return _clean_name(self._text(found))
         for child in node.named_children:
             if child.type in spec.name_types:
                 return _clean_name(self._text(child))
@@ -798,6 +858,27 @@ class _Run:
             if inner is not None:
                 return _clean_name(self._text(inner))
         return None
+
+    def _path_name(self, node: Node) -> tuple[Node | None, list[str]]:
+        """The node naming ``node`` down its ``CodeSpec.name_paths`` (or None), and the types
+        of the nodes gone through on the way."""
+        spec = self.spec
+        passed: list[str] = []
+        current = node
+        for _ in range(_MAX_NAME_PATH):
+            first = current.named_children[0] if current.named_child_count else None
+            if first is None:
+                break
+            if first.type in spec.name_types:
+                return first, passed
+            if first.type not in spec.name_paths:
+                break
+            current = first
+            passed.append(current.type)
+            named = next((c for f in spec.name_fields if (c := current.child_by_field_name(f)) is not None), None)
+            if named is not None:
+                return named, passed
+        return None, passed
 
     def _text(self, node: Node) -> bytes:
         """``node``'s source bytes, from the document (a tree parsed through a read callback
@@ -1152,7 +1233,7 @@ class _Run:
         as many as fit, with the comment's last piece if that leaves room for any, and all its
         parts are named after the prototypes it holds. Returns how many it took."""
         nodes = unit.nodes
-        code = next((i for i, node in enumerate(nodes) if "comment" not in node.type), 0)
+        code = next((i for i, node in enumerate(nodes) if not self.is_comment(node)), 0)
         if code == 0:
             return None
         data = self.doc.data
@@ -1163,7 +1244,8 @@ class _Run:
         definition = unit.definition
         assert definition is not None
         kind = self.kind(definition, in_container)
-        repeat = self.repeatable(symbol, self.signature(definition, unit.wrappers, _keywords(unit)))
+        signature = self.typed_signature(unit, self.signature(definition, unit.wrappers, _keywords(unit)))
+        repeat = self.repeatable(symbol, signature)
         followers = followers or []
 
         def named(take: int) -> tuple[str, int]:
@@ -1266,7 +1348,8 @@ class _Run:
             # macro): cut by its children, then lines; the pieces are still its numbered parts.
             start = len(self.out)
             kind = self.kind(definition, in_container)
-            repeat = self.repeatable(symbol, self.signature(definition, unit.wrappers, _keywords(unit)))
+            signature = self.typed_signature(unit, self.signature(definition, unit.wrappers, _keywords(unit)))
+            repeat = self.repeatable(symbol, signature)
             self.explode(unit, kind, symbol, repeat, parent)  # each piece under the definition's signature
             pieces = [p for p in self.out[start:] if p.symbol == symbol]
             for piece in pieces[1:]:
@@ -1277,7 +1360,7 @@ class _Run:
             return
         registers = definition.type in self.spec.registrations
         is_container = definition.type in self.spec.containers
-        signature = self.signature(definition, unit.wrappers, _keywords(unit))
+        signature = self.typed_signature(unit, self.signature(definition, unit.wrappers, _keywords(unit)))
         if body is not None:
             lead = self.body_lead(definition, body)
             head_last = _head_last(self.doc, unit, lead[0])
@@ -1370,6 +1453,10 @@ class _Run:
         # (The heads were made last before ``start``: where the parts begin.)
         begin = next(i for i in range(start - 1, -1, -1) if self.out[i] is first)
         _number(self.join_parts(parts, symbol, begin), kind)
+
+    def is_comment(self, node: Node) -> bool:
+        """Whether ``node`` is a comment (``CodeSpec.comment_types`` too: Haskell's haddock)."""
+        return "comment" in node.type or node.type in self.spec.comment_types
 
     def _is_docstring(self, unit: Unit) -> bool:
         """Whether ``unit`` is a docstring: a statement of a string alone (``CodeSpec.docstrings``)."""
@@ -1717,7 +1804,7 @@ class _Run:
         definition below did not fit with them), they answer no question, and their breadcrumb
         and few words would put them above real answers: the index leaves them out."""
         nodes = [node for unit, _ in group for node in unit.nodes]
-        if not all("comment" in node.type for node in nodes):
+        if not all(self.is_comment(node) for node in nodes):
             return False  # an attribute left alone is code
         data = self.doc.data
         words = 0
@@ -2062,13 +2149,14 @@ def _peeled(node: Node, data: bytes) -> list[Node]:
     return []
 
 
-def _ends_with_comment(node: Node) -> bool:
-    """Whether ``node``'s last descendant (a few levels down) is a comment."""
+def _ends_with_comment(node: Node, comment_types: frozenset[str] = frozenset()) -> bool:
+    """Whether ``node``'s last descendant (a few levels down) is a comment (``comment_types``:
+    see ``CodeSpec``)."""
     for _ in range(_MAX_TRAIL_DEPTH):
         if not node.child_count:
             return False
         node = node.child(node.child_count - 1)
-        if "comment" in node.type:
+        if "comment" in node.type or node.type in comment_types:
             return True
     return False
 
@@ -2257,10 +2345,10 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                 path = symbol_path
             outer = unit.wrappers[0] if unit.wrappers else definition
             first, last = _lines(outer, run.doc.data)
-            if definition.type in spec.properties:
-                last = max(last, unit.last)  # its accessors on the lines below
+            if definition.type in spec.properties or definition.type in spec.equations:
+                last = max(last, unit.last)  # its accessors on the lines below, its later equations
             # Decorators and attributes attached above it are part of it (comments are not).
-            lead = [n for n in unit.nodes if n.start_byte < outer.start_byte and "comment" not in n.type]
+            lead = [n for n in unit.nodes if n.start_byte < outer.start_byte and not run.is_comment(n)]
             if lead:
                 first = min(first, _lines(lead[0], run.doc.data)[0])
             body = run.body(definition)
@@ -2278,7 +2366,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                     signature_last,
                     definition.type in spec.functions or definition.type in spec.registrations or run.prototype(definition),
                     definition.start_point.row + 1,
-                    run.signature(definition, unit.wrappers, _keywords(unit)),
+                    run.typed_signature(unit, run.signature(definition, unit.wrappers, _keywords(unit))),
                 )
             )
             if body is not None:

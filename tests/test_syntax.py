@@ -68,13 +68,28 @@ LANGUAGE_CASES = {
     "hcl": ("ts_storefront/infra/main.tf",
             [("aws_s3_bucket.assets", "resource"), ("environment", "variable"), ("terraform", "terraform"),
              ("aws_cloudfront_distribution.shop.origin", "origin"), ("shop_domain", "output")]),
+    # A function is its type signature and its equations, siblings to the grammar; the module
+    # header names what follows it; an instance is named as Rust's impls are.
+    "haskell": ("polyglot_scripts/haskell/Restock.hs",
+                [("Shop.Restock.runRestock", "function"), ("Shop.Restock", "module"), ("Shop.Restock.Item", "data"),
+                 ("Shop.Restock.Sku", "newtype"), ("Shop.Restock.Cents", "type"), ("Shop.Restock.Priced", "class"),
+                 ("Shop.Restock.Priced.priceOf", "method"), ("Shop.Restock.<Item as Priced>", "instance"),
+                 ("Shop.Restock.<Item as Priced>.describe", "method"), ("Shop.Restock.reorderQuantity", "function")]),
+    # Names sit in no field: found down the signature's call; ``f(x) = ...`` is a function.
+    "julia": ("polyglot_scripts/julia/pricing.jl",
+              [("Pricing.price_report", "function"), ("Pricing", "module"), ("Pricing.Product", "struct"),
+               ("Pricing.Product.Product", "method"), ("Pricing.AbstractPromotion", "abstract"),
+               ("Pricing.cents", "macro"), ("Pricing.format_euros", "function"),
+               ("Pricing.price_report.unit_price", "function"), ("Pricing.applies", "function")]),
     "proto": ("systems_kit/proto/ratelimit.proto",
               [("RateLimiter", "service"), ("RateLimiter.Acquire", "rpc"), ("AcquireResponse.Refusal", "enum"),
                ("BucketConfig", "message")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
-COMMENT_PREFIXES = {"python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#"}
+COMMENT_PREFIXES = {
+    "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
+}  # fmt: skip
 
 
 def test_every_code_language_has_a_case() -> None:
@@ -1101,11 +1116,31 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
         ("bash", "guard.sh",
          "if ! type log >/dev/null 2>&1; then\n  log() {\n    echo \"$*\" >&2\n  }\nfi\nmain() {\n  log start\n}\n",
          [("log", "function"), ("main", "function")]),
+        # An operator's signature names the infix equation under it; equations join; type
+        # families, pattern synonyms, foreign imports and GADTs are definitions.
+        ("haskell", "Ops.hs",
+         "module Ops where\n\ninfixl 6 <+>\n(<+>) :: Money -> Money -> Money\na <+> b = a + b\n\n"
+         "fact :: Int -> Int\nfact 0 = 1\nfact n = n * fact (n - 1)\n\ntype family Elem c\n"
+         "pattern Single x = [x]\n\nforeign import ccall \"sin\" c_sin :: Double -> Double\n\n"
+         "data Expr where\n  Lit :: Int -> Expr\n  Add :: Expr -> Expr -> Expr\n\n"
+         "class Monoid' a where\n  (<>.) :: a -> a -> a\n",
+         [("Ops.<+>", "function"), ("Ops.fact", "function"), ("Ops.Elem", "type_family"), ("Ops.Single", "pattern"),
+          ("Ops.c_sin", "foreign"), ("Ops.Expr", "data"), ("Ops.Monoid'", "class"), ("Ops.Monoid'.(<>.)", "method")]),
+        # Methods of other modules' functions, ``where`` clauses and return types in a head,
+        # macros around a definition; an assignment to a variable is no definition.
+        ("julia", "shop.jl",
+         "Base.show(io::IO, c::Cart) = print(io, c.id)\ntotal(xs::Vector{T}) where {T<:Real} = sum(xs)\n"
+         "count_items(c)::Int = length(c.items)\nrate = 0.2\n\n@inline function fast(x)\n    x\nend\n\n"
+         "mutable struct Cart{T} <: AbstractCart\n    items::Vector{T}\nend\n\nprimitive type Sku 64 end\n\n"
+         "function Base.:+(a::Cart, b::Cart)::Cart\n    Cart(vcat(a.items, b.items))\nend\n",
+         [("Base.show", "method"), ("total", "function"), ("count_items", "function"), ("fast", "function"),
+          ("Cart", "struct"), ("Sku", "primitive"), ("Base.:+", "method")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
          "csharp-indexer-event-preproc-records", "scala-packages", "ruby-class-methods", "lua-positional-and-nested", "c-extern-c", "cpp-extern-c-conversion-operators", "cpp-friend-function",
-         "java-enum-constant-bodies-records", "javascript-prototype-methods", "typescript-type-aliases", "php-guarded-functions", "bash-guarded-function"],
+         "java-enum-constant-bodies-records", "javascript-prototype-methods", "typescript-type-aliases", "php-guarded-functions", "bash-guarded-function",
+         "haskell-operators-equations-families", "julia-methods-heads-macros"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -2905,3 +2940,80 @@ def test_a_script_of_cells_is_cut_where_a_cell_starts_with_its_prose_above_it(bu
         first = chunk.text.split("\n")[0]
         assert first in (marker, "# %% [markdown]"), (budget, chunk.start_line, first)
         assert not chunk.text.rstrip().endswith("# %% [markdown]")
+
+
+def test_haskell_signature_and_equations_are_one_definition_split_under_the_type_signature() -> None:
+    source = ("module Shop.Report where\n\n-- | How a price prints.\nformat :: Int -> String\nformat 0 = \"free\"\n"
+              "format n = show n ++ \" €\"\n\n-- | The nightly report.\nreport :: [Int] -> IO ()\nreport prices = do\n"
+              + "".join(f"  putStrLn (\"line {i}: \" ++ format (prices !! {i}))\n" for i in range(30))
+              + "  putStrLn (total prices)\n  where\n    total ps = format (sum ps)\n")
+    found = {d.symbol: (d.kind, d.first, d.last) for d in list_definitions(prepare("Report.hs", "haskell", source))}
+    assert found["Shop.Report"][0] == "module"
+    assert found["Shop.Report.format"] == ("function", 4, 6)  # the signature and both equations
+    assert "Shop.Report.format.format" not in found  # a later equation is no definition of its own
+    chunks = _syntax("Report.hs", "haskell", source, unit="chars", budget=300)
+    fmt = [c for c in chunks if c.symbol == "Shop.Report.format"]
+    assert len(fmt) == 1 and fmt[0].text.startswith("-- | How a price prints.\nformat :: Int -> String")
+    assert fmt[0].text.rstrip().endswith('format n = show n ++ " €"')
+    parts = [c for c in chunks if c.symbol == "Shop.Report.report"]
+    assert len(parts) >= 3 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert parts[0].text.startswith("-- | The nightly report.\nreport :: [Int] -> IO ()\nreport prices = do")
+    for part in parts[1:]:
+        assert part.header == "report :: [Int] -> IO ()\nreport prices" and part.parent_id == parts[0].id
+    # The ``where`` clause's helper is a nested definition of the split function.
+    helper = next(c for c in chunks if c.symbol == "Shop.Report.report.total")
+    assert helper.kind == "function" and "total ps = format (sum ps)" in helper.text
+
+
+def test_haskell_class_and_instance_split_into_header_and_methods() -> None:
+    methods = "".join(f"  -- | Rule {i}.\n  rule{i} :: a -> Int\n  rule{i} _ = {i}\n\n" for i in range(12))
+    source = f"class Pricing a where\n{methods}instance Pricing Item where\n" + "".join(
+        f"  rule{i} item = itemQty item * {i}\n" for i in range(12)
+    )
+    chunks = _syntax("Rules.hs", "haskell", source, unit="chars", budget=200)
+    header = next(c for c in chunks if c.kind == "class_header" and c.symbol == "Pricing")
+    assert header.text.startswith("class Pricing a where") and "rule3" in header.header
+    members = [c for c in chunks if c.parent_id == header.id]
+    assert len(members) >= 6 and all(c.kind == "method" and c.symbol.startswith("Pricing.rule") for c in members)
+    rule3 = next(c for c in members if c.symbol == "Pricing.rule3")
+    assert rule3.text == "  -- | Rule 3.\n  rule3 :: a -> Int\n  rule3 _ = 3"
+    instance = next(c for c in chunks if c.kind == "class_header" and c.symbol == "<Item as Pricing>")
+    assert any(c.parent_id == instance.id and c.symbol == "<Item as Pricing>.rule7" for c in chunks)
+
+
+def test_julia_module_and_struct_split_into_members_and_long_function_into_parts() -> None:
+    functions = "".join(f'"Price rule {i}."\nrule{i}(p::Product) = p.list_price * {i}\n\n' for i in range(10))
+    body = "".join(f"    total += rule{i % 10}(product) * {i}\n" for i in range(40))
+    source = (f'"""\nShop pricing.\n"""\nmodule Pricing\n\nstruct Product\n    sku::String\n    list_price::Int\nend\n\n'
+              f"{functions}\"Sum of every rule.\"\nfunction total_price(product::Product)::Int\n    total = 0\n{body}"
+              "    return total\nend\n\nend # module\n")
+    found = {(d.symbol, d.kind) for d in list_definitions(prepare("pricing.jl", "julia", source))}
+    assert {("Pricing", "module"), ("Pricing.Product", "struct"), ("Pricing.rule4", "function")} <= found
+    chunks = _syntax("pricing.jl", "julia", source, unit="chars", budget=300)
+    header = next(c for c in chunks if c.kind == "class_header" and c.symbol == "Pricing")
+    assert header.text.startswith('"""\nShop pricing.\n"""\nmodule Pricing') and "rule4" in header.header
+    rule4 = next(c for c in chunks if c.symbol == "Pricing.rule4")
+    assert rule4.parent_id == header.id and rule4.kind == "function"
+    assert rule4.text == '"Price rule 4."\nrule4(p::Product) = p.list_price * 4'  # with its docstring
+    parts = [c for c in chunks if c.symbol == "Pricing.total_price"]
+    assert len(parts) >= 3 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert parts[0].text.startswith('"Sum of every rule."\nfunction total_price(product::Product)::Int')
+    assert all(p.header == "function total_price(product::Product)::Int" for p in parts[1:])
+
+
+@pytest.mark.parametrize(("language", "path", "source", "intact"), [
+    ("haskell", "Broken.hs",
+     "module Shop where\n\n-- | Fine.\nfine :: Int -> Int\nfine x = x + 1\n\nbroken :: Int -> Int\nbroken x = (x +\n\n"
+     "-- | Fine too.\nalso :: Int\nalso = 2\n", "Shop.fine"),
+    ("julia", "broken.jl",
+     '"Fine."\nfunction fine(x)\n    x + 1\nend\n\nfunction broken(x)\n    y = (x +\nend\n\n'
+     '"Fine too."\nalso(x) = 2x\n', "fine"),
+], ids=["haskell", "julia"])
+def test_a_broken_haskell_or_julia_file_is_chunked_around_its_damage(language, path, source, intact) -> None:
+    # (Julia's unclosed bracket is read as a comment line, so the rest parses: see core.parsing.)
+    assert prepare(path, language, source).damage.ratio > 0
+    chunks = _syntax(path, language, source, unit="chars", budget=200)
+    broken = [c for c in chunks if "damaged" in c.flags]
+    assert broken and all(c.fallback is None for c in chunks)
+    assert any(c.symbol.endswith("broken") for c in broken)
+    assert any(c.symbol == intact and c.kind == "function" and "damaged" not in c.flags for c in chunks)
