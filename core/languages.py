@@ -82,8 +82,17 @@ class CodeSpec:
       ``body_hosts``: child types looked through for one (Go's ``struct_type``); ``body_paths``:
       per definition type, the child types down to a body it has none of its own (Kotest's
       ``class CartSpec : DescribeSpec({ describe("a cart") { ... } })``: its constructor's lambda);
+    - ``sibling_bodies``: head node types whose body is not their child but the sibling right
+      after them, of the type given (Dart's ``Widget build(BuildContext context)`` then its
+      ``function_body``, ``{ ... }`` or ``=> expr;``): the head (or the definition it wraps) and
+      that sibling are one definition, named and kinded from the definition, its signature the
+      head's text, its body the sibling's block (one of ``body_types``) or the sibling itself;
     - ``kinds``: Chunk ``kind`` for node types that are neither plain functions nor classes;
     - ``name_formats``: node types named from one field through a format (``operator {}``);
+      ``name_after``: node types named from the child right after a token of theirs, through a
+      format (Dart's ``V operator +(V o)`` is ``operator +``; its named constructor
+      ``Cart.fromJson(...)`` is ``fromJson`` after the ``.``, in ``Cart``'s breadcrumb);
+      where the token is missing, the name is found as any is;
     - ``scoping``: definitions that, without a body, scope the declarations after them
       (file-scoped namespaces: ``namespace Shop.Orders;``);
     - ``assignments``: wrappers that define a name by assigning to it, what is assigned in
@@ -297,6 +306,8 @@ class CodeSpec:
     kinds: dict[str, str] = field(default_factory=dict)
     anonymous_names: dict[str, str] = field(default_factory=dict)
     name_formats: dict[str, tuple[str, str]] = field(default_factory=dict)
+    name_after: dict[str, tuple[str, str]] = field(default_factory=dict)
+    sibling_bodies: dict[str, str] = field(default_factory=dict)
     scoping: frozenset[str] = frozenset()
     assignments: frozenset[str] = frozenset()
     assigned_field: str = "right"
@@ -1128,6 +1139,56 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             },
             anonymous_names={"function_definition": "<callable>"},  # ``function (c::Cart)(x)``: a functor
         ),  # fmt: skip
+        CodeSpec(
+            name="dart",
+            extensions=(".dart",),
+            comment=_C_LIKE,
+            doc_comments=_DOC_BOTH,
+            # ``@override`` and ``///`` above a member are its siblings in the class body.
+            attached=_COMMENTS | {"documentation_comment", "annotation"},
+            # The grammar wraps no function in one node: a top-level ``function_signature``
+            # (``getter_signature``, ``setter_signature``) and a member's ``method_signature``
+            # are followed by their ``function_body`` as a sibling (see ``sibling_bodies``). In a
+            # class the definition is the signature a ``method_signature`` wraps, so its kind
+            # says what it is. Abstract methods and constructors without a body (``const
+            # Cart({super.key});``, ``Sku(this.code);``) are ``declaration``s: statements, packed
+            # with the fields.
+            functions=frozenset(
+                {
+                    "function_signature", "getter_signature", "setter_signature", "operator_signature",
+                    "constructor_signature", "factory_constructor_signature",
+                    "type_alias",  # ``typedef Json = Map<String, dynamic>;``
+                }
+            ),
+            containers=frozenset(
+                {"class_definition", "mixin_declaration", "extension_declaration", "extension_type_declaration",
+                 "enum_declaration"}
+            ),
+            wrappers=frozenset({"method_signature"}),  # ``static``, ``external`` around a member's signature
+            sibling_bodies={
+                "function_signature": "function_body", "getter_signature": "function_body",
+                "setter_signature": "function_body", "method_signature": "function_body",
+            },
+            # A local function (``int helper(int x) { ... }`` in a body) is a signature and a
+            # body in a ``lambda_expression``: read as the siblings they are at other levels.
+            transparent=frozenset({"local_function_declaration", "lambda_expression"}),
+            name_types=frozenset({"identifier"}),  # (a ``type_identifier`` is a return type)
+            body_types=frozenset({"class_body", "block"}),  # a mixin's; a function body's block
+            kinds={
+                "mixin_declaration": "mixin", "extension_declaration": "extension",
+                "extension_type_declaration": "extension_type", "enum_declaration": "enum",
+                "getter_signature": "getter", "setter_signature": "setter",
+                "constructor_signature": "constructor", "factory_constructor_signature": "constructor",
+                "type_alias": "type",
+            },
+            name_after={
+                "operator_signature": ("operator", "operator {}"),
+                "constructor_signature": (".", "{}"),  # ``Cart.empty()``: ``Cart.empty`` in the breadcrumb
+                "factory_constructor_signature": (".", "{}"),
+                "type_alias": ("typedef", "{}"),
+            },
+            anonymous_names={"extension_declaration": "extension"},  # ``extension on String``
+        ),  # fmt: skip
         # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
         TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
         TextSpec("rst", (".rst",), ("..", ""), "rst"),
@@ -1149,7 +1210,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("svelte", (".svelte",), _MARKUP),
                 ("astro", (".astro",), _MARKUP),
                 ("css", (".css", ".scss", ".sass", ".less"), ("/*", " */")),
-                ("dart", (".dart",), ("//", "")),
                 ("elixir", (".ex", ".exs"), ("#", "")),
                 ("erlang", (".erl", ".hrl"), ("%", "")),
                 ("ocaml", (".ml", ".mli"), ("(*", " *)")),

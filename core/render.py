@@ -37,6 +37,7 @@ _PYGMENTS_NAMES = {
     "lua": "lua",
     "haskell": "haskell",
     "julia": "julia",
+    "dart": "dart",
     "markdown": "markdown",
     "rst": "rst",
     "makefile": "make",

@@ -189,6 +189,9 @@ class _Run:
         self._line_starts, self._line_ends = maker.doc.line_starts, maker.doc.line_ends
         self._cells = b"%%" in maker.doc.data or b"In[" in maker.doc.data  # a script of cells may be
         self._continued: set[tuple[int, int, str]] = set()  # later equations of one definition (``equations``)
+        # A definition whose body is its head's next sibling (``CodeSpec.sibling_bodies``): its
+        # key, and the sibling and the head that stands for it (found by :meth:`units`).
+        self._sibling_bodies: dict[tuple[int, int, str], tuple[Node, Node]] = {}
 
     # ---- sizes -------------------------------------------------------------------------------
 
@@ -286,6 +289,15 @@ class _Run:
                 closer.last = max(closer.last, last)
                 continue
             closer = None
+            if spec.sibling_bodies and not attached and (host := self._sibling_host(units, node)) is not None:
+                # Dart's ``Widget build(BuildContext context)`` then its ``{ ... }`` or ``=>
+                # expr;``, a sibling: the two are one definition, named and headed by the head.
+                self._sibling_bodies[_key(host.definition)] = (node, host.nodes[-1])
+                if host is not units[-1]:  # (a comment on the head's line, between the two)
+                    host.nodes.extend(units.pop().nodes)
+                host.nodes.append(node)
+                host.last = max(host.last, last)
+                continue
             if node.type in _CLOSING_KEYWORDS and not attached and units and units[-1].definition is not None:
                 # Scala 3's ``end name`` on the lines after a definition closes it, as a brace
                 # would: it is the definition's last line, not a chunk of end markers of its own.
@@ -391,6 +403,23 @@ class _Run:
         if len(lines) > _MAX_SIGNATURE_LINES:
             lines = self._folded(lines)
         return "\n".join([*lines, signature])
+
+    def _sibling_host(self, units: list[Unit], node: Node) -> Unit | None:
+        """The unit of the definition whose body ``node`` is, its head's next sibling
+        (``CodeSpec.sibling_bodies``), past a comment on the head's line; or None."""
+        spec = self.spec
+        host = units[-1] if units else None
+        if (
+            host is not None
+            and host.definition is None
+            and len(units) > 1
+            and all(n.type in spec.attached for n in host.nodes)
+            and host.first <= units[-2].last
+        ):
+            host = units[-2]  # ``int total() // in cents`` then ``{``
+        if host is None or host.definition is None or spec.sibling_bodies.get(host.nodes[-1].type) != node.type:
+            return None
+        return host
 
     def _doc_below(self, units: list[Unit], attached: list[Node], next_first: int | None) -> None:
         """Give the first of the comments ``attached`` (waiting for what starts on line
@@ -765,6 +794,12 @@ class _Run:
             child = definition.child_by_field_name(formatted[0])
             text = _clean_name(self._text(child)) if child is not None else None
             name = formatted[1].format(text) if text else None
+        after = spec.name_after.get(definition.type)
+        if after is not None:
+            children = definition.children
+            at = next((i for i, c in enumerate(children) if c.type == after[0]), len(children))
+            text = _clean_name(self._text(children[at + 1])) if at + 1 < len(children) else None
+            name = after[1].format(text) if text else name
         # ``const f = x => x`` is ``f`` (the arrow's own children hold only the ``x``); an object
         # is named by what holds it; other wrappers (decorators, ``export``) name nothing first.
         own = [] if definition.type in spec.self_bodies else [definition]
@@ -930,6 +965,9 @@ class _Run:
         end = self.body_lead(definition, body)[0].start_byte if body is not None else definition.end_byte
         start = definition.start_byte
         spec = self.spec
+        paired = self._sibling_bodies.get(_key(definition))
+        if paired is not None:
+            start = paired[1].start_byte  # its head, round it (``static`` before Dart's method)
         if definition.type in spec.self_bodies and not wrappers:
             # Its own body, with nothing around it that names it (Scala 3's ``extension (s:
             # String)`` then its ``def``s): its head is its text before its first member.
@@ -998,6 +1036,9 @@ class _Run:
             return definition
         if definition.type in spec.registrations:
             return self.registered(definition, bare=True)  # found as a definition: a group if not labelled
+        paired = self._sibling_bodies.get(_key(definition))
+        if paired is not None:  # its statements' block, or the sibling itself (``=> expr;``)
+            return next((c for c in paired[0].named_children if c.type in spec.body_types), paired[0])
         body = definition.child_by_field_name("body")
         if body is not None:
             return body
@@ -1342,7 +1383,12 @@ class _Run:
         # (By lines as chunks count them: a definition that ends on the indentation of the next
         # line, as one before Scala 3's ``end name`` does, ends on the line above.)
         outer_last = _lines(outer, self.doc.data)[1]
-        after = [n for n in unit.nodes if n.start_byte >= outer.end_byte and _lines(n, self.doc.data)[1] > outer_last]
+        paired = self._sibling_bodies.get(_key(definition))  # (its body is after it, yet no code after it)
+        after = [
+            n for n in unit.nodes
+            if n.start_byte >= outer.end_byte and _lines(n, self.doc.data)[1] > outer_last
+            and (paired is None or n != paired[0])
+        ]  # fmt: skip
         if body is None and not (definition.type in self.spec.properties and after):
             # No body to pack (an interface method under a long doc comment, a type alias, a
             # macro): cut by its children, then lines; the pieces are still its numbered parts.
@@ -1367,10 +1413,13 @@ class _Run:
             inside = lead[:-1] + list(body.children)
             # Tokens after the body (Ruby's ``end``, a wrapper's ``;``) close the last chunk.
             tail = [c for c in definition.children if c.start_byte >= body.end_byte]
-            holder = body.parent
+            # (A sibling body's parent is the level around: not the definition's.)
+            holder = body.parent if paired is None or body != paired[0] else None
             while holder is not None and holder != definition and holder.start_byte >= definition.start_byte:
                 # A callback's closers inside the call (``}, 10_000);``'s ``, 10_000)``, Ruby's ``end``).
                 tail += [c for c in holder.children if c.start_byte >= body.end_byte]
+                if paired is not None and holder == paired[0]:
+                    break
                 holder = holder.parent
             tail += [c for w in unit.wrappers for c in w.children if c.start_byte >= definition.end_byte]
         else:  # a property whose accessors stand beside it (``CodeSpec.accessors``): their statements are its body
@@ -2345,8 +2394,12 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                 path = symbol_path
             outer = unit.wrappers[0] if unit.wrappers else definition
             first, last = _lines(outer, run.doc.data)
-            if definition.type in spec.properties or definition.type in spec.equations:
-                last = max(last, unit.last)  # its accessors on the lines below, its later equations
+            if (
+                definition.type in spec.properties
+                or definition.type in spec.equations
+                or _key(definition) in run._sibling_bodies
+            ):
+                last = max(last, unit.last)  # its accessors below, its later equations, its sibling body
             # Decorators and attributes attached above it are part of it (comments are not).
             lead = [n for n in unit.nodes if n.start_byte < outer.start_byte and not run.is_comment(n)]
             if lead:

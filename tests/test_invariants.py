@@ -31,7 +31,9 @@ def prepared() -> dict[Path, object]:
 def test_samples_cover_many_languages() -> None:
     languages = {detect_language(p.name) for p in FILES}
     for expected in ("python", "javascript", "typescript", "tsx", "java", "go", "rust", "c", "cpp",
-                     "csharp", "ruby", "php", "kotlin", "swift", "scala", "bash", "lua", "haskell", "julia", "markdown", "yaml", "toml",
+                     "csharp", "ruby", "php", "kotlin", "swift", "scala", "bash", "lua", "markdown", "yaml", "toml",
+                     "haskell", "julia",
+                     "dart",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

@@ -81,6 +81,13 @@ LANGUAGE_CASES = {
                ("Pricing.Product.Product", "method"), ("Pricing.AbstractPromotion", "abstract"),
                ("Pricing.cents", "macro"), ("Pricing.format_euros", "function"),
                ("Pricing.price_report.unit_price", "function"), ("Pricing.applies", "function")]),
+    # A function's body is its signature's next sibling in the grammar: one definition.
+    "dart": ("polyglot_scripts/dart/restock_planner.dart",
+             [("RestockPlanner.buildPlan", "method"), ("RestockPlanner", "class"),
+              ("RestockPlanner.buildPlan.cartons", "function"), ("Shelf.fromJson", "constructor"),
+              ("Shelf.urgency", "getter"), ("DecisionLog", "mixin"), ("CentsFormat", "extension"),
+              ("CentsFormat.euros", "getter"), ("Urgency", "enum"), ("Urgency.needsCall", "getter"),
+              ("SupplierQuote", "type"), ("_RestockScreenState.build", "method"), ("RestockScreen.createState", "method")]),
     "proto": ("systems_kit/proto/ratelimit.proto",
               [("RateLimiter", "service"), ("RateLimiter.Acquire", "rpc"), ("AcquireResponse.Refusal", "enum"),
                ("BucketConfig", "message")]),
@@ -1135,12 +1142,27 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "function Base.:+(a::Cart, b::Cart)::Cart\n    Cart(vcat(a.items, b.items))\nend\n",
          [("Base.show", "method"), ("total", "function"), ("count_items", "function"), ("fast", "function"),
           ("Cart", "struct"), ("Sku", "primitive"), ("Base.:+", "method")]),
+        # Constructors named after the ``.``, operators after ``operator``; getters and setters at
+        # a file's top level too; an extension type, an unnamed extension, a generator.
+        ("dart", "cart.dart",
+         "String get version => '2.1';\nset level(int v) {\n  print(v);\n}\n\n"
+         "Stream<int> ticks() async* {\n  yield 1;\n}\n\ntypedef Json = Map<String, dynamic>;\n\n"
+         "class Cart {\n  Cart.empty() : lines = [] {\n    print('empty');\n  }\n  factory Cart() => Cart.empty();\n"
+         "  final List<int> lines;\n  static Cart parse(String s) {\n    return Cart();\n  }\n"
+         "  bool operator ==(Object other) => identical(this, other);\n  set total(int cents) {}\n}\n\n"
+         "extension type Sku(String code) {\n  bool get valid => code.isNotEmpty;\n}\n\n"
+         "extension on String {\n  String shout() => toUpperCase();\n}\n",
+         [("version", "getter"), ("level", "setter"), ("ticks", "function"), ("Json", "type"),
+          ("Cart.empty", "constructor"), ("Cart.Cart", "constructor"), ("Cart.parse", "method"),
+          ("Cart.operator ==", "method"), ("Cart.total", "setter"), ("Sku", "extension_type"), ("Sku.valid", "getter"),
+          ("extension.shout", "method")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
          "csharp-indexer-event-preproc-records", "scala-packages", "ruby-class-methods", "lua-positional-and-nested", "c-extern-c", "cpp-extern-c-conversion-operators", "cpp-friend-function",
          "java-enum-constant-bodies-records", "javascript-prototype-methods", "typescript-type-aliases", "php-guarded-functions", "bash-guarded-function",
-         "haskell-operators-equations-families", "julia-methods-heads-macros"],
+         "haskell-operators-equations-families", "julia-methods-heads-macros",
+         "dart-constructors-operators-accessors"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -3017,3 +3039,54 @@ def test_a_broken_haskell_or_julia_file_is_chunked_around_its_damage(language, p
     assert broken and all(c.fallback is None for c in chunks)
     assert any(c.symbol.endswith("broken") for c in broken)
     assert any(c.symbol == intact and c.kind == "function" and "damaged" not in c.flags for c in chunks)
+_DART = "polyglot_scripts/dart/restock_planner.dart"
+
+
+def test_dart_members_are_their_signature_and_sibling_body_with_doc_and_annotation() -> None:
+    # The grammar gives ``@override``, ``///``, the signature and ``{ ... }`` as four siblings.
+    chunks = chunk_document(_prep(_DART), ChunkSettings(budget=300, unit="chars"), "syntax")
+    build = next(c for c in chunks if c.symbol == "_RestockScreenState.build")
+    assert build.kind == "method" and build.parts == 1
+    assert build.text.lstrip().startswith("@override\n  Widget build(BuildContext context) {")
+    assert build.text.rstrip().endswith("}")
+    nested = next(c for c in chunks if c.symbol == "RestockPlanner.buildPlan.cartons")
+    assert nested.text.lstrip().startswith("// A supplier delivers") and nested.text.rstrip().endswith("}")
+    # A comment on the signature's line, before a body on the next, stands between the siblings.
+    source = "class Tax {\n  int vat(int cents) // in cents\n  {\n    return cents ~/ 5;\n  }\n}\n"
+    found = {d.symbol: (d.kind, d.first, d.last) for d in list_definitions(prepare("tax.dart", "dart", source))}
+    assert found["Tax.vat"] == ("method", 2, 5)
+
+
+def test_dart_large_class_splits_into_header_and_members_and_long_method_into_parts() -> None:
+    chunks = chunk_document(_prep(_DART), ChunkSettings(budget=300, unit="chars"), "syntax")
+    header = next(c for c in chunks if c.kind == "class_header" and c.symbol == "RestockPlanner")
+    assert "class RestockPlanner with DecisionLog {" in header.text
+    assert "members of RestockPlanner" in header.header and "buildPlan" in header.header
+    members = [c for c in chunks if c.parent_id == header.id]
+    assert {"RestockPlanner.toRefill", "RestockPlanner.reserveFor", "RestockPlanner.buildPlan"} <= {c.symbol for c in members}
+    parts = [c for c in chunks if c.symbol == "RestockPlanner.buildPlan"]
+    assert len(parts) >= 5 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    signature = "List<String> buildPlan({DateTime? now, bool dryRun = false})"
+    assert all(c.header == signature for c in parts[1:])
+    assert all(c.parent_id == parts[0].id for c in parts[1:])
+    # Split statement by statement: no part starts inside a statement of the body's own level.
+    assert any(c.text.lstrip().startswith("for (final shelf in toRefill) {") for c in parts)
+    # A member's head keeps what stands before its signature (``static``) in the repeated header.
+    source = "class Prices {\n  static int total(List<int> cents) {\n" + "".join(
+        f"    final step{i} = cents.length * {i} + cents.fold(0, (a, b) => a + b);\n" for i in range(8)
+    ) + "    return 0;\n  }\n}\n"
+    parts = [c for c in _syntax("prices.dart", "dart", source, unit="chars", budget=200) if c.symbol == "Prices.total"]
+    assert len(parts) >= 3 and all(c.header == "static int total(List<int> cents)" for c in parts[1:])
+
+
+def test_dart_a_syntax_error_is_marked_damaged_in_its_member_only() -> None:
+    text = (SAMPLES / _DART).read_text("utf-8")
+    old = "    final quotes = <SupplierQuote>[];"
+    assert old in text
+    broken = prepare(_DART, "dart", text.replace(old, "    final quotes = <SupplierQuote>[;", 1))
+    chunks = chunk_document(broken, ChunkSettings(budget=400, unit="chars"), "syntax")
+    assert_lossless(broken, chunks)
+    assert all(c.fallback is None for c in chunks)
+    damaged = [c for c in chunks if "damaged" in c.flags]
+    assert damaged and all(c.symbol == "RestockPlanner.sendOrders" for c in damaged)
+    assert {d.symbol for d in list_definitions(_prep(_DART))} == {d.symbol for d in list_definitions(broken)}
