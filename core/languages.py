@@ -109,8 +109,15 @@ class CodeSpec:
     - ``own_bodies``: definitions whose node is their body, always definitions (a Swift
       computed property's ``{ get {...} set {...} }``, named and headed by the declaration
       around it): split, their accessors are their parts under the declaration's signature;
+      ``head_ends``: per such definition type, the token of its own that ends its head (Zig's
+      ``pub const Item = struct {``: the ``ContainerDecl``'s fields and ``Decl``s are its own
+      children after its ``{``), which then starts at a keyword before it on its line (``pub``);
     - ``needs_body``: definitions that define nothing without a body (C's ``struct sockaddr_in
       addr;`` names a type for a variable; ``struct node;`` only declares one);
+      ``bodiless_wrappers``: definitions that, without a body, are wrappers (also listed in
+      ``wrappers``) of what they hold: Zig's ``Decl`` is a function with its ``Block`` (``fn
+      add() i32 {...}``) and, without one, a declaration around a container (``const Item =
+      struct {...};``) or an ``extern fn`` prototype;
     - ``calls``: calls whose argument is the definition a name is given to (``const Button =
       memo(function Button() {...})``, ``forwardRef((props, ref) => ...)``): followed into
       their arguments only under a wrapper that names the definition, and never in a function's
@@ -118,12 +125,14 @@ class CodeSpec:
     - ``anonymous_names`` also names a definition by a wrapper that holds it (``export default
       () => ...`` is ``default``);
     - ``keyword_kinds``: a keyword token in a definition that gives its kind (Kotlin writes
-      ``interface Shape`` and ``enum class Color`` as class declarations);
+      ``interface Shape`` and ``enum class Color`` as class declarations); ``keyword_names``:
+      definitions without a name of their own named by that keyword (Solidity's ``receive()
+      external payable {}`` and ``fallback() external {}``, one node type with no name field);
     - ``label_types``: a definition's labels, which name it joined by dots, their quotes off
       (HCL's ``resource "aws_s3_bucket" "assets"`` is ``aws_s3_bucket.assets``, as Terraform
       addresses it); a definition without labels is named as any is; ``named_kinds``:
-      definitions whose kind is the text of their name-type child (HCL's block type:
-      ``resource``, ``variable``, ``module``);
+      definitions whose kind is the first word of their name-type child (HCL's block type:
+      ``resource``, ``variable``, ``module``; Zig's ``enum(u8)``: ``enum``);
     - ``docstrings``: statements that are a docstring when a string is all they hold (Python's
       ``expression_statement``): a class's first is its head's, however long;
     - ``comment_hosts``: nodes whose grammar takes in the comments after them, about what
@@ -314,9 +323,12 @@ class CodeSpec:
     naming_wrappers: frozenset[str] = frozenset()
     self_bodies: frozenset[str] = frozenset()
     own_bodies: frozenset[str] = frozenset()
+    head_ends: dict[str, str] = field(default_factory=dict)
     needs_body: frozenset[str] = frozenset()
+    bodiless_wrappers: frozenset[str] = frozenset()
     calls: frozenset[str] = frozenset()
     keyword_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
+    keyword_names: frozenset[str] = frozenset()
     label_types: frozenset[str] = frozenset()
     named_kinds: frozenset[str] = frozenset()
     iife_wraps: frozenset[str] = frozenset()
@@ -1189,6 +1201,70 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             },
             anonymous_names={"extension_declaration": "extension"},  # ``extension on String``
         ),  # fmt: skip
+        CodeSpec(
+            name="solidity",
+            extensions=(".sol",),
+            comment=_C_LIKE,
+            doc_comments=_DOC_BOTH,  # NatSpec: ``/// @notice`` lines and ``/** @dev */`` blocks
+            # A contract's functions, modifiers (``_;`` is their body's statement), its
+            # constructor and ``receive``/``fallback``; events and custom errors are one-line
+            # declarations, definitions without a body (as Rust's trait methods are).
+            functions=frozenset(
+                {
+                    "function_definition", "modifier_definition", "constructor_definition",
+                    "fallback_receive_definition", "event_definition", "error_declaration",
+                    "user_defined_type_definition",  # ``type Price is uint256;``
+                }
+            ),
+            containers=frozenset(
+                {
+                    "contract_declaration", "interface_declaration", "library_declaration", "struct_declaration",
+                    "enum_declaration",
+                }
+            ),
+            wrappers=frozenset(),
+            kinds={
+                "contract_declaration": "contract", "interface_declaration": "interface",
+                "library_declaration": "library", "struct_declaration": "struct", "enum_declaration": "enum",
+                "modifier_definition": "modifier", "constructor_definition": "constructor",
+                "event_definition": "event", "error_declaration": "error", "user_defined_type_definition": "type",
+            },
+            # ``receive() external payable {}`` and ``fallback() external {}`` are one node type,
+            # named by neither field: its keyword names it.
+            keyword_kinds={"fallback_receive_definition": {"receive": "receive", "fallback": "fallback"}},
+            keyword_names=frozenset({"fallback_receive_definition"}),
+            anonymous_names={"constructor_definition": "constructor"},
+        ),  # fmt: skip
+        CodeSpec(
+            name="zig",
+            extensions=(".zig", ".zon"),
+            comment=_C_LIKE,
+            # ``///`` above a declaration (``//!`` is its container's, the file's: no item's).
+            attached=_COMMENTS | {"doc_comment"},
+            doc_comments=("///",),
+            # A ``Decl`` is ``fn name(...) T`` with its ``Block``; without one it is a wrapper
+            # (``bodiless_wrappers``) of a ``VarDecl`` (``const Item = struct {...};``, named by
+            # its identifier) or an ``extern fn`` prototype (a function without a body). ``test
+            # "name" {...}`` and ``test name {...}`` are tests, named by their string or identifier.
+            functions=frozenset({"Decl", "FnProto", "TestDecl"}),
+            # ``struct``, ``enum``, ``union`` and ``opaque`` bodies: their fields and ``Decl``s are
+            # their own children (``own_bodies``), their kind is their ``ContainerDeclType``'s
+            # first word (``named_kinds``: ``enum(u8)`` is an ``enum``, ``union(enum)`` a
+            # ``union``). The expression nodes that hold one under a ``const`` are wrappers.
+            # An error set (``const ParseError = error{ MissingField, BadNumber };``) likewise.
+            containers=frozenset({"ContainerDecl", "ErrorSetDecl"}),
+            wrappers=frozenset({"Decl", "VarDecl", "ErrorUnionExpr", "SuffixExpr"}),
+            bodiless_wrappers=frozenset({"Decl"}),
+            naming_wrappers=frozenset({"VarDecl"}),
+            own_bodies=frozenset({"ContainerDecl", "ErrorSetDecl"}),
+            head_ends={"ContainerDecl": "{", "ErrorSetDecl": "{"},  # its head: ``pub const Item = struct {``
+            body_types=frozenset({"Block"}),
+            name_types=frozenset({"IDENTIFIER", "STRINGLITERALSINGLE", "ContainerDeclType"}),
+            name_holders=frozenset({"FnProto"}),  # a ``Decl``'s name is its prototype's
+            named_kinds=frozenset({"ContainerDecl"}),
+            kinds={"TestDecl": "test", "ErrorSetDecl": "error"},
+            anonymous_names={"TestDecl": "test"},  # ``test { _ = Item; }``
+        ),
         # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
         TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
         TextSpec("rst", (".rst",), ("..", ""), "rst"),
@@ -1215,12 +1291,10 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("ocaml", (".ml", ".mli"), ("(*", " *)")),
                 ("clojure", (".clj", ".cljs", ".cljc"), (";;", "")),
                 ("r", (".r",), ("#", "")),
-                ("zig", (".zig",), ("//", "")),
                 ("perl", (".pl", ".pm"), ("#", "")),
                 ("groovy", (".groovy", ".gradle"), ("//", "")),
                 ("powershell", (".ps1", ".psm1"), ("#", "")),
                 ("cmake", (".cmake",), ("#", "")),
-                ("solidity", (".sol",), ("//", "")),
                 ("objc", (".mm",), ("//", "")),
                 ("nix", (".nix",), ("#", "")),
                 ("glsl", (".glsl", ".vert", ".frag"), ("//", "")),

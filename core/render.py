@@ -38,6 +38,8 @@ _PYGMENTS_NAMES = {
     "haskell": "haskell",
     "julia": "julia",
     "dart": "dart",
+    "solidity": "solidity",
+    "zig": "zig",
     "markdown": "markdown",
     "rst": "rst",
     "makefile": "make",

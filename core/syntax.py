@@ -62,6 +62,9 @@ _MAX_DECLARATOR_DEPTH = 12  # declarators followed down to a declared name (``in
 # Node types that end so name what a declarator declares (``identifier``, ``qualified_identifier``,
 # ``field_identifier``, ``operator_name``, ``destructor_name``, ``template_function``).
 _NAME_ENDS = ("identifier", "_name", "template_function")
+# The first word of a kind read from the text (``named_kinds``): HCL's block types keep their
+# dashes; Zig's ``enum(u8)`` is an ``enum``.
+_KIND_WORD = re.compile(r"[\w-]+")
 # Containers whose members are plain functions, not methods.
 NON_CLASS_KINDS = frozenset({"namespace", "module", "package", "extern"})
 # Tags of a doc comment about its file or a group of definitions, not the one below it
@@ -554,7 +557,9 @@ class _Run:
                 return current, wrappers  # ``val x: Int get() = 1``
             if current.type in spec.prototypes and not (in_function or in_class) and self.prototype(current):
                 return current, wrappers  # ``SQLITE_API int sqlite3_open(...);`` (``template<...>`` around it)
-            if current.type in spec.definitions:
+            if current.type in spec.definitions and not (
+                current.type in spec.bodiless_wrappers and self.body(current) is None
+            ):
                 if in_function and current.type in spec.local_statements:
                     return None, []
                 head = spec.call_heads.get(current.type)
@@ -821,6 +826,9 @@ class _Run:
             name = self._name_of(node)
             if name:
                 break
+        if not name and definition.type in spec.keyword_names:
+            keywords = spec.keyword_kinds.get(definition.type, {})
+            name = next((c.type for c in definition.children if not c.is_named and c.type in keywords), None)
         if not name:
             holders = [spec.anonymous_names[w.type] for w in unit.wrappers if w.type in spec.anonymous_names]
             name = spec.anonymous_names.get(definition.type) or (holders[0] if holders else f"<{definition.type}>")
@@ -972,12 +980,17 @@ class _Run:
             # Its own body, with nothing around it that names it (Scala 3's ``extension (s:
             # String)`` then its ``def``s): its head is its text before its first member.
             end = self.members_start(definition)
+        opener = spec.head_ends.get(definition.type)
+        if opener is not None:  # its own body, headed to its opening token (Zig's ``struct {``)
+            end = next((c.end_byte for c in definition.children if c.type == opener), end)
         if wrappers and (
             definition.type in spec.self_bodies
             or any(w.type in spec.naming_wrappers for w in wrappers)
             or (definition.child_by_field_name("name") is None and not self._name_of(definition))
         ):
             start = wrappers[0].start_byte  # the signature shows what names the definition
+            if opener is not None and keywords:
+                start = min(start, keywords[0].start_byte)  # ``pub`` before Zig's ``const``
         elif keywords:
             start = min(start, keywords[0].start_byte)
         if spec.head_macros:
@@ -1084,8 +1097,9 @@ class _Run:
         if definition.type in spec.named_kinds:
             typed = next((c for c in definition.named_children if c.type in spec.name_types), None)
             text = _clean_name(self._text(typed)) if typed is not None else None
-            if text:
-                return text  # HCL's block type: ``resource``, ``variable``
+            word = _KIND_WORD.match(text) if text else None
+            if word:
+                return word.group()  # HCL's block type: ``resource``, ``variable``
         if definition.type in spec.kinds:
             return spec.kinds[definition.type]
         if definition.type in spec.containers:

@@ -34,6 +34,7 @@ def test_samples_cover_many_languages() -> None:
                      "csharp", "ruby", "php", "kotlin", "swift", "scala", "bash", "lua", "markdown", "yaml", "toml",
                      "haskell", "julia",
                      "dart",
+                     "solidity", "zig",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

@@ -91,6 +91,21 @@ LANGUAGE_CASES = {
     "proto": ("systems_kit/proto/ratelimit.proto",
               [("RateLimiter", "service"), ("RateLimiter.Acquire", "rpc"), ("AcquireResponse.Refusal", "enum"),
                ("BucketConfig", "message")]),
+    # Contracts, libraries and interfaces hold functions, modifiers, events, errors, structs and
+    # enums; ``constructor`` and ``receive()`` are named by their keyword.
+    "solidity": ("polyglot_scripts/solidity/GiftCardLedger.sol",
+                 [("GiftCardLedger.settleOrder", "method"), ("GiftCardLedger", "contract"), ("CentsMath", "library"),
+                  ("CentsMath.share", "method"), ("ICardLedger", "interface"), ("ICardLedger.redeem", "method"),
+                  ("GiftCardLedger.Card", "struct"), ("GiftCardLedger.Status", "enum"),
+                  ("GiftCardLedger.onlyOperator", "modifier"), ("GiftCardLedger.constructor", "constructor"),
+                  ("GiftCardLedger.Redeemed", "event"), ("GiftCardLedger.UnknownCard", "error"),
+                  ("GiftCardLedger.receive", "receive")]),
+    # ``pub fn`` in a ``Decl``; ``const X = struct {...}`` (enum, union, opaque, error set) named
+    # by its ``const``, of its container's kind; ``test "name" {...}`` blocks.
+    "zig": ("polyglot_scripts/zig/restock.zig",
+            [("Bin.Rank.before", "method"), ("Bin", "struct"), ("Bin.Rank", "struct"), ("Bin.parse", "method"),
+             ("Urgency", "enum"), ("Urgency.label", "method"), ("Summary", "struct"), ("ParseError", "error"),
+             ("planRestock", "function"), ("a bad line is skipped, not fatal", "test")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
@@ -1156,13 +1171,36 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
           ("Cart.empty", "constructor"), ("Cart.Cart", "constructor"), ("Cart.parse", "method"),
           ("Cart.operator ==", "method"), ("Cart.total", "setter"), ("Sku", "extension_type"), ("Sku.valid", "getter"),
           ("extension.shout", "method")]),
+        # File-level definitions (Solidity 0.8's free functions, structs, enums, events, errors,
+        # value types), an abstract contract, ``fallback()`` and bodiless interface functions.
+        ("solidity", "Till.sol",
+         "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\n\n"
+         "function toCents(uint256 euros) pure returns (uint256) {\n    return euros * 100;\n}\n\n"
+         "struct Line { bytes32 sku; uint32 qty; }\nenum Channel { Till, Web }\n"
+         "event Opened(address indexed till);\nerror Closed();\ntype Cents is uint256;\n\n"
+         "abstract contract Till {\n    constructor() {}\n    function total() public view virtual returns (uint256);\n"
+         "    fallback() external payable {}\n}\n\ninterface IPrinter {\n    function print(string calldata text) external;\n}\n",
+         [("toCents", "function"), ("Line", "struct"), ("Channel", "enum"), ("Opened", "event"), ("Closed", "error"),
+          ("Cents", "type"), ("Till", "contract"), ("Till.constructor", "constructor"), ("Till.total", "method"),
+          ("Till.fallback", "fallback"), ("IPrinter", "interface"), ("IPrinter.print", "method")]),
+        # Unions, opaques, packed and extern structs, ``export`` and ``extern`` functions, tests
+        # named by an identifier or by nothing.
+        ("zig", "kinds.zig",
+         "const Flags = packed struct(u8) {\n    a: bool,\n    pub fn none() Flags {\n        return @bitCast(@as(u8, 0));\n    }\n};\n"
+         "pub const Header = extern struct {\n    len: u32,\n};\n"
+         "const Shape = union(enum) {\n    circle: f32,\n    fn area(self: Shape) f32 {\n        return self.circle;\n    }\n};\n"
+         "const Handle = opaque {};\nextern fn puts(s: [*:0]const u8) c_int;\n"
+         "export fn add(a: i32, b: i32) i32 {\n    return a + b;\n}\ntest add {}\ntest {}\n",
+         [("Flags", "struct"), ("Flags.none", "method"), ("Header", "struct"), ("Shape", "union"), ("Shape.area", "method"),
+          ("Handle", "opaque"), ("puts", "function"), ("add", "function"), ("add", "test"), ("test", "test")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
          "csharp-indexer-event-preproc-records", "scala-packages", "ruby-class-methods", "lua-positional-and-nested", "c-extern-c", "cpp-extern-c-conversion-operators", "cpp-friend-function",
          "java-enum-constant-bodies-records", "javascript-prototype-methods", "typescript-type-aliases", "php-guarded-functions", "bash-guarded-function",
          "haskell-operators-equations-families", "julia-methods-heads-macros",
-         "dart-constructors-operators-accessors"],
+         "dart-constructors-operators-accessors",
+         "solidity-file-level-abstract-fallback", "zig-container-kinds-extern-tests"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -3090,3 +3128,62 @@ def test_dart_a_syntax_error_is_marked_damaged_in_its_member_only() -> None:
     damaged = [c for c in chunks if "damaged" in c.flags]
     assert damaged and all(c.symbol == "RestockPlanner.sendOrders" for c in damaged)
     assert {d.symbol for d in list_definitions(_prep(_DART))} == {d.symbol for d in list_definitions(broken)}
+# ---- Solidity and Zig ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rel", "container", "head", "members", "function", "signature"), [
+    ("polyglot_scripts/solidity/GiftCardLedger.sol", "GiftCardLedger", "contract GiftCardLedger is ICardLedger",
+     ["GiftCardLedger.onlyOperator", "GiftCardLedger.issue", "GiftCardLedger.settleOrder", "GiftCardLedger.receive"],
+     "GiftCardLedger.settleOrder", "function settleOrder("),
+    # A ``ContainerDecl`` is its own body: its head is the ``const`` that names it, to its ``{``.
+    ("polyglot_scripts/zig/restock.zig", "Bin", "pub const Bin = struct {",
+     ["Bin.Rank", "Bin.parse", "Bin.urgency", "Bin.packsToOrder"], "planRestock", "pub fn planRestock("),
+], ids=["solidity", "zig"])
+def test_solidity_and_zig_split_into_a_head_with_members_and_functions_into_parts(
+    rel, container, head, members, function, signature
+) -> None:
+    prep = _prep(rel)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert_lossless(prep, chunks)
+    assert_slices_true(prep, chunks)
+    header = next(c for c in chunks if c.kind == "class_header" and c.symbol == container)
+    heads = [c for c in chunks if c.kind == "class_header" and c.symbol == container]
+    assert head in "\n".join(c.text for c in heads)
+    assert f"members of {container}" in header.header
+    inside = {c.symbol for c in chunks if c.parent_id in {h.id for h in heads}}
+    assert set(members) <= inside, sorted(inside)
+    # Under the container's head (a member that fits only without it goes without).
+    whole = [c for c in chunks if c.symbol in members and c.parts == 1 and c.kind != "class_header"]
+    assert whole and all(c.header.startswith(head) or not c.header for c in whole)
+    assert any(c.header.startswith(head) for c in whole)
+    parts = [c for c in chunks if c.symbol == function]
+    assert len(parts) >= 4 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    # (A doc comment too long to share a part with the signature is the parts before it.)
+    opening = next(i for i, c in enumerate(parts) if signature in c.text)
+    assert all(c.header.startswith(signature) for c in parts[opening + 1 :])
+    assert all(c.parent_id == parts[0].id for c in parts[1:])
+    assert not any(c.flags or c.fallback for c in chunks)
+
+
+@pytest.mark.parametrize(("rel", "old", "new", "hurt", "sound"), [
+    ("polyglot_scripts/solidity/GiftCardLedger.sol", "        card.status = Status.Frozen;",
+     "        card.status = = Status.Frozen %% (;", "GiftCardLedger.freeze", "GiftCardLedger.settleOrder"),
+    ("polyglot_scripts/zig/restock.zig", "        if (self.on_hand == 0) return .empty;",
+     "        if (self.on_hand == 0) return .empty; %% ) )", "Bin.urgency", "planRestock"),
+], ids=["solidity", "zig"])
+def test_a_solidity_or_zig_syntax_error_damages_its_definition_only(rel, old, new, hurt, sound) -> None:
+    text = (SAMPLES / rel).read_text("utf-8")
+    assert old in text
+    line = text[: text.index(old)].count("\n") + 1
+    broken = prepare(rel, detect_language(rel), text.replace(old, new, 1))
+    chunks = chunk_document(broken, ChunkSettings(unit="chars", budget=600), "syntax")
+    assert_lossless(broken, chunks)
+    assert all(c.fallback is None for c in chunks)
+    damaged = [c for c in chunks if "damaged" in c.flags]
+    assert damaged and all(c.symbol == hurt for c in damaged)
+    assert any(c.start_line <= line <= c.end_line for c in damaged)
+    assert any(c.symbol == sound and not c.flags for c in chunks)
+    # Where errors are most of the file, it is cut into fixed windows instead.
+    garbage = "\n".join(") ( %% } { ;; => ]" for _ in range(60)) + "\n"
+    chunks = chunk_document(prepare(rel, detect_language(rel), garbage), ChunkSettings(unit="chars", budget=400), "syntax")
+    assert chunks and all(c.fallback for c in chunks)
