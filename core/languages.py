@@ -126,8 +126,9 @@ class CodeSpec:
       () => ...`` is ``default``);
     - ``keyword_kinds``: a keyword token in a definition that gives its kind (Kotlin writes
       ``interface Shape`` and ``enum class Color`` as class declarations); ``keyword_names``:
-      definitions without a name of their own named by that keyword (Solidity's ``receive()
-      external payable {}`` and ``fallback() external {}``, one node type with no name field);
+      definitions without a name of their own named by the kind that keyword gives (Solidity's
+      ``receive() external payable {}`` and ``fallback() external {}``, one node type with no
+      name field; before 0.6, ``function() external payable {}`` is the fallback);
     - ``label_types``: a definition's labels, which name it joined by dots, their quotes off
       (HCL's ``resource "aws_s3_bucket" "assets"`` is ``aws_s3_bucket.assets``, as Terraform
       addresses it); a definition without labels is named as any is; ``named_kinds``:
@@ -1230,8 +1231,10 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "event_definition": "event", "error_declaration": "error", "user_defined_type_definition": "type",
             },
             # ``receive() external payable {}`` and ``fallback() external {}`` are one node type,
-            # named by neither field: its keyword names it.
-            keyword_kinds={"fallback_receive_definition": {"receive": "receive", "fallback": "fallback"}},
+            # named by neither field: its keyword names it (before 0.6: ``function() external``).
+            keyword_kinds={
+                "fallback_receive_definition": {"receive": "receive", "fallback": "fallback", "function": "fallback"}
+            },
             keyword_names=frozenset({"fallback_receive_definition"}),
             anonymous_names={"constructor_definition": "constructor"},
         ),  # fmt: skip
@@ -1251,9 +1254,12 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             # their own children (``own_bodies``), their kind is their ``ContainerDeclType``'s
             # first word (``named_kinds``: ``enum(u8)`` is an ``enum``, ``union(enum)`` a
             # ``union``). The expression nodes that hold one under a ``const`` are wrappers.
-            # An error set (``const ParseError = error{ MissingField, BadNumber };``) likewise.
+            # An error set (``const ParseError = error{ MissingField, BadNumber };``) likewise. In
+            # a function's body a ``Statement`` holding one is a local type (``const Context =
+            # struct { fn lessThan ... }``, the only way Zig nests a function), and a generic
+            # type's ``return struct {...}`` (``AssignExpr``) is named ``struct``: ``Box.struct.get``.
             containers=frozenset({"ContainerDecl", "ErrorSetDecl"}),
-            wrappers=frozenset({"Decl", "VarDecl", "ErrorUnionExpr", "SuffixExpr"}),
+            wrappers=frozenset({"Decl", "VarDecl", "ErrorUnionExpr", "SuffixExpr", "Statement", "AssignExpr"}),
             bodiless_wrappers=frozenset({"Decl"}),
             naming_wrappers=frozenset({"VarDecl"}),
             own_bodies=frozenset({"ContainerDecl", "ErrorSetDecl"}),

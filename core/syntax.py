@@ -828,7 +828,7 @@ class _Run:
                 break
         if not name and definition.type in spec.keyword_names:
             keywords = spec.keyword_kinds.get(definition.type, {})
-            name = next((c.type for c in definition.children if not c.is_named and c.type in keywords), None)
+            name = next((keywords[c.type] for c in definition.children if not c.is_named and c.type in keywords), None)
         if not name:
             holders = [spec.anonymous_names[w.type] for w in unit.wrappers if w.type in spec.anonymous_names]
             name = spec.anonymous_names.get(definition.type) or (holders[0] if holders else f"<{definition.type}>")

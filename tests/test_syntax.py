@@ -105,7 +105,8 @@ LANGUAGE_CASES = {
     "zig": ("polyglot_scripts/zig/restock.zig",
             [("Bin.Rank.before", "method"), ("Bin", "struct"), ("Bin.Rank", "struct"), ("Bin.parse", "method"),
              ("Urgency", "enum"), ("Urgency.label", "method"), ("Summary", "struct"), ("ParseError", "error"),
-             ("planRestock", "function"), ("a bad line is skipped, not fatal", "test")]),
+             ("planRestock", "function"), ("a bad line is skipped, not fatal", "test"),
+             ("planRestock.Context.lessThan", "method")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
@@ -1183,6 +1184,10 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          [("toCents", "function"), ("Line", "struct"), ("Channel", "enum"), ("Opened", "event"), ("Closed", "error"),
           ("Cents", "type"), ("Till", "contract"), ("Till.constructor", "constructor"), ("Till.total", "method"),
           ("Till.fallback", "fallback"), ("IPrinter", "interface"), ("IPrinter.print", "method")]),
+        # Before Solidity 0.6 the fallback was an unnamed ``function()``.
+        ("solidity", "Old.sol",
+         "pragma solidity ^0.4.24;\ncontract Old {\n    function() external payable {}\n    function Old() public {}\n}\n",
+         [("Old", "contract"), ("Old.fallback", "fallback"), ("Old.Old", "method")]),
         # Unions, opaques, packed and extern structs, ``export`` and ``extern`` functions, tests
         # named by an identifier or by nothing.
         ("zig", "kinds.zig",
@@ -1190,9 +1195,13 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "pub const Header = extern struct {\n    len: u32,\n};\n"
          "const Shape = union(enum) {\n    circle: f32,\n    fn area(self: Shape) f32 {\n        return self.circle;\n    }\n};\n"
          "const Handle = opaque {};\nextern fn puts(s: [*:0]const u8) c_int;\n"
-         "export fn add(a: i32, b: i32) i32 {\n    return a + b;\n}\ntest add {}\ntest {}\n",
+         "export fn add(a: i32, b: i32) i32 {\n    return a + b;\n}\ntest add {}\ntest {}\n"
+         # A generic type: a function returning a struct, whose methods are its own.
+         "fn Box(comptime T: type) type {\n    return struct {\n        value: T,\n"
+         "        pub fn get(self: @This()) T {\n            return self.value;\n        }\n    };\n}\n",
          [("Flags", "struct"), ("Flags.none", "method"), ("Header", "struct"), ("Shape", "union"), ("Shape.area", "method"),
-          ("Handle", "opaque"), ("puts", "function"), ("add", "function"), ("add", "test"), ("test", "test")]),
+          ("Handle", "opaque"), ("puts", "function"), ("add", "function"), ("add", "test"), ("test", "test"),
+          ("Box", "function"), ("Box.struct", "struct"), ("Box.struct.get", "method")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
@@ -1200,7 +1209,7 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "java-enum-constant-bodies-records", "javascript-prototype-methods", "typescript-type-aliases", "php-guarded-functions", "bash-guarded-function",
          "haskell-operators-equations-families", "julia-methods-heads-macros",
          "dart-constructors-operators-accessors",
-         "solidity-file-level-abstract-fallback", "zig-container-kinds-extern-tests"],
+         "solidity-file-level-abstract-fallback", "solidity-unnamed-fallback", "zig-container-kinds-extern-tests"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
