@@ -94,7 +94,9 @@ class CodeSpec:
       ``Cart.fromJson(...)`` is ``fromJson`` after the ``.``, in ``Cart``'s breadcrumb);
       where the token is missing, the name is found as any is;
     - ``scoping``: definitions that, without a body, scope the declarations after them
-      (file-scoped namespaces: ``namespace Shop.Orders;``);
+      (file-scoped namespaces: ``namespace Shop.Orders;``); one is itself in no namespace
+      before it, with a body or without (Perl's ``package main;`` or ``package Shop::Price {``
+      after ``package Shop::Cart;``);
     - ``assignments``: wrappers that define a name by assigning to it, what is assigned in
       their ``assigned_field`` (``exports.parse =
       function``, ``square = lambda x: ...``); in a function's body they stay statements;
@@ -106,6 +108,11 @@ class CodeSpec:
       ``extension (s: String)`` whose ``def``s are its own children); such a node is a
       definition only when one of its members is, and without a wrapper around it its
       signature is its text before its first member;
+    - ``nameless``: definitions without a name of their own, which are definitions only where
+      a naming wrapper names them through one of ``name_fields`` (R's ``function(x)``, whose
+      ``name`` field is its keyword: ``total <- function(x)`` and a list's ``total = function(x)``
+      are definitions, the function in ``lapply(xs, function(x) ...)`` is not; a call's
+      arguments are a class's only when assigned, ``Shop <- R6Class("Shop", ...)``);
     - ``own_bodies``: definitions whose node is their body, always definitions (a Swift
       computed property's ``{ get {...} set {...} }``, named and headed by the declaration
       around it): split, their accessors are their parts under the declaration's signature;
@@ -224,7 +231,9 @@ class CodeSpec:
       line above their class), where another comment must touch it, unless a tag says it is
       about its file or a group (``@file``, ``@license``, Doxygen's ``@{``, ...). Not PHP's: its
       file-level docblock stands a blank line above whatever comes first, often a function; nor
-      C's and C++'s, whose Doxygen groups and banners stand apart from the definitions below;
+      C's and C++'s, whose Doxygen groups and banners stand apart from the definitions below.
+      Any ``attached`` node may be one (Perl's POD, ``=head2 total`` ... ``=cut``, a node of
+      its own a blank line above its ``sub``);
     - ``free_wrappers``: wrappers that make the function they hold no member of the class it
       is written in (C++'s ``friend Vec operator+(...) {...}``): kind ``function``, its
       breadcrumb still the class's, where it is written and found;
@@ -325,6 +334,7 @@ class CodeSpec:
     self_bodies: frozenset[str] = frozenset()
     own_bodies: frozenset[str] = frozenset()
     head_ends: dict[str, str] = field(default_factory=dict)
+    nameless: frozenset[str] = frozenset()
     needs_body: frozenset[str] = frozenset()
     bodiless_wrappers: frozenset[str] = frozenset()
     calls: frozenset[str] = frozenset()
@@ -1270,6 +1280,69 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             named_kinds=frozenset({"ContainerDecl"}),
             kinds={"TestDecl": "test", "ErrorSetDecl": "error"},
             anonymous_names={"TestDecl": "test"},  # ``test { _ = Item; }``
+        ),  # fmt: skip
+        CodeSpec(
+            name="r",
+            extensions=(".r",),  # (``.R`` too: suffixes are matched lower-cased)
+            comment=("#", ""),
+            # Every function is an anonymous ``function(x)`` (or ``\(x)``) given a name by an
+            # assignment, ``name <- function``, ``name = function``, ``name <<- function``: the
+            # grammar's ``binary_operator``, named by its left side. Not an ``assignments``
+            # entry, so that a helper assigned in a function's body is a nested definition.
+            functions=frozenset({"function_definition"}),
+            # An R6 class, a Reference class, a list of functions: ``Shop <- R6Class("Shop",
+            # public = list(total = function() ...))`` is the call's ``arguments``, its own body,
+            # whose named arguments are its members (``public`` is a container of its own).
+            containers=frozenset({"arguments"}),
+            self_bodies=frozenset({"arguments"}),
+            kinds={"arguments": "class"},
+            # The assignment, the call around the class's arguments, a named argument.
+            wrappers=frozenset({"binary_operator", "call", "argument"}),
+            naming_wrappers=frozenset({"binary_operator", "argument"}),
+            name_fields=("lhs", "name"),
+            # (A function's body may be a bare identifier: no name of the function's.)
+            name_types=frozenset(),
+            nameless=frozenset({"function_definition", "arguments"}),
+            # ``setMethod("area", "Shape", function(shape) {...})``: S4 methods, named by their
+            # generic (a ``callback``, as other languages' registered blocks are).
+            registrations=frozenset({"call"}),
+            registration_labels=frozenset({"string"}),
+            callbacks=frozenset({"function_definition"}),
+            callback_bodies=frozenset({"braced_expression"}),
+            argument_wraps=frozenset({"argument"}),
+        ),
+        CodeSpec(
+            name="perl",
+            extensions=(".pl", ".pm", ".t"),
+            comment=("#", ""),
+            # POD (``=head2 total`` ... ``=cut``) is a subroutine's documentation, a blank line
+            # above it as often as not; ``=head1 NAME`` above ``package`` is the package's.
+            attached=_COMMENTS | {"pod"},
+            doc_comments=("=head", "=item", "=pod", "=begin", "=for"),
+            # ``sub name {...}``; Perl 5.38's ``method name {...}`` in a ``class``; an anonymous
+            # ``sub {...}`` given a name at file level (``my $on_error = sub {...};``, ``local
+            # *name = sub {...};``: named as written, sigil and all).
+            functions=frozenset(
+                {"subroutine_declaration_statement", "method_declaration_statement", "anonymous_subroutine_expression"}
+            ),
+            # ``package Shop::Cart { ... }`` and ``class Shop::Item { ... }`` hold their subs;
+            # ``package Shop::Cart;`` (``class Shop::Item;``) scopes the subs after it, until
+            # the next one. A package's name is whole: ``package Shop::Price {`` after it is
+            # ``Shop.Price``, not in ``Shop.Cart``.
+            containers=frozenset({"package_statement", "class_statement"}),
+            scoping=frozenset({"package_statement", "class_statement"}),
+            body_types=frozenset({"block"}),  # a package's or a class's (a sub's is its ``body``)
+            # A package is a namespace: its subs are functions (Perl does not say which are
+            # methods); a class's ``method``s are methods.
+            kinds={"package_statement": "package", "method_declaration_statement": "method"},
+            # ``my $on_error = sub {...};`` at file level; in a sub's body such an assignment is
+            # one of its statements (a ``my sub helper {...}`` there is a nested definition).
+            wrappers=frozenset({"expression_statement", "assignment_expression"}),
+            assignments=frozenset({"assignment_expression"}),
+            naming_wrappers=frozenset({"assignment_expression"}),
+            # The variable assigned to, through ``my``/``our``/``local``: ``$on_error``, ``*name``.
+            name_types=frozenset({"scalar", "glob", "array", "hash"}),
+            name_holders=frozenset({"variable_declaration", "localization_expression"}),
         ),
         # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
         TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
@@ -1296,8 +1369,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("erlang", (".erl", ".hrl"), ("%", "")),
                 ("ocaml", (".ml", ".mli"), ("(*", " *)")),
                 ("clojure", (".clj", ".cljs", ".cljc"), (";;", "")),
-                ("r", (".r",), ("#", "")),
-                ("perl", (".pl", ".pm"), ("#", "")),
                 ("groovy", (".groovy", ".gradle"), ("//", "")),
                 ("powershell", (".ps1", ".psm1"), ("#", "")),
                 ("cmake", (".cmake",), ("#", "")),

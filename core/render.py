@@ -40,6 +40,8 @@ _PYGMENTS_NAMES = {
     "dart": "dart",
     "solidity": "solidity",
     "zig": "zig",
+    "r": "r",
+    "perl": "perl",
     "markdown": "markdown",
     "rst": "rst",
     "makefile": "make",

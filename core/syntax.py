@@ -468,7 +468,7 @@ class _Run:
         data = self.doc.data
         return (
             bool(self._doc_prefixes)
-            and "comment" in node.type
+            and ("comment" in node.type or node.type in self.spec.attached)  # (Perl's ``pod``)
             and data.startswith(self._doc_prefixes, node.start_byte)
             # (Not a banner: ``/*****``, a ``/////`` rule, ``///!``.)
             and data[node.start_byte + 3 : node.start_byte + 4] not in (b"/", b"*", b"!")
@@ -560,6 +560,11 @@ class _Run:
             if current.type in spec.definitions and not (
                 current.type in spec.bodiless_wrappers and self.body(current) is None
             ):
+                if current.type in spec.nameless and not any(
+                    w.type in spec.naming_wrappers and any(w.child_by_field_name(f) for f in spec.name_fields)
+                    for w in wrappers
+                ):
+                    return None, []  # R's ``lapply(xs, function(x) ...)``: no name, no definition
                 if in_function and current.type in spec.local_statements:
                     return None, []
                 head = spec.call_heads.get(current.type)
@@ -807,7 +812,7 @@ class _Run:
             name = after[1].format(text) if text else name
         # ``const f = x => x`` is ``f`` (the arrow's own children hold only the ``x``); an object
         # is named by what holds it; other wrappers (decorators, ``export``) name nothing first.
-        own = [] if definition.type in spec.self_bodies else [definition]
+        own = [] if definition.type in spec.self_bodies or definition.type in spec.nameless else [definition]
         if name is not None:
             candidates = []
         elif unit.wrappers:
@@ -1161,7 +1166,9 @@ class _Run:
             if unit.definition is None or depth >= MAX_DEPTH:
                 run.append((unit, ""))
                 continue
-            own = (*scoped, self.name(unit))
+            # A namespace after a file-scoped one is not in it: Perl's ``package main;`` or
+            # ``package Shop::Price {`` after ``package Shop::Cart;``, PHP's second ``namespace``.
+            own = (*(path if unit.definition.type in self.spec.scoping else scoped), self.name(unit))
             symbol = ".".join(own)
             if self.scopes(unit):
                 scoped = own
@@ -2399,11 +2406,12 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
         nodes, path, in_container, depth, in_function, callbacks = stack.pop()
         if depth > MAX_DEPTH:
             continue
+        level_path = path
         for unit in run.units(nodes, in_function=in_function, callbacks=callbacks, in_class=in_container):
             definition = unit.definition
             if definition is None:
                 continue
-            symbol_path = (*path, run.name(unit))
+            symbol_path = (*(level_path if definition.type in spec.scoping else path), run.name(unit))
             if run.scopes(unit):
                 path = symbol_path
             outer = unit.wrappers[0] if unit.wrappers else definition

@@ -35,6 +35,7 @@ def test_samples_cover_many_languages() -> None:
                      "haskell", "julia",
                      "dart",
                      "solidity", "zig",
+                     "r", "perl",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

@@ -88,6 +88,16 @@ LANGUAGE_CASES = {
               ("Shelf.urgency", "getter"), ("DecisionLog", "mixin"), ("CentsFormat", "extension"),
               ("CentsFormat.euros", "getter"), ("Urgency", "enum"), ("Urgency.needsCall", "getter"),
               ("SupplierQuote", "type"), ("_RestockScreenState.build", "method"), ("RestockScreen.createState", "method")]),
+    # An R function is an anonymous ``function`` named by its assignment; an R6 class is its
+    # call's arguments, its ``public`` and ``private`` lists containers of their own.
+    "r": ("polyglot_scripts/r/reorder_plan.R",
+          [("reorder_report", "function"), ("reorder_report.round_to_pack", "function"), ("StockLedger", "class"),
+           ("StockLedger.public.ship", "method"), ("StockLedger.private.append", "method"), ("`%||%`", "function"),
+           ('setMethod("describe")', "callback")]),
+    # ``package Shop::PriceList;`` scopes the subs after it; ``package X { ... }`` holds its own.
+    "perl": ("polyglot_scripts/perl/PriceList.pm",
+             [("Shop.PriceList.quote", "function"), ("Shop.PriceList", "package"), ("Shop.PriceList.Tier", "package"),
+              ("Shop.PriceList.Tier.new", "function"), ("Shop.PriceList.quote.tier_for", "function")]),
     "proto": ("systems_kit/proto/ratelimit.proto",
               [("RateLimiter", "service"), ("RateLimiter.Acquire", "rpc"), ("AcquireResponse.Refusal", "enum"),
                ("BucketConfig", "message")]),
@@ -112,6 +122,7 @@ LANGUAGE_CASES = {
 # The breadcrumb line's comment syntax per language ("//" for the rest).
 COMMENT_PREFIXES = {
     "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
+    "r": "#", "perl": "#",
 }  # fmt: skip
 
 
@@ -1202,6 +1213,25 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          [("Flags", "struct"), ("Flags.none", "method"), ("Header", "struct"), ("Shape", "union"), ("Shape.area", "method"),
           ("Handle", "opaque"), ("puts", "function"), ("add", "function"), ("add", "test"), ("test", "test"),
           ("Box", "function"), ("Box.struct", "struct"), ("Box.struct.get", "method")]),
+        # ``=`` and ``<<-`` assign too; a Reference class's methods; a list of functions.
+        ("r", "forms.R",
+         "tax = function(x) x * 2\ncache <<- function() NULL\n"
+         "Account <- setRefClass(\"Account\", fields = list(balance = \"numeric\"),\n"
+         "  methods = list(deposit = function(x) {\n    balance <<- balance + x\n  }))\n"
+         "handlers <- list(\n  on_get = function(req) 200,\n  on_post = function(req) 201\n)\n",
+         [("tax", "function"), ("cache", "function"), ("Account", "class"), ("Account.methods", "class"),
+          ("Account.methods.deposit", "method"), ("handlers", "class"), ("handlers.on_post", "method")]),
+        # A package's name is whole (not in the package before it); Perl 5.38's classes and
+        # methods; an anonymous sub given a name at file level; a signature.
+        ("perl", "forms.pl",
+         "package Shop::Cart;\nsub add { 1 }\npackage Shop::Price {\n    sub total { 0 }\n}\nsub after_block { 2 }\n"
+         "package main;\nsub run { 3 }\nmy $on_error = sub { warn @_ };\nlocal *alias = sub { 4 };\n"
+         "use v5.38;\nclass Shop::Item {\n    field $sku :param;\n    method price { 1 }\n}\n"
+         "sub with_sig ($x, $y = 2) { $x }\n",
+         [("Shop.Cart.add", "function"), ("Shop.Price", "package"), ("Shop.Price.total", "function"),
+          ("Shop.Cart.after_block", "function"), ("main", "package"), ("main.run", "function"),
+          ("main.$on_error", "function"), ("main.*alias", "function"), ("Shop.Item", "class"),
+          ("Shop.Item.price", "method"), ("main.with_sig", "function")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
@@ -1209,7 +1239,8 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "java-enum-constant-bodies-records", "javascript-prototype-methods", "typescript-type-aliases", "php-guarded-functions", "bash-guarded-function",
          "haskell-operators-equations-families", "julia-methods-heads-macros",
          "dart-constructors-operators-accessors",
-         "solidity-file-level-abstract-fallback", "solidity-unnamed-fallback", "zig-container-kinds-extern-tests"],
+         "solidity-file-level-abstract-fallback", "solidity-unnamed-fallback", "zig-container-kinds-extern-tests",
+         "r-assignment-forms-reference-classes-lists", "perl-packages-classes-anonymous-subs"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -3196,3 +3227,99 @@ def test_a_solidity_or_zig_syntax_error_damages_its_definition_only(rel, old, ne
     garbage = "\n".join(") ( %% } { ;; => ]" for _ in range(60)) + "\n"
     chunks = chunk_document(prepare(rel, detect_language(rel), garbage), ChunkSettings(unit="chars", budget=400), "syntax")
     assert chunks and all(c.fallback for c in chunks)
+def test_r_anonymous_functions_are_definitions_only_where_a_name_is_given() -> None:
+    # ``function(x)``'s ``name`` field is its keyword: a function passed to ``lapply`` or
+    # standing alone names nothing, and a call of such is no class; a helper assigned in a
+    # function's body is a nested definition, and ``setMethod("area", ...)`` a callback.
+    source = (
+        "res <- lapply(1:3, function(i) {\n  i * 2\n})\nsapply(xs, function(x) x)\n\\(x) x + 1\n"
+        "outer <- function(x) {\n  inner <- function(y) y + 1\n  vapply(x, function(z) z, numeric(1))\n}\n"
+        "setMethod(\"area\", \"Square\", function(shape) {\n  shape@side^2\n})\n"
+    )
+    found = {(d.symbol, d.kind) for d in list_definitions(prepare("anon.R", "r", source))}
+    assert found == {("outer", "function"), ("outer.inner", "function"), ('setMethod("area")', "callback")}
+
+
+_R6_CLASS = (
+    "#' A cart of order lines.\nCart <- R6Class(\"Cart\",\n  public = list(\n    lines = NULL,\n\n"
+    + "".join(
+        f"    #' Step {i}.\n    step_{i} = function(sku, qty = {i}) {{\n      self$lines[[sku]] <- qty + {i}\n"
+        f"      invisible(self)\n    }},\n\n"
+        for i in range(6)
+    )
+    + "    total = function() sum(unlist(self$lines))\n  )\n)\n"
+)
+_R_LONG = "plan <- function(stock, demand, window = 28) {\n" + "".join(
+    f"  level_{i} <- stock[[{i}]] - demand[[{i}]] * window / {i + 1}\n" for i in range(40)
+) + "  level_1\n}\n"
+
+
+def test_r_a_big_r6_class_is_split_into_headers_and_methods_and_a_long_function_into_parts() -> None:
+    chunks = _syntax("cart.R", "r", _R6_CLASS + "\n" + _R_LONG, unit="chars", budget=300)
+    header = next(c for c in chunks if c.kind == "class_header" and c.symbol == "Cart")
+    assert header.text.startswith("#' A cart of order lines.") and "public = list" in header.header
+    public = next(c for c in chunks if c.kind == "class_header" and c.symbol == "Cart.public")
+    assert public.parent_id == header.id and "step_3" in public.header
+    methods = [c for c in chunks if c.symbol.startswith("Cart.public.step_")]
+    assert len(methods) == 6 and all(c.kind == "method" and c.parent_id == public.id for c in methods)
+    assert all(c.text.lstrip().startswith("#' Step") for c in methods), "roxygen lines stay with their method"
+    parts = [c for c in chunks if c.symbol == "plan"]
+    assert len(parts) >= 4 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert parts[0].text.startswith("plan <- function(stock, demand, window = 28) {")
+    assert all(c.header == "plan <- function(stock, demand, window = 28)" for c in parts[1:])
+    assert all(c.parent_id == parts[0].id for c in parts[1:])
+
+
+_PERL_PACKAGE = (
+    "package Shop::Stock {\n    use strict;\n\n"
+    + "".join(
+        f"=head2 move_{i}\n\nMoves stock, step {i}.\n\n=cut\n\n    sub move_{i} {{\n        my ($self, $sku, $qty) = @_;\n"
+        f"        $self->{{levels}}{{$sku}} += $qty * {i};\n        return $self;\n    }}\n\n"
+        for i in range(6)
+    )
+    + "}\n\n"
+)
+_PERL_LONG = "sub rebalance {\n    my ($self, %opt) = @_;\n" + "".join(
+    f"    my $level_{i} = $self->{{levels}}{{'SKU-{i}'}} - $opt{{reserve}} * {i};\n" for i in range(40)
+) + "    return $level_1;\n}\n"
+
+
+def test_perl_a_big_package_is_split_into_header_and_subs_and_a_long_sub_into_parts() -> None:
+    chunks = _syntax("Stock.pm", "perl", _PERL_PACKAGE + _PERL_LONG, unit="chars", budget=300)
+    header = next(c for c in chunks if c.kind == "class_header" and c.symbol == "Shop.Stock")
+    assert header.text.startswith("package Shop::Stock {") and "sub move_4" in header.header
+    subs = [c for c in chunks if c.symbol.startswith("Shop.Stock.move_")]
+    assert len(subs) == 6 and all(c.kind == "function" and c.parent_id == header.id for c in subs)
+    # Each sub's POD, a blank line above it, is its documentation.
+    assert all(c.text.startswith("=head2 move_") for c in subs)
+    parts = [c for c in chunks if c.symbol == "rebalance"]
+    assert len(parts) >= 4 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert parts[0].text.startswith("sub rebalance {")
+    assert all(c.header == "sub rebalance" and c.parent_id == parts[0].id for c in parts[1:])
+
+
+@pytest.mark.parametrize(
+    ("rel", "old", "new"),
+    [
+        ("polyglot_scripts/r/reorder_plan.R", "max(demand$day) - window_days, ]", "max(demand$day) - window_days, ]]]"),
+        ("polyglot_scripts/perl/PriceList.pm", "floor($unit * $factor + 0.5);", "floor($unit * $factor + 0.5;"),
+    ],
+    ids=["r", "perl"],
+)
+def test_r_and_perl_broken_files_are_chunked_around_the_damage(rel: str, old: str, new: str) -> None:
+    text = (SAMPLES / rel).read_text("utf-8")
+    assert old in text
+    broken = prepare(rel, detect_language(rel), text.replace(old, new, 1))
+    chunks = chunk_document(broken, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert_lossless(broken, chunks)
+    damaged = [c for c in chunks if "damaged" in c.flags]
+    assert damaged and all(c.fallback is None for c in chunks)
+    assert sum(c.end_line - c.start_line + 1 for c in damaged) < broken.doc.line_count / 10
+    assert {d.symbol for d in list_definitions(_prep(rel))} <= {d.symbol for d in list_definitions(broken)}
+
+
+def test_r_and_perl_garbage_falls_back() -> None:
+    for path, language in (("junk.R", "r"), ("junk.pl", "perl")):
+        source = "\n".join(")) ]] }} <- -> ((( {{ ;; sub ] ) function ( ( [" for _ in range(30)) + "\n"
+        chunks = _syntax(path, language, source, unit="chars", budget=200)
+        assert chunks and any(c.fallback is not None or "damaged" in c.flags for c in chunks), language
