@@ -1213,6 +1213,11 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          [("Flags", "struct"), ("Flags.none", "method"), ("Header", "struct"), ("Shape", "union"), ("Shape.area", "method"),
           ("Handle", "opaque"), ("puts", "function"), ("add", "function"), ("add", "test"), ("test", "test"),
           ("Box", "function"), ("Box.struct", "struct"), ("Box.struct.get", "method")]),
+        # A second ``namespace X;`` is not inside the first (it was ``Shop.Cart.Shop.Tax``).
+        ("php", "two.php",
+         "<?php\nnamespace Shop\\Cart;\nfunction total() { return 1; }\n\nnamespace Shop\\Tax;\n"
+         "function rate() { return 2; }\n",
+         [("Shop.Cart.total", "function"), ("Shop.Tax", "namespace"), ("Shop.Tax.rate", "function")]),
         # ``=`` and ``<<-`` assign too; a Reference class's methods; a list of functions.
         ("r", "forms.R",
          "tax = function(x) x * 2\ncache <<- function() NULL\n"
@@ -1240,7 +1245,7 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "haskell-operators-equations-families", "julia-methods-heads-macros",
          "dart-constructors-operators-accessors",
          "solidity-file-level-abstract-fallback", "solidity-unnamed-fallback", "zig-container-kinds-extern-tests",
-         "r-assignment-forms-reference-classes-lists", "perl-packages-classes-anonymous-subs"],
+         "php-second-file-namespace", "r-assignment-forms-reference-classes-lists", "perl-packages-classes-anonymous-subs"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
