@@ -295,7 +295,18 @@ class CodeSpec:
       above its parts with the first equation's head;
     - ``comment_types``: comments whose node type does not say so (Haskell's ``-- |`` and
       ``-- ^``, ``haddock``): read as comments where a definition's leading comments are told
-      from its code (and list them in ``attached`` too).
+      from its code (and list them in ``attached`` too);
+    - ``definition_calls``: call node types that are a definition when their callee (their
+      first child, a word of ``name_types``) is one of ``functions`` or ``containers``: the word
+      is then the call's type for every field here (``kinds``, ``needs_body``, ...). Elixir
+      writes every definition so: ``defmodule Shop.Cart do``, ``def add(cart, item) do``,
+      ExUnit's ``test "adds" do``. Such a call is named by its first argument: ``callee(label)``
+      when that is a label (one of ``registration_labels``: ``test("adds")``), else the argument
+      itself when of ``name_types`` (``Shop.Cart``), else the name found down from it through
+      ``name_fields`` (``add(cart, item)`` through its callee, ``add(x) when x > 0`` through the
+      left side). ``trait_fields`` names a keyword argument there: Elixir's ``defimpl Priced,
+      for: Item`` is ``<Item as Priced>``, as Rust's ``impl`` is named. The keyword that opens
+      its body (``do``) is the body's, no definition's.
     """
 
     name: str
@@ -378,6 +389,7 @@ class CodeSpec:
     equations: frozenset[str] = frozenset()
     type_signatures: frozenset[str] = frozenset()
     comment_types: frozenset[str] = frozenset()
+    definition_calls: frozenset[str] = frozenset()
     grammar: str = ""
 
     @property
@@ -1344,6 +1356,44 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name_types=frozenset({"scalar", "glob", "array", "hash"}),
             name_holders=frozenset({"variable_declaration", "localization_expression"}),
         ),
+        CodeSpec(
+            name="elixir",
+            extensions=(".ex", ".exs"),
+            comment=("#", ""),
+            # Every definition is a ``call`` (``definition_calls``), typed by its callee's word:
+            # a module, protocol or implementation holds functions; ExUnit's ``describe "x" do``
+            # holds ``test "y" do``s, named ``describe("x")`` and ``test("y")``.
+            definition_calls=frozenset({"call"}),
+            functions=frozenset(
+                {
+                    "def", "defp", "defmacro", "defmacrop", "defguard", "defguardp", "defdelegate",
+                    "defn", "defnp",  # Nx's numerical functions
+                    "test", "setup", "setup_all",
+                }
+            ),
+            containers=frozenset({"defmodule", "defprotocol", "defimpl", "describe"}),
+            # ``@doc``, ``@spec``, ``@impl true`` right above a ``def`` are its own.
+            attached=_COMMENTS | {"unary_operator"},
+            body_types=frozenset({"do_block"}),
+            # ``def add(cart, item)``: through the call's callee; ``add(x) when x > 0``: its left.
+            name_fields=("target", "left"),
+            name_types=frozenset({"identifier", "alias"}),
+            registration_labels=frozenset({"string"}),  # ``test "adds an item" do``
+            # ``test "pending"`` without a body is ExUnit's skipped test, ``setup(context)`` a call.
+            needs_body=frozenset({"test", "describe", "setup", "setup_all", "defmodule", "defimpl"}),
+            anonymous_names={"setup": "setup", "setup_all": "setup_all"},
+            # ``defimpl Priced, for: Item`` is ``<Item as Priced>``: its module, ``Priced.Item``,
+            # is neither the protocol nor the type (``defimpl Inspect do`` in a struct's module
+            # keeps the protocol's name).
+            trait_fields={"defimpl": "for"},
+            kinds={
+                "defmodule": "module", "defprotocol": "protocol", "defimpl": "impl", "describe": "callback",
+                # A module's functions are functions, a protocol's too (no methods in Elixir).
+                "def": "function", "defp": "function", "defdelegate": "function", "defn": "function",
+                "defnp": "function", "defmacro": "macro", "defmacrop": "macro", "defguard": "guard",
+                "defguardp": "guard", "test": "callback", "setup": "callback", "setup_all": "callback",
+            },
+        ),  # fmt: skip
         # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
         TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
         TextSpec("rst", (".rst",), ("..", ""), "rst"),
@@ -1365,7 +1415,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("svelte", (".svelte",), _MARKUP),
                 ("astro", (".astro",), _MARKUP),
                 ("css", (".css", ".scss", ".sass", ".less"), ("/*", " */")),
-                ("elixir", (".ex", ".exs"), ("#", "")),
                 ("erlang", (".erl", ".hrl"), ("%", "")),
                 ("ocaml", (".ml", ".mli"), ("(*", " *)")),
                 ("clojure", (".clj", ".cljs", ".cljc"), (";;", "")),

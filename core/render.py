@@ -42,6 +42,7 @@ _PYGMENTS_NAMES = {
     "zig": "zig",
     "r": "r",
     "perl": "perl",
+    "elixir": "elixir",
     "markdown": "markdown",
     "rst": "rst",
     "makefile": "make",

@@ -96,6 +96,7 @@ _MAX_NAME = 100
 _MAX_LABEL = 100  # characters of a registered callback's label (tests told apart by their ends)
 _MAX_CALLEE = 60  # and of its callee
 _MAX_CHAIN = 4  # calls chained after a registered callback's (``->name('home')``)
+_MAX_CALL_NAME_DEPTH = 4  # nodes followed down from a defining call's argument to its name
 _CLOSING_KEYWORDS = frozenset({"end"})  # Ruby's and Scala 3's: closes the unit before it, never opens one
 # Words of a comment: a letter then letters or digits; each Han, kana or Hangul character is
 # one (those scripts put no spaces between words).
@@ -195,6 +196,18 @@ class _Run:
         # A definition whose body is its head's next sibling (``CodeSpec.sibling_bodies``): its
         # key, and the sibling and the head that stands for it (found by :meth:`units`).
         self._sibling_bodies: dict[tuple[int, int, str], tuple[Node, Node]] = {}
+        self._definition_words = spec.definitions if spec.definition_calls else frozenset()
+
+    def type_of(self, node: Node) -> str:
+        """``node``'s type, or for a call that defines (``CodeSpec.definition_calls``: Elixir's
+        ``def add(cart, item) do``) its callee's word, ``def``."""
+        if node.type not in self.spec.definition_calls:
+            return node.type
+        callee = node.child(0)
+        if callee is None or callee.type not in self.spec.name_types:
+            return node.type
+        word = self._text(callee).decode("utf-8", "replace")
+        return word if word in self._definition_words else node.type
 
     # ---- sizes -------------------------------------------------------------------------------
 
@@ -318,9 +331,15 @@ class _Run:
                 continue
             if attached and spec.docs_below:
                 self._doc_below(units, attached, first)
-            if not node.is_named and node.type.isalpha() and node.type not in _CLOSING_KEYWORDS:
+            if (
+                not node.is_named
+                and node.type.isalpha()
+                and node.type not in _CLOSING_KEYWORDS
+                and not (spec.definition_calls and _opens_body(node, spec))
+            ):
                 # A keyword token that opens what follows (Go's ``type`` of ``type X struct``
-                # and ``type (``) goes with the next definition, as a comment above it does.
+                # and ``type (``) goes with the next definition, as a comment above it does;
+                # not the one that opens a body (Elixir's ``do``): it stays on its head's line.
                 attached.append(node)
                 continue
             if attached and not node.is_named:
@@ -557,22 +576,23 @@ class _Run:
                 return current, wrappers  # ``val x: Int get() = 1``
             if current.type in spec.prototypes and not (in_function or in_class) and self.prototype(current):
                 return current, wrappers  # ``SQLITE_API int sqlite3_open(...);`` (``template<...>`` around it)
-            if current.type in spec.definitions and not (
-                current.type in spec.bodiless_wrappers and self.body(current) is None
+            typed = self.type_of(current)
+            if typed in spec.definitions and not (
+                typed in spec.bodiless_wrappers and self.body(current) is None
             ):
-                if current.type in spec.nameless and not any(
+                if typed in spec.nameless and not any(
                     w.type in spec.naming_wrappers and any(w.child_by_field_name(f) for f in spec.name_fields)
                     for w in wrappers
                 ):
                     return None, []  # R's ``lapply(xs, function(x) ...)``: no name, no definition
-                if in_function and current.type in spec.local_statements:
+                if in_function and typed in spec.local_statements:
                     return None, []
-                head = spec.call_heads.get(current.type)
+                head = spec.call_heads.get(typed)
                 if head is not None and head not in self._path_name(current)[1]:
                     return None, []  # ``rate = 0.2``, not ``total(xs) = sum(xs)``
-                if current.type in spec.needs_body and self.body(current) is None:
+                if typed in spec.needs_body and self.body(current) is None:
                     return None, []  # a type named for a variable (``struct sockaddr_in addr;``), no definition
-                if current.type in spec.self_bodies and (
+                if typed in spec.self_bodies and (
                     in_function or _nest >= _MAX_OBJECT_NEST or not self._holds_definitions(current, _nest + 1)
                 ):
                     return None, []  # an object of data, not of methods: plain code
@@ -796,10 +816,11 @@ class _Run:
         spec = self.spec
         definition = unit.definition
         assert definition is not None
-        if definition.type in spec.registrations:
+        typed = self.type_of(definition)
+        if typed in spec.registrations:
             return self.registration_name(definition)
         name = None
-        formatted = spec.name_formats.get(definition.type)
+        formatted = spec.name_formats.get(typed)
         if formatted is not None:
             child = definition.child_by_field_name(formatted[0])
             text = _clean_name(self._text(child)) if child is not None else None
@@ -812,7 +833,7 @@ class _Run:
             name = after[1].format(text) if text else name
         # ``const f = x => x`` is ``f`` (the arrow's own children hold only the ``x``); an object
         # is named by what holds it; other wrappers (decorators, ``export``) name nothing first.
-        own = [] if definition.type in spec.self_bodies or definition.type in spec.nameless else [definition]
+        own = [] if typed in spec.self_bodies or typed in spec.nameless else [definition]
         if name is not None:
             candidates = []
         elif unit.wrappers:
@@ -836,7 +857,7 @@ class _Run:
             name = next((keywords[c.type] for c in definition.children if not c.is_named and c.type in keywords), None)
         if not name:
             holders = [spec.anonymous_names[w.type] for w in unit.wrappers if w.type in spec.anonymous_names]
-            name = spec.anonymous_names.get(definition.type) or (holders[0] if holders else f"<{definition.type}>")
+            name = spec.anonymous_names.get(typed) or (holders[0] if holders else f"<{typed}>")
         if spec.receiver_field:
             receiver = definition.child_by_field_name(spec.receiver_field)
             if receiver is not None:
@@ -844,14 +865,21 @@ class _Run:
                 type_name = _clean_name(self._text(found)) if found is not None else None
                 if type_name and type_name not in self._type_parameters(definition):
                     name = f"{type_name}.{name}"  # not ``fun <T : View> T.withIf``: any T
-        trait_field = spec.trait_fields.get(definition.type)
-        if trait_field is not None:
+        trait_field = spec.trait_fields.get(typed)
+        if trait_field is not None and definition.type in spec.definition_calls:
+            # Elixir's ``defimpl Priced, for: Item``: the trait is its first argument, the type
+            # its keyword argument; named as Rust's ``impl Priced for Item`` is.
+            implementer = self._keyword_argument(definition, trait_field)
+            type_name = _clean_name(self._text(implementer)) if implementer is not None else None
+            if type_name:
+                name = f"<{type_name} as {name.rsplit('.', 1)[-1]}>"
+        elif trait_field is not None:
             name = _bare_type(name)
             trait = definition.child_by_field_name(trait_field)
             trait_name = _clean_name(self._text(trait)) if trait is not None else None
             if trait_name:
                 name = f"<{name} as {trait_name.rsplit('.', 1)[-1]}>"  # ``fmt::Display``: ``Display``
-        qualifier = spec.qualifiers.get(definition.type)
+        qualifier = spec.qualifiers.get(typed)
         if qualifier is not None:
             node = definition.child_by_field_name(qualifier)
             text = _clean_name(self._text(node)) if node is not None else None
@@ -879,6 +907,8 @@ class _Run:
 
     def _own_name(self, node: Node) -> str | None:
         spec = self.spec
+        if node.type in spec.definition_calls:
+            return self._call_name(node)
         if spec.label_types:  # HCL's ``resource "aws_s3_bucket" "assets"``: ``aws_s3_bucket.assets``
             labels = [_clean_name(self._text(c)) for c in node.named_children if c.type in spec.label_types]
             if labels and all(labels):
@@ -928,6 +958,39 @@ class _Run:
                 return named, passed
         return None, passed
 
+    def _call_name(self, call: Node) -> str | None:
+        """The name a defining call (``CodeSpec.definition_calls``) gives in its first argument:
+        ``test("adds")`` for a label, ``Shop.Cart``, ``add`` of ``add(cart, item)`` and of
+        ``add(x) when x > 0``; None without arguments (``setup do``)."""
+        spec = self.spec
+        callee = call.child(0)
+        holder = call.named_child(1) if call.named_child_count > 1 else None
+        if callee is None or holder is None or holder.type in spec.body_types or not holder.named_child_count:
+            return None
+        argument: Node | None = holder.named_child(0)
+        if argument is not None and argument.type in spec.registration_labels:
+            label = _cut(" ".join(self._text(argument).decode("utf-8", "replace").split()), _MAX_LABEL)
+            return f"{self._text(callee).decode('utf-8', 'replace')}({label})"
+        for _ in range(_MAX_CALL_NAME_DEPTH):
+            if argument is None:
+                return None
+            if argument.type in spec.name_types:
+                return _clean_name(self._text(argument))
+            fields = (argument.child_by_field_name(field_name) for field_name in spec.name_fields)
+            argument = next((found for found in fields if found is not None), None)
+        return None
+
+    def _keyword_argument(self, call: Node, key: str) -> Node | None:
+        """The value of a defining call's keyword argument ``key`` (``for:`` of Elixir's
+        ``defimpl Priced, for: Item``), or None."""
+        holder = call.named_child(1) if call.named_child_count > 1 else None
+        for group in holder.named_children if holder is not None else []:
+            for pair in group.named_children:
+                found = pair.child_by_field_name("key")
+                if found is not None and self._text(found).decode("utf-8", "replace").rstrip(": \t\n") == key:
+                    return pair.child_by_field_name("value")
+        return None
+
     def _text(self, node: Node) -> bytes:
         """``node``'s source bytes, from the document (a tree parsed through a read callback
         keeps no source: ``node.text`` would call the callback again, slowly)."""
@@ -971,7 +1034,8 @@ class _Run:
 
     def _signature(self, definition: Node, wrappers: list[Node] | None, keywords: list[Node] | None) -> str:
         body = self.body(definition)
-        if body is not None and definition.type in self.spec.registrations:
+        typed = self.type_of(definition)
+        if body is not None and typed in self.spec.registrations:
             brief = self.registration_signature(definition, body)
             if brief:
                 return brief
@@ -981,7 +1045,7 @@ class _Run:
         paired = self._sibling_bodies.get(_key(definition))
         if paired is not None:
             start = paired[1].start_byte  # its head, round it (``static`` before Dart's method)
-        if definition.type in spec.self_bodies and not wrappers:
+        if typed in spec.self_bodies and not wrappers:
             # Its own body, with nothing around it that names it (Scala 3's ``extension (s:
             # String)`` then its ``def``s): its head is its text before its first member.
             end = self.members_start(definition)
@@ -989,7 +1053,7 @@ class _Run:
         if opener is not None:  # its own body, headed to its opening token (Zig's ``struct {``)
             end = next((c.end_byte for c in definition.children if c.type == opener), end)
         if wrappers and (
-            definition.type in spec.self_bodies
+            typed in spec.self_bodies
             or any(w.type in spec.naming_wrappers for w in wrappers)
             or (definition.child_by_field_name("name") is None and not self._name_of(definition))
         ):
@@ -1007,7 +1071,7 @@ class _Run:
             # line that names it (Java's ``public final native`` and annotations above it; a C
             # prototype's name below its return type and export macros).
             name = definition.child_by_field_name("name")
-            if name is None and definition.type in spec.prototypes:
+            if name is None and typed in spec.prototypes:
                 name = _declared(definition)[1]
             named = name.start_point.row + 2 - self.doc.line_of_byte(start) if name is not None else 1
             lines = lines[: named if 1 <= named <= _MAX_SIGNATURE_LINES else 1]
@@ -1050,9 +1114,10 @@ class _Run:
     def body(self, definition: Node) -> Node | None:
         """The node holding the definition's statements or members."""
         spec = self.spec
-        if definition.type in spec.self_bodies or definition.type in spec.own_bodies:
+        typed = self.type_of(definition)
+        if typed in spec.self_bodies or typed in spec.own_bodies:
             return definition
-        if definition.type in spec.registrations:
+        if typed in spec.registrations:
             return self.registered(definition, bare=True)  # found as a definition: a group if not labelled
         paired = self._sibling_bodies.get(_key(definition))
         if paired is not None:  # its statements' block, or the sibling itself (``=> expr;``)
@@ -1066,7 +1131,7 @@ class _Run:
             if child.type in spec.body_hosts:
                 return next((c for c in child.named_children if c.type in spec.body_types), None)
         found: Node | None = None
-        for step in spec.body_paths.get(definition.type, ()):
+        for step in spec.body_paths.get(typed, ()):
             found = next((c for c in (definition if found is None else found).named_children if c.type == step), None)
             if found is None:
                 return None
@@ -1092,31 +1157,32 @@ class _Run:
     def kind(self, definition: Node, in_container: bool) -> str:
         """The Chunk kind of a definition node."""
         spec = self.spec
-        if definition.type in spec.registrations:
+        typed = self.type_of(definition)
+        if typed in spec.registrations:
             return "callback"
-        keywords = spec.keyword_kinds.get(definition.type)
+        keywords = spec.keyword_kinds.get(typed)
         if keywords:
             found = next((keywords[c.type] for c in definition.children if not c.is_named and c.type in keywords), None)
             if found:
                 return found
-        if definition.type in spec.named_kinds:
-            typed = next((c for c in definition.named_children if c.type in spec.name_types), None)
-            text = _clean_name(self._text(typed)) if typed is not None else None
+        if typed in spec.named_kinds:
+            named = next((c for c in definition.named_children if c.type in spec.name_types), None)
+            text = _clean_name(self._text(named)) if named is not None else None
             word = _KIND_WORD.match(text) if text else None
             if word:
                 return word.group()  # HCL's block type: ``resource``, ``variable``
-        if definition.type in spec.kinds:
-            return spec.kinds[definition.type]
-        if definition.type in spec.containers:
+        if typed in spec.kinds:
+            return spec.kinds[typed]
+        if typed in spec.containers:
             return "class"
         if spec.receiver_field and definition.child_by_field_name(spec.receiver_field) is not None:
             return "method"
-        if definition.type in spec.functions and any(mark in (self._own_name(definition) or "") for mark in spec.method_marks):
+        if typed in spec.functions and any(mark in (self._own_name(definition) or "") for mark in spec.method_marks):
             return "method"  # ``void Matrix::multiply()`` defined outside its class
         holder = definition.parent
         if holder is not None and holder.type in spec.free_wrappers:
             return "function"  # C++'s ``friend`` defined in its class: no member of it
-        if definition.type in spec.functions and holder is not None and holder.type in spec.assignments:
+        if typed in spec.functions and holder is not None and holder.type in spec.assignments:
             target = holder.child_by_field_name("left")
             if target is not None and b".prototype." in self._text(target):
                 return "method"  # ``Router.prototype.route = function``: every Router's method
@@ -1375,12 +1441,12 @@ class _Run:
     def classy(self, container: Node) -> bool:
         """Whether ``container``'s member functions are methods: a class's are, a namespace's
         or module's are plain functions (``CodeSpec.methods_in`` names the exceptions)."""
-        return container.type in self.spec.methods_in or self.kind(container, False) not in NON_CLASS_KINDS
+        return self.type_of(container) in self.spec.methods_in or self.kind(container, False) not in NON_CLASS_KINDS
 
     def scopes(self, unit: Unit) -> bool:
         """Whether ``unit`` is a file-scoped namespace: the definitions after it are in it."""
         definition = unit.definition
-        return definition is not None and definition.type in self.spec.scoping and self.body(definition) is None
+        return definition is not None and self.type_of(definition) in self.spec.scoping and self.body(definition) is None
 
     def split_definition(
         self,
@@ -1425,8 +1491,8 @@ class _Run:
             pieces = self.join_parts(pieces, symbol, start)
             _number(pieces, kind)
             return
-        registers = definition.type in self.spec.registrations
-        is_container = definition.type in self.spec.containers
+        registers = self.type_of(definition) in self.spec.registrations
+        is_container = self.type_of(definition) in self.spec.containers
         signature = self.typed_signature(unit, self.signature(definition, unit.wrappers, _keywords(unit)))
         if body is not None:
             lead = self.body_lead(definition, body)
@@ -1490,7 +1556,7 @@ class _Run:
             suite = any(m.definition is not None for m in members)
         else:
             suite = self.spec.function_suites and any(
-                m.definition is not None and m.definition.type in self.spec.registrations for m in members
+                m.definition is not None and self.type_of(m.definition) in self.spec.registrations for m in members
             )
         if is_container or suite:
             head_kind = "class_header" if is_container else self.kind(definition, in_container)
@@ -1510,7 +1576,7 @@ class _Run:
                 first.header = self.summary(listed if len(left.defs) == len(listed.defs) else left, symbol, budget - used)
             _number(heads, head_kind)
             classy = is_container and self.classy(definition)  # a test suite's functions are no methods
-            packed = definition.type in self.spec.packed_members
+            packed = self.type_of(definition) in self.spec.packed_members
             self.level([], path, repeat, first, depth=depth + 1, in_container=classy, units=members, packed=packed)
             return
         kind = self.kind(definition, in_container)
@@ -2231,6 +2297,12 @@ def _ends_with_comment(node: Node, comment_types: frozenset[str] = frozenset()) 
     return False
 
 
+def _opens_body(node: Node, spec: CodeSpec) -> bool:
+    """Whether keyword ``node`` is the first token of a body (Elixir's ``do`` of ``do_block``)."""
+    parent = node.parent
+    return parent is not None and parent.type in spec.body_types and node.prev_sibling is None
+
+
 def _is_trailing(node: Node, units: list[Unit]) -> bool:
     """A comment on the same line as the code before it belongs to that code."""
     return bool(units) and units[-1].last >= node.start_point.row + 1
@@ -2427,6 +2499,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
             if lead:
                 first = min(first, _lines(lead[0], run.doc.data)[0])
             body = run.body(definition)
+            typed = run.type_of(definition)
             signature_last = (
                 _head_last(run.doc, Unit(first, last, [outer]), run.body_lead(definition, body)[0])
                 if body is not None
@@ -2439,18 +2512,18 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                     first,
                     last,
                     signature_last,
-                    definition.type in spec.functions or definition.type in spec.registrations or run.prototype(definition),
+                    typed in spec.functions or typed in spec.registrations or run.prototype(definition),
                     definition.start_point.row + 1,
                     run.typed_signature(unit, run.signature(definition, unit.wrappers, _keywords(unit))),
                 )
             )
             if body is not None:
-                classy = definition.type in spec.containers and run.classy(definition)
-                function_body = definition.type not in spec.containers
+                classy = typed in spec.containers and run.classy(definition)
+                function_body = typed not in spec.containers
                 members = list(body.children)
                 if body is definition:  # its own body: its head shares no unit with a member on its line
                     start = run.members_start(definition)
                     members = [c for c in members if c.start_byte >= start]
-                stack.append((members, symbol_path, classy, depth + 1, function_body, definition.type in spec.registrations))
+                stack.append((members, symbol_path, classy, depth + 1, function_body, typed in spec.registrations))
     found.sort(key=lambda d: (d.first, -d.last))
     return found

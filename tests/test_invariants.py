@@ -36,6 +36,7 @@ def test_samples_cover_many_languages() -> None:
                      "dart",
                      "solidity", "zig",
                      "r", "perl",
+                     "elixir",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

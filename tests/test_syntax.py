@@ -117,12 +117,21 @@ LANGUAGE_CASES = {
              ("Urgency", "enum"), ("Urgency.label", "method"), ("Summary", "struct"), ("ParseError", "error"),
              ("planRestock", "function"), ("a bad line is skipped, not fatal", "test"),
              ("planRestock.Context.lessThan", "method")]),
+    # Every definition is a call (``CodeSpec.definition_calls``), typed by its callee's word;
+    # ``defimpl Proto, for: Type`` is named as Rust's ``impl`` is.
+    "elixir": ("polyglot_scripts/elixir/reservations.ex",
+               [("Shop.Inventory.Reservations.reserve_cart", "function"), ("Shop.Inventory.Reservations", "module"),
+                ("Shop.Inventory.Reservations.Hold", "module"), ("Shop.Inventory.Reservations.Hold.expired?", "function"),
+                ("Shop.Inventory.Reservations.format_shortage", "function"), ("Shop.Inventory.PickLabel", "protocol"),
+                ("Shop.Inventory.PickLabel.label", "function"),
+                ("<Shop.Inventory.Reservations.Hold as PickLabel>", "impl"),
+                ("<Shop.Inventory.Reservations.Hold as PickLabel>.label", "function")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
 COMMENT_PREFIXES = {
     "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
-    "r": "#", "perl": "#",
+    "r": "#", "perl": "#", "elixir": "#",
 }  # fmt: skip
 
 
@@ -1237,6 +1246,19 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
           ("Shop.Cart.after_block", "function"), ("main", "package"), ("main.run", "function"),
           ("main.$on_error", "function"), ("main.*alias", "function"), ("Shop.Item", "class"),
           ("Shop.Item.price", "method"), ("main.with_sig", "function")]),
+        ("elixir", "cart_test.exs",  # ExUnit's tests are named by their labels, as other languages' tests are
+         "defmodule Shop.CartTest do\n  use ExUnit.Case\n\n  setup do\n    %{cart: []}\n  end\n\n"
+         "  describe \"add/2\" do\n    test \"adds an item\", %{cart: cart} do\n      assert [1 | cart] == [1]\n"
+         "    end\n  end\nend\n",
+         [("Shop.CartTest", "module"), ("Shop.CartTest.setup", "callback"), ('Shop.CartTest.describe("add/2")', "callback"),
+          ('Shop.CartTest.describe("add/2").test("adds an item")', "callback")]),
+        ("elixir", "money.ex",  # guards, macros, delegates, one-liners; a struct's own impl has no ``for:``
+         "defmodule Money do\n  defstruct cents: 0\n  defguard is_cents(x) when is_integer(x) and x >= 0\n"
+         "  defmacro euros(n), do: quote(do: unquote(n) * 100)\n  defdelegate fetch(m, key), to: Map\n"
+         "  defp zero, do: 0\n  def add(a, b) when is_cents(b), do: a + b\n\n  defimpl Inspect do\n"
+         "    def inspect(m, _opts), do: \"€#{m.cents / 100}\"\n  end\nend\n",
+         [("Money.is_cents", "guard"), ("Money.euros", "macro"), ("Money.fetch", "function"), ("Money.zero", "function"),
+          ("Money.add", "function"), ("Money.Inspect", "impl"), ("Money.Inspect.inspect", "function")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
@@ -1245,7 +1267,8 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "haskell-operators-equations-families", "julia-methods-heads-macros",
          "dart-constructors-operators-accessors",
          "solidity-file-level-abstract-fallback", "solidity-unnamed-fallback", "zig-container-kinds-extern-tests",
-         "php-second-file-namespace", "r-assignment-forms-reference-classes-lists", "perl-packages-classes-anonymous-subs"],
+         "php-second-file-namespace", "r-assignment-forms-reference-classes-lists", "perl-packages-classes-anonymous-subs",
+         "elixir-exunit", "elixir-macros-guards-delegates"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -1601,6 +1624,58 @@ def test_a_closer_missing_above_the_end_is_mended_where_it_went_or_flagged_to_th
     chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=60), "syntax")
     assert list(dict.fromkeys(c.symbol for c in chunks)) == ["f", "f.g", "f.h"]
     assert all("damaged" in c.flags for c in chunks) and not chunks[0].fallback
+
+
+def test_an_elixir_module_splits_into_its_head_and_functions_and_a_long_def_repeats_its_head() -> None:
+    # ``do`` opens the module's body on its head's line: it is the head's, not the first def's
+    # (read as a keyword leading the next definition, it took that def into the head).
+    source = "defmodule Shop.Pricing do\n" + "".join(
+        f'  @doc "Price rule {i}."\n  def rule_{i}(price) do\n    price * {i}\n  end\n\n' for i in range(6)
+    ) + "end\n"
+    chunks = _syntax("pricing.ex", "elixir", source, unit="chars", budget=200)
+    header = chunks[0]
+    assert (header.kind, header.symbol, header.text) == ("class_header", "Shop.Pricing", "defmodule Shop.Pricing do")
+    assert "rule_0, rule_1" in header.header
+    rules = [c for c in chunks if c.kind == "function"]
+    assert [c.symbol for c in rules] == [f"Shop.Pricing.rule_{i}" for i in range(6)]
+    assert all(c.parent_id == header.id and c.header == "defmodule Shop.Pricing" for c in rules)
+    assert all(c.text.lstrip().startswith(f'@doc "Price rule {i}."') for i, c in enumerate(rules))
+    first = next(d for d in list_definitions(prepare("pricing.ex", "elixir", source)) if d.symbol == "Shop.Pricing.rule_0")
+    assert (first.first, first.last) == (2, 5)
+    # A long def: its parts repeat its head, guard included; its @doc leads the first.
+    body = "".join(f"    total = total + line_{i} * rate\n" for i in range(30))
+    source = (
+        'defmodule Shop.Totals do\n  @doc "Sums the lines."\n  def sum(lines, rate) when rate > 0 do\n'
+        f"    total = 0\n{body}    total\n  end\nend\n"
+    )
+    chunks = _syntax("totals.ex", "elixir", source, unit="chars", budget=300)
+    parts = [c for c in chunks if c.symbol == "Shop.Totals.sum"]
+    assert len(parts) >= 3 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert parts[0].kind == "function" and parts[0].text.lstrip().startswith('@doc "Sums the lines."')
+    assert all(p.header == "def sum(lines, rate) when rate > 0" and p.parent_id == parts[0].id for p in parts[1:])
+    # An ExUnit test without a body is pending, no definition; a call named ``test`` is a call.
+    source = 'defmodule T do\n  test "pending"\n  def f(x), do: test(x)\nend\n'
+    assert [d.symbol for d in list_definitions(prepare("t.exs", "elixir", source))] == ["T", "T.f"]
+
+
+def test_a_broken_elixir_file_is_chunked_around_the_damage_or_falls_back() -> None:
+    rel = "polyglot_scripts/elixir/reservations.ex"
+    text = (SAMPLES / rel).read_text("utf-8")
+    old = "&Hold.expired?(&1, now))\n"
+    assert old in text
+    broken = prepare(rel, "elixir", text.replace(old, "&Hold.expired?(&1, now)\n", 1))  # a ``)`` left out
+    chunks = chunk_document(broken, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert_lossless(broken, chunks)
+    assert all(c.fallback is None for c in chunks)
+    damaged = {c.symbol for c in chunks if "damaged" in c.flags}
+    assert damaged == {"Shop.Inventory.Reservations.release_expired"}, damaged
+    assert {d.symbol for d in list_definitions(_prep(rel))} == {d.symbol for d in list_definitions(broken)}
+    # Where errors are most of the file, it is cut in plain windows.
+    garbage = "defmodule Shop do\n" + "".join(f"  def ) rule_{i} ] ( do end end ,,\n" for i in range(12))
+    prep = prepare("bad.ex", "elixir", garbage)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=200), "syntax")
+    assert chunks and all(c.fallback == "parse_error" for c in chunks)
+    assert_lossless(prep, chunks)
 
 
 # ---- callbacks registered under a label (``CodeSpec.registrations``) -------------------------
