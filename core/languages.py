@@ -1377,7 +1377,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             body_types=frozenset({"do_block"}),
             # ``def add(cart, item)``: through the call's callee; ``add(x) when x > 0``: its left.
             name_fields=("target", "left"),
-            name_types=frozenset({"identifier", "alias"}),
+            name_types=frozenset({"identifier", "alias", "dot"}),  # ``defmodule __MODULE__.Sub do``
             registration_labels=frozenset({"string"}),  # ``test "adds an item" do``
             # ``test "pending"`` without a body is ExUnit's skipped test, ``setup(context)`` a call.
             needs_body=frozenset({"test", "describe", "setup", "setup_all", "defmodule", "defimpl"}),

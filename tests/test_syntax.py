@@ -1256,9 +1256,11 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "defmodule Money do\n  defstruct cents: 0\n  defguard is_cents(x) when is_integer(x) and x >= 0\n"
          "  defmacro euros(n), do: quote(do: unquote(n) * 100)\n  defdelegate fetch(m, key), to: Map\n"
          "  defp zero, do: 0\n  def add(a, b) when is_cents(b), do: a + b\n\n  defimpl Inspect do\n"
-         "    def inspect(m, _opts), do: \"€#{m.cents / 100}\"\n  end\nend\n",
+         "    def inspect(m, _opts), do: \"€#{m.cents / 100}\"\n  end\n\n  defmodule __MODULE__.Rounding do\n"
+         "    def half_up(cents), do: cents\n  end\nend\n",
          [("Money.is_cents", "guard"), ("Money.euros", "macro"), ("Money.fetch", "function"), ("Money.zero", "function"),
-          ("Money.add", "function"), ("Money.Inspect", "impl"), ("Money.Inspect.inspect", "function")]),
+          ("Money.add", "function"), ("Money.Inspect", "impl"), ("Money.Inspect.inspect", "function"),
+          ("Money.__MODULE__.Rounding.half_up", "function")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
