@@ -292,7 +292,9 @@ class CodeSpec:
       ``type_signatures`` node right above them of that name (``fact :: Int -> Int``); a
       signature alone (a class's method) is a definition of its own. The first equation is the
       unit's definition, the later ones its statements, and the type signature is repeated
-      above its parts with the first equation's head;
+      above its parts with the first equation's head (and lists it in a class's summary). What
+      follows an equation's body (a ``where`` clause) is read with it: its helpers are the
+      equation's nested definitions;
     - ``comment_types``: comments whose node type does not say so (Haskell's ``-- |`` and
       ``-- ^``, ``haddock``): read as comments where a definition's leading comments are told
       from its code (and list them in ``attached`` too);

@@ -409,15 +409,19 @@ class _Run:
         name = self.name(unit)
         return name[1:-1] if name.startswith("(") and name.endswith(")") else name
 
+    def _type_signature(self, unit: Unit) -> Node | None:
+        """The type signature above the equations ``unit`` holds (``CodeSpec.equations``), if any."""
+        definition = unit.definition
+        if definition is None or definition.type not in self.spec.equations:
+            return None
+        return next(
+            (n for n in unit.nodes if n.type in self.spec.type_signatures and n.end_byte <= definition.start_byte), None
+        )
+
     def typed_signature(self, unit: Unit, signature: str) -> str:
         """``signature`` (the first equation's head) under the type signature of the equations
         ``unit`` holds (``CodeSpec.equations``), as their parts repeat it."""
-        definition = unit.definition
-        if definition is None or definition.type not in self.spec.equations:
-            return signature
-        typed = next(
-            (n for n in unit.nodes if n.type in self.spec.type_signatures and n.end_byte <= definition.start_byte), None
-        )
+        typed = self._type_signature(unit)
         if typed is None:
             return signature
         text = self.doc.slice(typed.start_byte, typed.end_byte)
@@ -1777,6 +1781,9 @@ class _Run:
     def member_signature(self, unit: Unit) -> str:
         """A member's line in its class's summary: a definition's signature, a declaration's text."""
         if unit.definition is not None:
+            typed = self._type_signature(unit)  # (a method's type says more than its equation's head)
+            if typed is not None:
+                return self.doc.slice(typed.start_byte, typed.end_byte).rstrip()
             return self.signature(unit.definition, unit.wrappers, _keywords(unit))
         node = self.declared(unit)
         assert node is not None
@@ -2521,6 +2528,10 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                 classy = typed in spec.containers and run.classy(definition)
                 function_body = typed not in spec.containers
                 members = list(body.children)
+                if definition.type in spec.equations:
+                    # What follows an equation's body, as its split parts read it: its later guards
+                    # and its ``where`` clause, whose helpers are its nested definitions.
+                    members += [c for c in definition.children if c.start_byte >= body.end_byte]
                 if body is definition:  # its own body: its head shares no unit with a member on its line
                     start = run.members_start(definition)
                     members = [c for c in members if c.start_byte >= start]

@@ -74,7 +74,8 @@ LANGUAGE_CASES = {
                 [("Shop.Restock.runRestock", "function"), ("Shop.Restock", "module"), ("Shop.Restock.Item", "data"),
                  ("Shop.Restock.Sku", "newtype"), ("Shop.Restock.Cents", "type"), ("Shop.Restock.Priced", "class"),
                  ("Shop.Restock.Priced.priceOf", "method"), ("Shop.Restock.<Item as Priced>", "instance"),
-                 ("Shop.Restock.<Item as Priced>.describe", "method"), ("Shop.Restock.reorderQuantity", "function")]),
+                 ("Shop.Restock.<Item as Priced>.describe", "method"), ("Shop.Restock.reorderQuantity", "function"),
+                 ("Shop.Restock.runRestock.belowMinimum", "function")]),
     # Names sit in no field: found down the signature's call; ``f(x) = ...`` is a function.
     "julia": ("polyglot_scripts/julia/pricing.jl",
               [("Pricing.price_report", "function"), ("Pricing", "module"), ("Pricing.Product", "struct"),
@@ -3133,6 +3134,7 @@ def test_haskell_signature_and_equations_are_one_definition_split_under_the_type
     assert found["Shop.Report"][0] == "module"
     assert found["Shop.Report.format"] == ("function", 4, 6)  # the signature and both equations
     assert "Shop.Report.format.format" not in found  # a later equation is no definition of its own
+    assert found["Shop.Report.report.total"][0] == "function"  # its ``where`` clause's helper
     chunks = _syntax("Report.hs", "haskell", source, unit="chars", budget=300)
     fmt = [c for c in chunks if c.symbol == "Shop.Report.format"]
     assert len(fmt) == 1 and fmt[0].text.startswith("-- | How a price prints.\nformat :: Int -> String")
@@ -3161,6 +3163,11 @@ def test_haskell_class_and_instance_split_into_header_and_methods() -> None:
     assert rule3.text == "  -- | Rule 3.\n  rule3 :: a -> Int\n  rule3 _ = 3"
     instance = next(c for c in chunks if c.kind == "class_header" and c.symbol == "<Item as Pricing>")
     assert any(c.parent_id == instance.id and c.symbol == "<Item as Pricing>.rule7" for c in chunks)
+    # Where the summary lists signatures, a method is listed by its type, not its equation's head.
+    prep = _prep("polyglot_scripts/haskell/Restock.hs")
+    chunks = chunk_document(prep, ChunkSettings(budget=300, unit="chars"), "syntax")
+    priced = next(c for c in chunks if c.kind == "class_header" and c.symbol == "Shop.Restock.Priced")
+    assert "--   priceOf :: Int -> a -> Cents" in priced.header
 
 
 def test_julia_module_and_struct_split_into_members_and_long_function_into_parts() -> None:
