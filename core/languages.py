@@ -292,7 +292,8 @@ class CodeSpec:
       ``type_signatures`` node right above them of that name (``fact :: Int -> Int``); a
       signature alone (a class's method) is a definition of its own. The first equation is the
       unit's definition, the later ones its statements, and the type signature is repeated
-      above its parts with the first equation's head (and lists it in a class's summary). What
+      above its parts, with the first equation's head when it is the only one (and lists it in
+      a class's summary). What
       follows an equation's body (a ``where`` clause) is read with it: its helpers are the
       equation's nested definitions;
     - ``comment_types``: comments whose node type does not say so (Haskell's ``-- |`` and
@@ -1168,7 +1169,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                     "binary_expression", "parametrized_type_expression",
                 }
             ),
-            name_types=frozenset({"identifier", "field_expression"}),
+            name_types=frozenset({"identifier", "field_expression", "operator"}),  # ``+(a::Money, b::Money) = ...``
             body_types=frozenset({"block"}),
             kinds={
                 "module_definition": "module", "struct_definition": "struct", "abstract_definition": "abstract",

@@ -420,7 +420,8 @@ class _Run:
 
     def typed_signature(self, unit: Unit, signature: str) -> str:
         """``signature`` (the first equation's head) under the type signature of the equations
-        ``unit`` holds (``CodeSpec.equations``), as their parts repeat it."""
+        ``unit`` holds (``CodeSpec.equations``), as their parts repeat it; the type signature
+        alone above several equations."""
         typed = self._type_signature(unit)
         if typed is None:
             return signature
@@ -428,6 +429,8 @@ class _Run:
         lines = [line.rstrip() for line in text.splitlines() if line.strip()]
         if len(lines) > _MAX_SIGNATURE_LINES:
             lines = self._folded(lines)
+        if any(_key(node) in self._continued for node in unit.nodes):
+            return "\n".join(lines)  # (``fact 0 =`` is the head of one of its equations alone)
         return "\n".join([*lines, signature])
 
     def _sibling_host(self, units: list[Unit], node: Node) -> Unit | None:

@@ -1176,9 +1176,10 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "Base.show(io::IO, c::Cart) = print(io, c.id)\ntotal(xs::Vector{T}) where {T<:Real} = sum(xs)\n"
          "count_items(c)::Int = length(c.items)\nrate = 0.2\n\n@inline function fast(x)\n    x\nend\n\n"
          "mutable struct Cart{T} <: AbstractCart\n    items::Vector{T}\nend\n\nprimitive type Sku 64 end\n\n"
-         "function Base.:+(a::Cart, b::Cart)::Cart\n    Cart(vcat(a.items, b.items))\nend\n",
+         "function Base.:+(a::Cart, b::Cart)::Cart\n    Cart(vcat(a.items, b.items))\nend\n"
+         "-(a::Money, b::Money) = Money(a.cents - b.cents)\n",
          [("Base.show", "method"), ("total", "function"), ("count_items", "function"), ("fast", "function"),
-          ("Cart", "struct"), ("Sku", "primitive"), ("Base.:+", "method")]),
+          ("Cart", "struct"), ("Sku", "primitive"), ("Base.:+", "method"), ("-", "function")]),
         # Constructors named after the ``.``, operators after ``operator``; getters and setters at
         # a file's top level too; an extension type, an unnamed extension, a generator.
         ("dart", "cart.dart",
@@ -3147,6 +3148,11 @@ def test_haskell_signature_and_equations_are_one_definition_split_under_the_type
     # The ``where`` clause's helper is a nested definition of the split function.
     helper = next(c for c in chunks if c.symbol == "Shop.Report.report.total")
     assert helper.kind == "function" and "total ps = format (sum ps)" in helper.text
+    # Many equations: their parts repeat the type signature alone (not the first one's head).
+    many = "code :: Int -> String\n" + "".join(f'code {i} = "c{i}"\n' for i in range(30))
+    parts = _syntax("Codes.hs", "haskell", many, unit="chars", budget=200)
+    assert len(parts) >= 3 and all(c.symbol == "code" for c in parts)
+    assert all(c.header == "code :: Int -> String" for c in parts[1:])
 
 
 def test_haskell_class_and_instance_split_into_header_and_methods() -> None:
