@@ -1098,7 +1098,9 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             # A top-level function is its type signature (``restock :: Int -> Item -> Item``)
             # and its equations, separate siblings to the grammar (``function``; ``bind`` for
             # one without arguments: ``main = do``), joined as one definition (``equations``).
-            # A class's signature without a default is a method of its own.
+            # A class's signature without a default is a method of its own. ``header``: the
+            # module header (``module Shop.Restock (...) where``); ``type_synomym`` is spelled
+            # so by the grammar.
             functions=frozenset(
                 {
                     "function", "bind", "signature", "header", "newtype", "type_synomym", "type_family",
