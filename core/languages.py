@@ -73,6 +73,9 @@ class CodeSpec:
       ``fmt`` is not ``Debug``'s); ``methods_in``: containers whose members are methods though
       their kind is a namespace's
       (a Ruby module is a mixin: its ``def``s are instance methods);
+      ``selectors``: definitions named by their selector, each keyword before a parameter
+      followed by ``:`` (Objective-C's ``- (void)restock:(NSString *)sku count:(NSInteger)n`` is
+      ``restock:count:``, not ``restock:``'s namesake);
       ``name_separators``: tokens in a qualified name that join its parts as ``.`` does (Lua's
       ``function Account:deposit`` is ``Account.deposit``); ``method_marks``: what in a
       function's own name makes it a method written outside its class (C++'s ``void
@@ -119,6 +122,12 @@ class CodeSpec:
       ``head_ends``: per such definition type, the token of its own that ends its head (Zig's
       ``pub const Item = struct {``: the ``ContainerDecl``'s fields and ``Decl``s are its own
       children after its ``{``), which then starts at a keyword before it on its line (``pub``);
+      ``line_heads``: such definitions whose signature, repeated above their members, is their
+      first line (Objective-C's ``@interface Store : NSObject <Pricing>``, PowerShell's ``class
+      Store : Base {``): their members start on the lines below, no node holds them together;
+    - ``uncommented_heads``: the lines of comments inside a definition's head are no part of its
+      repeated signature (PowerShell's comment-based help between ``function Sync-Stock {`` and
+      its ``param(...)`` block, which is the signature a reader wants above each part);
     - ``needs_body``: definitions that define nothing without a body (C's ``struct sockaddr_in
       addr;`` names a type for a variable; ``struct node;`` only declares one);
       ``bodiless_wrappers``: definitions that, without a body, are wrappers (also listed in
@@ -331,6 +340,7 @@ class CodeSpec:
     qualifiers: dict[str, str] = field(default_factory=dict)
     trait_fields: dict[str, str] = field(default_factory=dict)
     methods_in: frozenset[str] = frozenset()
+    selectors: frozenset[str] = frozenset()
     name_separators: tuple[str, ...] = ()
     method_marks: tuple[str, ...] = (".",)
     body_types: frozenset[str] = frozenset()
@@ -349,6 +359,8 @@ class CodeSpec:
     own_bodies: frozenset[str] = frozenset()
     head_ends: dict[str, str] = field(default_factory=dict)
     nameless: frozenset[str] = frozenset()
+    line_heads: frozenset[str] = frozenset()
+    uncommented_heads: bool = False
     needs_body: frozenset[str] = frozenset()
     bodiless_wrappers: frozenset[str] = frozenset()
     calls: frozenset[str] = frozenset()
@@ -1399,6 +1411,71 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "defguardp": "guard", "test": "callback", "setup": "callback", "setup_all": "callback",
             },
         ),  # fmt: skip
+        CodeSpec(
+            name="objc",
+            extensions=(".mm",),  # (``.m`` is MATLAB's too: left to the text blocks)
+            comment=_C_LIKE,
+            # A class's ``@implementation`` holds its methods (``- (void)restock:(NSString *)sku
+            # count:(NSInteger)n {...}``), each in an ``implementation_definition`` (a wrapper);
+            # C's functions, structs and enums stand beside them. ``@interface`` (a category's
+            # too: ``@interface Store (Discounts)``) and ``@protocol`` list properties and methods
+            # declared, no body node around them: they are their own bodies.
+            functions=frozenset({"function_definition", "method_definition"}),
+            containers=frozenset(
+                {
+                    "class_interface", "class_implementation", "protocol_declaration",
+                    "struct_specifier", "union_specifier", "enum_specifier",
+                }
+            ),
+            wrappers=frozenset({"implementation_definition", "type_definition", "declaration"}),
+            transparent=frozenset({"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification"}),
+            own_bodies=frozenset({"class_interface", "class_implementation", "protocol_declaration"}),
+            line_heads=frozenset({"class_interface", "class_implementation", "protocol_declaration"}),
+            # A class is named by its first identifier (no field holds it), a C function by its
+            # declarator, a method by its selector (``restock:count:``), declared or defined.
+            name_fields=("name", "declarator"),
+            selectors=frozenset({"method_definition", "method_declaration"}),
+            naming_wrappers=frozenset({"type_definition"}),  # ``typedef struct {...} Point;``
+            kinds={
+                "class_interface": "interface", "class_implementation": "implementation",
+                "protocol_declaration": "protocol", "enum_specifier": "enum", "struct_specifier": "struct",
+                "union_specifier": "struct",
+            },
+            # ``@interface Store (Discounts)``, ``@implementation Store (Discounts)``: a category
+            # of ``Store`` (its methods are ``Store``'s); ``@interface Store ()`` an extension.
+            keyword_kinds={"class_interface": {"(": "category"}, "class_implementation": {"(": "category"}},
+            needs_body=frozenset({"struct_specifier", "union_specifier", "enum_specifier"}),
+            # An ``@interface``'s and a ``@protocol``'s method declarations, listed in its summary
+            # when it is split (its ``@property`` lines stay members, unlisted).
+            member_declarations={"method_declaration": ""},
+            # Foundation's ``NS_ASSUME_NONNULL_BEGIN`` alone on its line (the grammar read it as
+            # a declaration's type, and the definition below as its declarator).
+            macro_lines=True,
+        ),  # fmt: skip
+        CodeSpec(
+            name="powershell",
+            extensions=(".ps1", ".psm1"),
+            comment=("#", ""),
+            # ``function``, ``filter`` and ``workflow`` are all a ``function_statement``; a class's
+            # constructors and methods are ``class_method_definition``s.
+            functions=frozenset({"function_statement", "class_method_definition"}),
+            containers=frozenset({"class_statement", "enum_statement"}),
+            # Statements stand in a ``statement_list`` (the file's, a block's); an advanced
+            # function's ``begin``/``process``/``end`` blocks in a ``named_block_list``, opened
+            # (their ``statement_block``s too): a function defined in ``begin {}`` is the
+            # function's own, and a big ``process {}`` is packed statement by statement.
+            transparent=frozenset({"statement_list", "named_block_list", "named_block", "statement_block"}),
+            name_types=frozenset({"function_name", "simple_name"}),
+            # A function's ``script_block`` holds its ``param(...)`` block then its body: the
+            # param block is the signature, repeated above the body's parts.
+            body_types=frozenset({"script_block_body"}),
+            body_hosts=frozenset({"script_block"}),
+            uncommented_heads=True,  # (its help comment, when it stands above the param block)
+            own_bodies=frozenset({"class_statement", "enum_statement"}),  # members are their own children
+            line_heads=frozenset({"class_statement", "enum_statement"}),  # ``class Store : Base {``
+            kinds={"enum_statement": "enum"},
+            keyword_kinds={"function_statement": {"filter": "filter", "workflow": "workflow"}},
+        ),
         # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
         TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
         TextSpec("rst", (".rst",), ("..", ""), "rst"),
@@ -1424,9 +1501,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("ocaml", (".ml", ".mli"), ("(*", " *)")),
                 ("clojure", (".clj", ".cljs", ".cljc"), (";;", "")),
                 ("groovy", (".groovy", ".gradle"), ("//", "")),
-                ("powershell", (".ps1", ".psm1"), ("#", "")),
                 ("cmake", (".cmake",), ("#", "")),
-                ("objc", (".mm",), ("//", "")),
                 ("nix", (".nix",), ("#", "")),
                 ("glsl", (".glsl", ".vert", ".frag"), ("//", "")),
                 ("fortran", (".f90", ".f95"), ("!", "")),

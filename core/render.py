@@ -43,6 +43,8 @@ _PYGMENTS_NAMES = {
     "r": "r",
     "perl": "perl",
     "elixir": "elixir",
+    "objc": "objective-c",
+    "powershell": "powershell",
     "markdown": "markdown",
     "rst": "rst",
     "makefile": "make",

@@ -916,6 +916,15 @@ class _Run:
         spec = self.spec
         if node.type in spec.definition_calls:
             return self._call_name(node)
+        if node.type in spec.selectors:  # Objective-C's ``restock:(NSString *)sku count:(int)n``: ``restock:count:``
+            parts: list[str] = []
+            for child in node.named_children:
+                if child.type in spec.name_types:
+                    parts.append(_clean_name(self._text(child)) or "")
+                elif "parameter" in child.type and parts and not parts[-1].endswith(":"):
+                    parts[-1] += ":"
+            if parts and all(parts):
+                return "".join(parts)
         if spec.label_types:  # HCL's ``resource "aws_s3_bucket" "assets"``: ``aws_s3_bucket.assets``
             labels = [_clean_name(self._text(c)) for c in node.named_children if c.type in spec.label_types]
             if labels and all(labels):
@@ -1071,7 +1080,18 @@ class _Run:
             start = min(start, keywords[0].start_byte)
         if spec.head_macros:
             start = written_start(self.doc.data, start)  # (read as spaces by the parser alone)
+        if definition.type in spec.line_heads:
+            end = min(definition.end_byte, self.doc.line_end(self.doc.line_of_byte(start)))  # its first line
         text = self.doc.slice(start, end).rstrip()
+        if spec.uncommented_heads:
+            # PowerShell's help comment between ``function Get-Price {`` and its ``param(...)``:
+            # the lines of the definition's own comments are left out.
+            inner = [c for c in definition.children if c.type in spec.attached and start < c.start_byte < end]
+            if inner:
+                rows = {row for c in inner for row in range(c.start_point.row, c.end_point.row + 1)}
+                first_row = self.doc.line_of_byte(start) - 1
+                kept = [line for at, line in enumerate(text.splitlines()) if at + first_row not in rows]
+                text = "\n".join(kept).rstrip()
         lines = text.splitlines() or [""]
         if body is None:
             # Without a body the whole text would be the head: its first line, or down to the

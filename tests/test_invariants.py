@@ -37,6 +37,7 @@ def test_samples_cover_many_languages() -> None:
                      "solidity", "zig",
                      "r", "perl",
                      "elixir",
+                     "objc", "powershell",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

@@ -127,12 +127,26 @@ LANGUAGE_CASES = {
                 ("Shop.Inventory.PickLabel.label", "function"),
                 ("<Shop.Inventory.Reservations.Hold as PickLabel>", "impl"),
                 ("<Shop.Inventory.Reservations.Hold as PickLabel>.label", "function")]),
+    # Methods are named by their selector, as the class named in the breadcrumb's (a
+    # category's too); ``@interface`` and ``@implementation`` are both the class's.
+    "objc": ("polyglot_scripts/objc/ShelfLabels.mm",
+             [("ShelfLabelBatch.renderLabel:width:", "method"), ("ShelfLabelBatch", "implementation"),
+              ("ShelfLabelBatch", "interface"), ("LabelPrinter", "protocol"), ("NSString", "category"),
+              ("NSString.normalizedSKU", "method"), ("PriceLabel.labelWithSku:title:cents:", "method"),
+              ("PriceLabel.isDiscounted", "method"), ("FormatCents", "function"), ("LabelSize", "struct"),
+              ("LabelStyle", "enum")]),
+    # A function defined in an advanced function's ``begin {}`` block is that function's own.
+    "powershell": ("polyglot_scripts/powershell/Sync-StockLevels.ps1",
+                   [("Sync-StockLevels", "function"), ("StorefrontClient.PostBatch", "method"),
+                    ("StorefrontClient", "class"), ("StockLine.StockLine", "method"), ("SyncMode", "enum"),
+                    ("Select-Sellable", "filter"), ("Read-StockExport", "function"),
+                    ("Sync-StockLevels.Save-DeadLetter", "function")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
 COMMENT_PREFIXES = {
     "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
-    "r": "#", "perl": "#", "elixir": "#",
+    "r": "#", "perl": "#", "elixir": "#", "powershell": "#",
 }  # fmt: skip
 
 
@@ -1263,6 +1277,24 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          [("Money.is_cents", "guard"), ("Money.euros", "macro"), ("Money.fetch", "function"), ("Money.zero", "function"),
           ("Money.add", "function"), ("Money.Inspect", "impl"), ("Money.Inspect.inspect", "function"),
           ("Money.__MODULE__.Rounding.half_up", "function")]),
+        # A class extension (``()``) is an anonymous category; a C ``typedef struct`` and a C
+        # function beside the classes; ``NS_ASSUME_NONNULL_BEGIN`` alone on its line is no type.
+        ("objc", "Cart.mm",
+         "NS_ASSUME_NONNULL_BEGIN\n\n@class Cart;\n\n@interface Cart ()\n@property (nonatomic) NSInteger count;\n@end\n\n"
+         "typedef struct {\n    double net;\n    double vat;\n} Totals;\n\n@implementation Cart\n@synthesize count = _count;\n\n"
+         "- (Totals)totalsWithRate:(double)rate rounding:(BOOL)round {\n    Totals t = {0, 0};\n    return t;\n}\n\n"
+         "#pragma mark - Private\n\n+ (void)load {\n}\n@end\n\nvoid CartLog(Cart *cart) {\n    NSLog(@\"%@\", cart);\n}\n\n"
+         "NS_ASSUME_NONNULL_END\n",
+         [("Cart", "category"), ("Totals", "struct"), ("Cart", "implementation"),
+          ("Cart.totalsWithRate:rounding:", "method"), ("Cart.load", "method"), ("CartLog", "function")]),
+        # ``workflow`` and scope-qualified functions; a derived class's static and overriding methods.
+        ("powershell", "forms.ps1",
+         "function global:Get-Thing { 1 }\nworkflow Invoke-Nightly { Get-Thing }\n"
+         "class Base { [string] ToString() { return \"b\" } }\nclass Derived : Base, IComparable {\n"
+         "    static [int]$Count = 0\n    [int] CompareTo([object]$other) { return 0 }\n"
+         "    static [Derived] Parse([string]$s) { return [Derived]::new() }\n}\nenum Perm { Read = 1; Write = 2 }\n",
+         [("global:Get-Thing", "function"), ("Invoke-Nightly", "workflow"), ("Base.ToString", "method"),
+          ("Derived", "class"), ("Derived.CompareTo", "method"), ("Derived.Parse", "method"), ("Perm", "enum")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
@@ -1272,7 +1304,8 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "dart-constructors-operators-accessors",
          "solidity-file-level-abstract-fallback", "solidity-unnamed-fallback", "zig-container-kinds-extern-tests",
          "php-second-file-namespace", "r-assignment-forms-reference-classes-lists", "perl-packages-classes-anonymous-subs",
-         "elixir-exunit", "elixir-macros-guards-delegates"],
+         "elixir-exunit", "elixir-macros-guards-delegates",
+         "objc-extension-c-struct-macro-lines", "powershell-workflow-scopes-derived-class"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -3418,3 +3451,84 @@ def test_r_and_perl_garbage_falls_back() -> None:
         source = "\n".join(")) ]] }} <- -> ((( {{ ;; sub ] ) function ( ( [" for _ in range(30)) + "\n"
         chunks = _syntax(path, language, source, unit="chars", budget=200)
         assert chunks and any(c.fallback is not None or "damaged" in c.flags for c in chunks), language
+
+
+def test_objc_split_implementation_lists_its_methods_and_a_long_method_repeats_its_selector() -> None:
+    methods = "".join(
+        f"/// Adds {i}.\n- (NSInteger)add{i}:(NSInteger)value times:(NSInteger)n {{\n    return value * n + {i};\n}}\n\n"
+        for i in range(6)
+    )
+    long_method = "- (void)reconcileShelf:(NSString *)shelf {\n" + "".join(
+        f"    [self.counts setObject:@({i}) forKey:[shelf stringByAppendingString:@\"-{i}\"]];\n" for i in range(20)
+    ) + "}\n"
+    source = f"@implementation Shelf\n\n{methods}{long_method}\n@end\n"
+    chunks = _syntax("Shelf.mm", "objc", source, unit="chars", budget=400)
+    header = chunks[0]
+    assert (header.kind, header.symbol) == ("class_header", "Shelf")
+    assert header.text.startswith("@implementation Shelf")
+    assert "members of Shelf" in header.header and "add0:times:" in header.header
+    members = [c for c in chunks if c.parent_id == header.id]
+    assert [c.symbol for c in members if c.symbol.startswith("Shelf.add")] == [f"Shelf.add{i}:times:" for i in range(6)]
+    assert all(c.header == "@implementation Shelf" for c in members if c.symbol.startswith("Shelf.add"))
+    assert members[0].text.startswith("/// Adds 0.\n- (NSInteger)add0:(NSInteger)value")
+    parts = [c for c in chunks if c.symbol == "Shelf.reconcileShelf:"]
+    assert len(parts) >= 3 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert parts[0].parent_id == header.id and parts[0].text.startswith("- (void)reconcileShelf:")
+    for part in parts[1:]:
+        assert part.header == "- (void)reconcileShelf:(NSString *)shelf {" and part.parent_id == parts[0].id
+    assert_budget(chunks, 400)
+
+
+def test_powershell_split_class_lists_its_members_and_a_long_function_repeats_its_param_block() -> None:
+    methods = "".join(
+        f"    # Restocks bin {i}.\n    [void] Restock{i}([string]$sku, [int]$n) {{\n"
+        f"        $this.Stock[$sku] += $n * {i}\n    }}\n\n"
+        for i in range(6)
+    )
+    source = (
+        "class Warehouse : Site {\n    [hashtable]$Stock = @{}\n\n" + methods + "}\n\n"
+        "function Invoke-Recount {\n    <#\n    .SYNOPSIS\n        Recounts one aisle, shelf by shelf.\n    #>\n"
+        "    [CmdletBinding()]\n    param([string]$Aisle, [int]$Shelves = 4)\n"
+        "    process {\n"
+        + "".join(f"        Write-Output \"aisle $Aisle shelf {i}: $(Get-Count -Shelf {i})\"\n" for i in range(16))
+        + "    }\n}\n"
+    )
+    chunks = _syntax("warehouse.ps1", "powershell", source, unit="chars", budget=300)
+    header = chunks[0]
+    assert (header.kind, header.symbol) == ("class_header", "Warehouse")
+    assert "members of Warehouse" in header.header and "Restock0" in header.header
+    members = [c for c in chunks if c.parent_id == header.id]
+    assert [c.symbol for c in members] == [f"Warehouse.Restock{i}" for i in range(6)]
+    assert all(c.header == "class Warehouse : Site {" and c.kind == "method" for c in members)
+    assert members[0].text.startswith("    # Restocks bin 0.\n    [void] Restock0(")
+    parts = [c for c in chunks if c.symbol == "Invoke-Recount"]
+    assert len(parts) >= 3 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    # The param block is the signature, repeated above every later part; the help comment
+    # above it is not (``CodeSpec.uncommented_heads``).
+    assert ".SYNOPSIS" in parts[0].text
+    signature = "function Invoke-Recount {\n    [CmdletBinding()]\n    param([string]$Aisle, [int]$Shelves = 4)"
+    assert all(part.header == signature and part.parent_id == parts[0].id for part in parts[1:])
+    assert_budget(chunks, 300)
+
+
+@pytest.mark.parametrize(("path", "language", "source", "broken", "intact"), [
+    ("Till.mm", "objc",
+     "@implementation Till\n\n- (void)open {\n    self.isOpen = YES;\n}\n\n- (double)total {\n    double sum = 0;\n"
+     "    for (Line *line in self.lines {\n        sum += line.price;\n    }\n    return sum;\n}\n\n"
+     "- (void)close {\n    self.isOpen = NO;\n}\n\n@end\n\nint TillCount(void) {\n    return 3;\n}\n",
+     "Till.total", ["Till.open", "Till.close", "TillCount"]),
+    ("till.ps1", "powershell",
+     "function Open-Till {\n    param([string]$Name)\n    \"open $Name\"\n}\n\nfunction Get-Total($lines) {\n"
+     "    $sum = 0\n    foreach ($line in $lines {\n        $sum += $line.Price\n    }\n    return $sum\n}\n\n"
+     "function Close-Till {\n    \"closed\"\n}\n",
+     "Get-Total", ["Open-Till", "Close-Till"]),
+], ids=["objc", "powershell"])
+def test_objc_and_powershell_broken_code_is_chunked_around_the_damage(path, language, source, broken, intact) -> None:
+    chunks = _syntax(path, language, source, unit="chars", budget=150)
+    assert all(c.fallback is None for c in chunks)
+    assert any("damaged" in c.flags for c in chunks if c.symbol == broken)
+    for symbol in intact:
+        found = [c for c in chunks if c.symbol == symbol]
+        assert found and not any("damaged" in c.flags for c in found), symbol
+    garbage = _syntax(path, language, "garbage ] ) } @end {{ ]] \n" * 30, unit="chars", budget=200)
+    assert all(c.fallback == "parse_error" for c in garbage)
