@@ -1445,6 +1445,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             # of ``Store`` (its methods are ``Store``'s); ``@interface Store ()`` an extension.
             keyword_kinds={"class_interface": {"(": "category"}, "class_implementation": {"(": "category"}},
             needs_body=frozenset({"struct_specifier", "union_specifier", "enum_specifier"}),
+            body_types=frozenset({"compound_statement"}),  # a method's (no field names it)
             # An ``@interface``'s and a ``@protocol``'s method declarations, listed in its summary
             # when it is split (its ``@property`` lines stay members, unlisted).
             member_declarations={"method_declaration": ""},

@@ -3475,7 +3475,7 @@ def test_objc_split_implementation_lists_its_methods_and_a_long_method_repeats_i
     assert len(parts) >= 3 and [c.part for c in parts] == list(range(1, len(parts) + 1))
     assert parts[0].parent_id == header.id and parts[0].text.startswith("- (void)reconcileShelf:")
     for part in parts[1:]:
-        assert part.header == "- (void)reconcileShelf:(NSString *)shelf {" and part.parent_id == parts[0].id
+        assert part.header == "- (void)reconcileShelf:(NSString *)shelf" and part.parent_id == parts[0].id
     assert_budget(chunks, 400)
 
 
