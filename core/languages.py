@@ -1428,7 +1428,9 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 }
             ),
             wrappers=frozenset({"implementation_definition", "type_definition", "declaration"}),
-            transparent=frozenset({"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification"}),
+            transparent=frozenset(
+                {"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification"}
+            ),
             own_bodies=frozenset({"class_interface", "class_implementation", "protocol_declaration"}),
             line_heads=frozenset({"class_interface", "class_implementation", "protocol_declaration"}),
             # A class is named by its first identifier (no field holds it), a C function by its
@@ -1442,7 +1444,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "union_specifier": "struct",
             },
             # ``@interface Store (Discounts)``, ``@implementation Store (Discounts)``: a category
-            # of ``Store`` (its methods are ``Store``'s); ``@interface Store ()`` an extension.
+            # of ``Store`` (its methods are ``Store``'s). A class extension, ``@interface Store
+            # ()``, is one too: no token tells them apart.
             keyword_kinds={"class_interface": {"(": "category"}, "class_implementation": {"(": "category"}},
             needs_body=frozenset({"struct_specifier", "union_specifier", "enum_specifier"}),
             body_types=frozenset({"compound_statement"}),  # a method's (no field names it)

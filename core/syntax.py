@@ -1085,8 +1085,15 @@ class _Run:
         text = self.doc.slice(start, end).rstrip()
         if spec.uncommented_heads:
             # PowerShell's help comment between ``function Get-Price {`` and its ``param(...)``:
-            # the lines of the definition's own comments are left out.
-            inner = [c for c in definition.children if c.type in spec.attached and start < c.start_byte < end]
+            # the lines of the definition's own comments are left out, those on lines of their
+            # own (``function Get-Price { # note`` keeps its line).
+            data = self.doc.data
+            inner = [
+                c for c in definition.children
+                if c.type in spec.attached and start < c.start_byte < end
+                and not data[self.doc.line_start(c.start_point.row + 1) : c.start_byte].strip()
+                and not data[c.end_byte : self.doc.line_end(c.end_point.row + 1)].strip()
+            ]  # fmt: skip
             if inner:
                 rows = {row for c in inner for row in range(c.start_point.row, c.end_point.row + 1)}
                 first_row = self.doc.line_of_byte(start) - 1

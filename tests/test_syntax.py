@@ -3532,3 +3532,13 @@ def test_objc_and_powershell_broken_code_is_chunked_around_the_damage(path, lang
         assert found and not any("damaged" in c.flags for c in found), symbol
     garbage = _syntax(path, language, "garbage ] ) } @end {{ ]] \n" * 30, unit="chars", budget=200)
     assert all(c.fallback == "parse_error" for c in garbage)
+
+
+def test_a_powershell_signature_keeps_a_line_a_comment_shares_with_code() -> None:
+    # ``CodeSpec.uncommented_heads`` leaves out comments on lines of their own only.
+    source = "function Get-X { # returns x\n    <#\n    .SYNOPSIS\n    X.\n    #>\n    param([int]$a)\n" + "".join(
+        f"    Write-Output \"line {i} of the body of Get-X\"\n" for i in range(30)
+    ) + "}\n"
+    parts = [c for c in _syntax("x.ps1", "powershell", source, unit="chars", budget=300) if c.symbol == "Get-X"]
+    assert len(parts) > 2
+    assert all(part.header == "function Get-X { # returns x\n    param([int]$a)" for part in parts[1:])
