@@ -185,6 +185,11 @@ class CodeSpec:
     - ``docs_below``: a prototype's documentation may stand right below it (zlib documents
       each function under its prototype): a comment that starts on the line after a prototype
       with no comment above it, and has a blank line after it, is that prototype's;
+    - ``enum_macros``: macros that declare an enum from its underlying type and its name
+      (Foundation's ``typedef NS_ENUM(NSInteger, Tier) {...};``, ``NS_OPTIONS``, CoreFoundation's
+      ``CF_ENUM``): the parser reads each as ``enum Tier`` (``enum``, spaces, the name where it
+      stands), as the grammar does not know them (every such enum was an ERROR); the chunks
+      keep their text;
     - ``argument_macros``: macros that stand for their argument, a parameter list in double
       parentheses, in headers written for compilers without prototypes too (zlib's
       ``ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush));``, glibc's older
@@ -389,6 +394,7 @@ class CodeSpec:
     opens_error_root: bool = False
     comment_macros: tuple[str, ...] = ()
     argument_macros: tuple[str, ...] = ()
+    enum_macros: tuple[str, ...] = ()
     docs_below: bool = False
     macro_lines: bool = False
     class_macros: bool = False
@@ -1455,6 +1461,9 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             # Foundation's ``NS_ASSUME_NONNULL_BEGIN`` alone on its line (the grammar read it as
             # a declaration's type, and the definition below as its declarator).
             macro_lines=True,
+            enum_macros=(
+                "NS_ENUM", "NS_OPTIONS", "NS_CLOSED_ENUM", "NS_ERROR_ENUM", "CF_ENUM", "CF_OPTIONS", "CF_CLOSED_ENUM",
+            ),
         ),  # fmt: skip
         CodeSpec(
             name="powershell",

@@ -102,9 +102,11 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
     plain: bytes | None = None  # the text before macro lines were read as comments
     if (
         spec.comment_macros or spec.macro_lines or spec.class_macros or spec.argument_macros or spec.trailing_macros
-        or spec.head_macros or spec.annotations or spec.label_words
+        or spec.head_macros or spec.annotations or spec.label_words or spec.enum_macros
     ):
         read = _commented(doc.data, spec.comment_macros) if spec.comment_macros else doc.data
+        if spec.enum_macros:
+            read = _enum_macros_rewritten(read, spec.enum_macros)
         if spec.annotations:
             read = _annotations_blanked(read, spec.annotations)
         if spec.label_words:
@@ -412,6 +414,32 @@ def _argument_macros_blanked(data: bytes, macros: tuple[str, ...]) -> bytes:
         out[found.start() : outer + 1] = b" " * (outer + 1 - found.start())
         out[after] = ord(" ")
     return bytes(out) if out is not None else data
+
+
+def _enum_macros_rewritten(data: bytes, macros: tuple[str, ...]) -> bytes:
+    """``data`` with each of ``macros`` around an enum's type and name (Foundation's
+    ``typedef NS_ENUM(NSInteger, Tier)``, see ``CodeSpec.enum_macros``) read as the enum it
+    declares: ``enum`` then spaces up to the name, which keeps its offset, and spaces for the
+    ``)`` (``enum                       Tier ``: the ``typedef`` goes too, as it would name no
+    type); ``data`` itself when it holds none."""
+    if not any(macro.encode("ascii") in data for macro in macros):
+        return data
+    out: bytearray | None = None
+    for found in _enum_macro_pattern(macros).finditer(data):
+        if out is None:
+            out = bytearray(data)
+        start, name_start, name_end, end = found.start(), found.start("name"), found.end("name"), found.end()
+        out[start:name_start] = b"enum" + bytes(c if c in b"\r\n" else 32 for c in data[start + 4 : name_start])
+        out[name_end:end] = bytes(c if c in b"\r\n" else 32 for c in data[name_end:end])
+    return bytes(out) if out is not None else data
+
+
+@lru_cache(maxsize=8)
+def _enum_macro_pattern(macros: tuple[str, ...]) -> re.Pattern[bytes]:
+    names = b"|".join(re.escape(m.encode("ascii")) for m in macros)
+    return re.compile(
+        rb"\b(?:typedef\s+)?(?:" + names + rb")\s*\(\s*[A-Za-z_][\w \t*]*?\s*,\s*(?P<name>[A-Za-z_]\w*)\s*\)"
+    )
 
 
 @lru_cache(maxsize=8)

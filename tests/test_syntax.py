@@ -3542,3 +3542,19 @@ def test_a_powershell_signature_keeps_a_line_a_comment_shares_with_code() -> Non
     parts = [c for c in _syntax("x.ps1", "powershell", source, unit="chars", budget=300) if c.symbol == "Get-X"]
     assert len(parts) > 2
     assert all(part.header == "function Get-X { # returns x\n    param([int]$a)" for part in parts[1:])
+
+
+def test_objc_ns_enum_typedefs_are_enums_read_whole_and_undamaged() -> None:
+    # ``CodeSpec.enum_macros``: the grammar read every ``NS_ENUM`` as an ERROR.
+    source = (
+        "/// How a label shows a price drop.\ntypedef NS_ENUM(NSInteger, LabelStyle) {\n    LabelStyleRegular,\n"
+        "    LabelStylePromotion,\n};\n\ntypedef NS_OPTIONS(NSUInteger, LabelFlags) {\n    LabelFlagBold = 1 << 0,\n};\n\n"
+        "NS_ERROR_ENUM(ShopErrorDomain, ShopError) {\n    ShopErrorOffline = 1,\n};\n\n"
+        "static NSInteger Count(void) {\n    return 2;\n}\n"
+    )
+    found = {(d.symbol, d.kind) for d in list_definitions(prepare("Label.mm", "objc", source))}
+    assert {("LabelStyle", "enum"), ("LabelFlags", "enum"), ("ShopError", "enum"), ("Count", "function")} <= found
+    chunks = _syntax("Label.mm", "objc", source, unit="chars", budget=4000)
+    assert not any("damaged" in c.flags for c in chunks)
+    style = next(c for c in chunks if c.symbol == "LabelStyle")
+    assert style.text.startswith("/// How a label shows a price drop.\ntypedef NS_ENUM(NSInteger, LabelStyle) {")
