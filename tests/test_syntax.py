@@ -313,7 +313,8 @@ def test_swift_accessors_over_the_budget_are_parts_under_the_property(symbol, si
 
 
 @pytest.mark.parametrize("rel", ["py_inventory/inventory/reconcile.py", "jvm_billing/src/main/kotlin/billing/TaxRules.kt",
-                                 "polyglot_scripts/csharp/OrderQueue.cs", "polyglot_scripts/php/Cart.php"])
+                                 "polyglot_scripts/csharp/OrderQueue.cs", "polyglot_scripts/php/Cart.php",
+                                 "polyglot_scripts/objc/ShelfLabels.mm", "polyglot_scripts/powershell/Sync-StockLevels.ps1"])
 @pytest.mark.parametrize("budget", [150, 300, 600])
 def test_no_two_neighbouring_parts_would_fit_in_one(rel: str, budget: int) -> None:
     # Each way of cutting a definition (its head, packed statements, a statement split by its
