@@ -1419,7 +1419,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
         ),  # fmt: skip
         CodeSpec(
             name="objc",
-            extensions=(".mm",),  # (``.m`` is MATLAB's too: left to the text blocks)
+            extensions=(".mm",),  # (a ``.m`` file or a ``.h`` header is told by its content: ``_CONTENT_HINTS``)
             comment=_C_LIKE,
             # A class's ``@implementation`` holds its methods (``- (void)restock:(NSString *)sku
             # count:(NSInteger)n {...}``), each in an ``implementation_definition`` (a wrapper);
@@ -1517,6 +1517,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("cmake", (".cmake",), ("#", "")),
                 ("nix", (".nix",), ("#", "")),
                 ("glsl", (".glsl", ".vert", ".frag"), ("//", "")),
+                # (MATLAB's and Octave's; a ``.m`` file of Objective-C is told by its content.)
+                ("matlab", (".m",), ("%", "")),
                 ("fortran", (".f90", ".f95"), ("!", "")),
                 ("latex", (".tex",), ("%", "")),
                 ("properties", (".properties",), ("#", "")),
@@ -1558,15 +1560,19 @@ TABLE_LANGUAGES = tuple(name for name, spec in LANGUAGES.items() if isinstance(s
 
 # Extensions two languages share, told apart by their text: a ``.h`` header is C's unless it
 # holds what only C++ writes (the C grammar reads a C++ header as damage, a namespace as a function).
-_CONTENT_HINTS: dict[str, tuple[re.Pattern[str], str]] = {
-    ".h": (
-        re.compile(
-            r"^[ \t]*(?:namespace(?:[ \t]+[\w:]+)?[ \t]*\{|template[ \t]*<|class[ \t]+\w+|"
-            r"(?:public|private|protected)[ \t]*:|#[ \t]*include[ \t]*<\w+>|using[ \t]+namespace\b)",
-            re.MULTILINE,
-        ),
-        "cpp",
-    ),
+# What only Objective-C writes at a line's start: its class and protocol blocks, ``#import``.
+_OBJC_HINT = re.compile(r"^[ \t]*(?:@(?:interface|implementation|protocol)\b|#[ \t]*import[ \t]*[<\"])", re.MULTILINE)
+_CPP_HINT = re.compile(
+    r"^[ \t]*(?:namespace(?:[ \t]+[\w:]+)?[ \t]*\{|template[ \t]*<|class[ \t]+\w+|"
+    r"(?:public|private|protected)[ \t]*:|#[ \t]*include[ \t]*<\w+>|using[ \t]+namespace\b)",
+    re.MULTILINE,
+)
+# Extensions two languages share, and what tells the other one, tried in order: a header
+# named ``.h`` may be Objective-C's or C++'s; a ``.m`` file MATLAB's (text here) or
+# Objective-C's (an iOS project's every class).
+_CONTENT_HINTS: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
+    ".h": ((_OBJC_HINT, "objc"), (_CPP_HINT, "cpp")),
+    ".m": ((_OBJC_HINT, "objc"),),
 }
 
 
@@ -1574,10 +1580,8 @@ def content_hint(path: str, text: str) -> str | None:
     """The other language ``text`` looks written in where ``path``'s extension is shared
     (:data:`_CONTENT_HINTS`), or None. A hint only: :func:`core.sources.load_bytes` takes it
     when the file does not parse as its extension's language."""
-    hint = _CONTENT_HINTS.get(PurePosixPath(path.replace("\\", "/")).suffix.lower())
-    if hint is not None and hint[0].search(text, 0, 200_000):
-        return hint[1]
-    return None
+    hints = _CONTENT_HINTS.get(PurePosixPath(path.replace("\\", "/")).suffix.lower(), ())
+    return next((language for pattern, language in hints if pattern.search(text, 0, 200_000)), None)
 
 
 # A Jupyter notebook: its cells are read as a script (:mod:`core.notebook`), in its kernel's

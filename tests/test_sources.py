@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from core.chunking import chunk_document, prepare
 from core.errors import InputError
+from core.settings import ChunkSettings
 from core.sources import Limits, SourceFile, decode, first_code_file, load_bytes, load_file, load_folder, load_zip
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -243,6 +245,20 @@ def test_a_header_named_h_is_read_as_cpp_when_only_cpp_parses_it() -> None:
                 b"#ifdef __cplusplus\n}\n#endif\n#endif\n")
     assert load_bytes("p.h", c_header).language == "c"
 
+
+
+def test_objective_c_is_told_by_its_content_in_m_files_and_h_headers() -> None:
+    objc = (b"#import <Foundation/Foundation.h>\n\n@interface Shelf : NSObject\n- (void)restock:(int)n;\n@end\n\n"
+            b"@implementation Shelf\n- (void)restock:(int)n {\n    NSLog(@\"%d\", n);\n}\n@end\n")
+    assert load_bytes("Shelf.m", objc).language == "objc"
+    assert load_bytes("Shelf.h", objc).language == "objc"
+    matlab = b"function total = restock(levels, points)\n% Units to order per shelf.\ntotal = max(points - levels, 0);\nend\n"
+    source = load_bytes("restock.m", matlab)
+    assert source.language == "matlab"  # MATLAB's: cut at blank-line blocks, never skipped as unknown
+    chunks = chunk_document(prepare(source.path, source.language, source.text), ChunkSettings(), "syntax")
+    assert "".join(c.text for c in chunks).strip() == matlab.decode().strip()
+    # A C header that imports (an old GCC extension) but parses as C stays C.
+    assert load_bytes("compat.h", b'#import "base.h"\nint add(int a, int b);\n').language == "c"
 
 def test_minified_files_are_skipped_in_a_repository_but_chunked_alone(tmp_path: Path) -> None:
     # A bundle is one line of hundreds of kilobytes: thousands of pieces cut inside it.
