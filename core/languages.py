@@ -301,6 +301,15 @@ class CodeSpec:
       ``call_heads``: definitions that are one only when that way passes a node of the type
       given (Julia's one-line ``total(xs) = sum(xs)`` is an ``assignment`` whose left side is a
       call; ``rate = 0.2`` is a statement);
+    - ``body_openers``: a keyword that is the first token of a body (one of ``body_types``) is
+      the body's, on its head's line, not a keyword leading the first member (OCaml's ``module
+      Stock = struct``, ``sig``, ``object``; as Elixir's ``do`` always is);
+    - ``closing_keywords``: keywords that, as ``end`` does, close the definition before them and
+      never lead the next one (OCaml's ``in`` after a local ``let rec go acc = ... in``);
+    - ``function_children``: definitions that are one only when one of their own named children
+      is of a type given (OCaml's ``let_binding``: ``let total items = ...`` has a
+      ``parameter``, ``let f = fun x -> ...`` a ``fun_expression`` body; ``let rate = 0.2`` and
+      a function body's ``let y = x + 1 in`` are statements);
     - ``equations``: definitions that, written one after the other with one name, are one
       definition (Haskell's ``fact 0 = 1`` then ``fact n = n * fact (n - 1)``), with a
       ``type_signatures`` node right above them of that name (``fact :: Int -> Int``); a
@@ -407,6 +416,9 @@ class CodeSpec:
     packed_members: frozenset[str] = frozenset()
     name_paths: frozenset[str] = frozenset()
     call_heads: dict[str, str] = field(default_factory=dict)
+    function_children: dict[str, frozenset[str]] = field(default_factory=dict)
+    body_openers: bool = False
+    closing_keywords: frozenset[str] = frozenset()
     equations: frozenset[str] = frozenset()
     type_signatures: frozenset[str] = frozenset()
     comment_types: frozenset[str] = frozenset()
@@ -1489,6 +1501,95 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             kinds={"enum_statement": "enum"},
             keyword_kinds={"function_statement": {"filter": "filter", "workflow": "workflow"}},
         ),
+        # ``.mli`` interfaces are another grammar of the same nodes: one spec for both.
+        *(
+            CodeSpec(
+                name=ml_name,
+                extensions=ml_ext,
+                comment=("(*", " *)"),
+                doc_comments=("(**",),  # ``(** Adds stock. *)``, a blank line above its ``let`` or not
+                # ``let``, ``module``, ``class`` and ``type`` items hold their bindings (``let rec
+                # even n = ... and odd n = ...``): opened, each binding is a definition, its keyword
+                # (``let rec``, ``and``) going with it. A function body's ``let ... in`` chain and
+                # ``a; b`` sequences are opened too: their parts are the body's statements.
+                transparent=frozenset(
+                    {
+                        "value_definition", "module_definition", "class_definition", "class_type_definition",
+                        "type_definition", "let_expression", "sequence_expression",
+                        "functor", "structure",  # ``module F = functor (P : S) -> struct ... end``: its items
+                    }
+                ),
+                # A ``let_binding`` is a function when it has parameters or is a ``fun``/``function``
+                # (``function_children``); ``val``s and ``external``s of a signature, a class's
+                # methods, ``method virtual``s and a class type's ``method``s are declared in one line.
+                functions=frozenset(
+                    {
+                        "let_binding", "method_definition", "method_specification", "value_specification", "external",
+                        "exception_definition",
+                    }
+                ),
+                function_children={"let_binding": frozenset({"parameter", "fun_expression", "function_expression"})},
+                # Modules (and functors: ``module Make (P : PRICED) = struct``), module types
+                # (``module type S = sig ... end``), classes and class types hold their items; a
+                # type's variants or record fields are its members.
+                containers=frozenset(
+                    {"module_binding", "module_type_definition", "class_binding", "class_type_binding", "type_binding"}
+                ),
+                name_fields=("pattern", "name"),  # a ``let_binding``'s name is its pattern, ``( +! )`` too
+                name_types=frozenset(
+                    {
+                        "value_name", "module_name", "module_type_name", "class_name", "class_type_name", "method_name",
+                        "type_constructor", "constructor_name",
+                    }
+                ),
+                name_paths=frozenset({"constructor_declaration"}),  # ``exception Out_of_stock of string``
+                # An interface's ``module Stock : sig ... end`` has no ``body`` field; a class's
+                # ``object ... end``, a class type's too.
+                body_types=frozenset({"structure", "signature", "object_expression", "class_body_type"}),
+                body_openers=True,  # ``struct``, ``sig``, ``object``: the head's last word
+                closing_keywords=frozenset({"in"}),  # ``let rec go acc = ... in``: the local function's last word
+                kinds={
+                    "module_binding": "module", "module_type_definition": "module_type", "class_type_binding": "class_type",
+                    "type_binding": "type", "value_specification": "value", "external": "external",
+                    "exception_definition": "exception", "method_definition": "method", "method_specification": "method",
+                },
+            )
+            for ml_name, ml_ext in (("ocaml", (".ml",)), ("ocaml_interface", (".mli",)))
+        ),  # fmt: skip
+        CodeSpec(
+            name="erlang",
+            extensions=(".erl", ".hrl"),
+            comment=("%", ""),
+            # A function's clauses (``total([]) -> 0; total([H | T]) -> ...``) are one ``fun_decl``
+            # each: joined as one definition (``equations``), with the ``-spec`` right above them.
+            functions=frozenset(
+                {
+                    "fun_decl", "spec", "callback", "record_decl", "type_alias", "opaque", "pp_define",
+                    # ``Double = fun(X) -> X * 2 end`` in a body: a nested function named by its variable.
+                    "anonymous_fun",
+                }
+            ),
+            equations=frozenset({"fun_decl"}),
+            type_signatures=frozenset({"spec"}),
+            # ``-module(stock).`` has no body: it scopes the forms after it (``stock.add``).
+            containers=frozenset({"module_attribute"}),
+            scoping=frozenset({"module_attribute"}),
+            wrappers=frozenset({"match_expr"}),
+            naming_wrappers=frozenset({"match_expr"}),
+            nameless=frozenset({"anonymous_fun"}),  # ``lists:map(fun(X) -> ... end, L)`` is no definition
+            # A clause's name is its first atom (through ``name_paths``); a spec's, a callback's,
+            # its ``fun`` field; a bound fun's, its variable (``lhs``); ``-type sku() ::`` is
+            # ``sku``. A macro's is its whole ``lhs``: ``-define(CENTS(E), ...)`` is ``CENTS(E)``.
+            name_fields=("fun", "lhs"),
+            name_types=frozenset({"atom", "var"}),
+            name_paths=frozenset({"function_clause", "type_name"}),
+            # A function's body is its (first) clause's ``-> ...``.
+            body_paths={"fun_decl": ("function_clause", "clause_body"), "anonymous_fun": ("fun_clause", "clause_body")},
+            kinds={
+                "module_attribute": "module", "spec": "spec", "callback": "callback", "record_decl": "record",
+                "type_alias": "type", "opaque": "type", "pp_define": "macro",
+            },
+        ),  # fmt: skip
         # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
         TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
         TextSpec("rst", (".rst",), ("..", ""), "rst"),
@@ -1510,8 +1611,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("svelte", (".svelte",), _MARKUP),
                 ("astro", (".astro",), _MARKUP),
                 ("css", (".css", ".scss", ".sass", ".less"), ("/*", " */")),
-                ("erlang", (".erl", ".hrl"), ("%", "")),
-                ("ocaml", (".ml", ".mli"), ("(*", " *)")),
                 ("clojure", (".clj", ".cljs", ".cljc"), (";;", "")),
                 ("groovy", (".groovy", ".gradle"), ("//", "")),
                 ("cmake", (".cmake",), ("#", "")),

@@ -296,6 +296,7 @@ class _Run:
             for a definition and found none."""
             return Unit(*_lines(node, data), [node], head=bool(heads) and _key(node) in heads)
 
+        closers = _CLOSING_KEYWORDS | spec.closing_keywords
         closer: Unit | None = None  # the definition an ``end`` keyword closed, with its line
         closed_line = 0
         for node in flat:
@@ -314,11 +315,13 @@ class _Run:
                 host.nodes.append(node)
                 host.last = max(host.last, last)
                 continue
-            if node.type in _CLOSING_KEYWORDS and not attached and units and units[-1].definition is not None:
+            if node.type in closers and not attached and units and units[-1].definition is not None:
                 # Scala 3's ``end name`` on the lines after a definition closes it, as a brace
                 # would: it is the definition's last line, not a chunk of end markers of its own.
                 closer, closed_line = units[-1], first
-                closer.closed = closer.closed or first
+                # (On the definition's own last line, OCaml's ``let f x = ... in``, it is no line
+                # of its own to leave out of a definition that does not fit.)
+                closer.closed = closer.closed or (first if first > closer.last else 0)
                 closer.nodes.append(node)
                 closer.last = max(closer.last, last)
                 continue
@@ -334,12 +337,13 @@ class _Run:
             if (
                 not node.is_named
                 and node.type.isalpha()
-                and node.type not in _CLOSING_KEYWORDS
-                and not (spec.definition_calls and _opens_body(node, spec))
+                and node.type not in closers
+                and not ((spec.definition_calls or spec.body_openers) and _opens_body(node, spec))
             ):
                 # A keyword token that opens what follows (Go's ``type`` of ``type X struct``
                 # and ``type (``) goes with the next definition, as a comment above it does;
-                # not the one that opens a body (Elixir's ``do``): it stays on its head's line.
+                # not the one that opens a body (Elixir's ``do``, OCaml's ``struct``: ``body_openers``):
+                # it stays on its head's line.
                 attached.append(node)
                 continue
             if attached and not node.is_named:
@@ -597,6 +601,9 @@ class _Run:
                 head = spec.call_heads.get(typed)
                 if head is not None and head not in self._path_name(current)[1]:
                     return None, []  # ``rate = 0.2``, not ``total(xs) = sum(xs)``
+                marks = spec.function_children.get(typed)
+                if marks is not None and not any(c.type in marks for c in current.named_children):
+                    return None, []  # OCaml's ``let rate = 0.2``, not ``let total items = ...``
                 if typed in spec.needs_body and self.body(current) is None:
                     return None, []  # a type named for a variable (``struct sockaddr_in addr;``), no definition
                 if typed in spec.self_bodies and (

@@ -38,6 +38,7 @@ def test_samples_cover_many_languages() -> None:
                      "r", "perl",
                      "elixir",
                      "objc", "powershell",
+                     "ocaml", "ocaml_interface", "erlang",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

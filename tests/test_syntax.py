@@ -141,12 +141,33 @@ LANGUAGE_CASES = {
                     ("StorefrontClient", "class"), ("StockLine.StockLine", "method"), ("SyncMode", "enum"),
                     ("Select-Sellable", "filter"), ("Read-StockExport", "function"),
                     ("Sync-StockLevels.Save-DeadLetter", "function")]),
+    # ``let``, ``module``, ``class`` and ``type`` items are opened: each binding is a definition
+    # (``and`` ones too); a ``let`` with parameters is a function, ``let x = 1`` a statement.
+    "ocaml": ("polyglot_scripts/ocaml/stock_ledger.ml",
+              [("Make.nightly_report", "function"), ("Make", "module"), ("Money", "module"), ("Money.format", "function"),
+               ("Money.format.group", "function"), ("Make.nightly_report.line", "function"), ("Make.c_div", "function"),
+               ("STORE", "module_type"), ("STORE.append", "value"), ("STORE.t", "type"), ("movement", "type"),
+               ("Unknown_sku", "exception"), ("memory_store", "class"), ("memory_store.count_since", "method"),
+               ("Memory", "module"), ("Memory.entries", "function"), ("Ledger", "module")]),
+    # An interface's ``module Money : sig ... end`` and ``class c : object ... end``: their
+    # ``val``s and ``method``s are declared.
+    "ocaml_interface": ("polyglot_scripts/ocaml/stock_ledger.mli",
+                        [("Make.nightly_report", "value"), ("Make", "module"), ("Money.format", "value"),
+                         ("STORE", "module_type"), ("memory_store", "class"), ("memory_store.clear", "method"),
+                         ("movement", "type"), ("Unknown_sku", "exception"), ("now", "external")]),
+    # ``-module(stock_alerts).`` scopes the forms after it; a function's clauses, one ``fun_decl``
+    # each to the grammar, are one definition with its ``-spec``; a fun bound in a body is nested.
+    "erlang": ("polyglot_scripts/erlang/stock_alerts.erl",
+               [("stock_alerts.digest", "function"), ("stock_alerts", "module"), ("stock_alerts.report", "function"),
+                ("stock_alerts.digest.RefillCost", "function"), ("stock_alerts.alerts.Missing", "function"),
+                ("stock_alerts.shelf", "record"), ("stock_alerts.alert", "type"), ("stock_alerts.state", "type"),
+                ("stock_alerts.deliver", "callback"), ("stock_alerts.CHECK_INTERVAL", "macro")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
 COMMENT_PREFIXES = {
     "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
-    "r": "#", "perl": "#", "elixir": "#", "powershell": "#",
+    "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%",
 }  # fmt: skip
 
 
@@ -1296,6 +1317,32 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "    static [Derived] Parse([string]$s) { return [Derived]::new() }\n}\nenum Perm { Read = 1; Write = 2 }\n",
          [("global:Get-Thing", "function"), ("Invoke-Nightly", "workflow"), ("Base.ToString", "method"),
           ("Derived", "class"), ("Derived.CompareTo", "method"), ("Derived.Parse", "method"), ("Perm", "enum")]),
+        # ``let rec ... and ...`` bindings are two functions; a ``let`` without parameters is one
+        # when it is a ``fun`` or a ``function``, else a statement (``rate``, ``()``); a
+        # ``functor``'s structure holds its items; ``type ... and ...``; class types.
+        ("ocaml", "forms.ml",
+         "let rec even n = n = 0 || odd (n - 1)\nand odd n = n <> 0 && even (n - 1)\n\nlet rate = 20\n"
+         "let () = print_int rate\nlet double = fun x -> x * 2\nlet label = function `A -> \"a\" | `B -> \"b\"\n"
+         "let ( +% ) a b = a + b * rate / 100\n\ntype cents = int\nand sku = string\n\n"
+         "module Flip = functor (P : sig val x : int end) -> struct\n  let y = P.x\n  let get () = y\nend\n"
+         "module IntMap = Map.Make (Int)\n\nclass type priced = object\n  method price : int\nend\n\n"
+         "class virtual shelf = object\n  method virtual capacity : int\n  method private fill n = n\nend\n",
+         [("even", "function"), ("odd", "function"), ("double", "function"), ("label", "function"),
+          ("( +% )", "function"), ("cents", "type"), ("sku", "type"), ("Flip", "module"), ("Flip.get", "function"),
+          ("IntMap", "module"), ("priced", "class_type"), ("priced.price", "method"), ("shelf", "class"),
+          ("shelf.capacity", "method"), ("shelf.fill", "method")]),
+        # A header's records, macros and opaque types; a spec of two clauses over its function.
+        ("erlang", "shop.hrl",
+         "%% Shared records of the shop's services.\n-record(line, {sku, qty = 1}).\n-define(VAT, 20).\n"
+         "-opaque token() :: binary().\n-spec price(integer()) -> integer();\n           (float()) -> float().\n"
+         "price(N) -> N * 2.\n",
+         [("line", "record"), ("VAT", "macro"), ("token", "type"), ("price", "function")]),
+        # A named fun bound to a variable is a nested function; a fun passed to a call is not.
+        ("erlang", "loops.erl",
+         "-module(loops).\n-export([drain/1]).\n\ndrain(Queue) ->\n"
+         "    Loop = fun Loop([]) -> ok; Loop([_ | T]) -> Loop(T) end,\n"
+         "    lists:foreach(fun(X) -> io:format(\"~p\", [X]) end, Queue),\n    Loop(Queue).\n",
+         [("loops", "module"), ("loops.drain", "function"), ("loops.drain.Loop", "function")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
@@ -1306,7 +1353,8 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "solidity-file-level-abstract-fallback", "solidity-unnamed-fallback", "zig-container-kinds-extern-tests",
          "php-second-file-namespace", "r-assignment-forms-reference-classes-lists", "perl-packages-classes-anonymous-subs",
          "elixir-exunit", "elixir-macros-guards-delegates",
-         "objc-extension-c-struct-macro-lines", "powershell-workflow-scopes-derived-class"],
+         "objc-extension-c-struct-macro-lines", "powershell-workflow-scopes-derived-class",
+         "ocaml-and-bindings-values-functors-class-types", "erlang-header-forms", "erlang-bound-funs"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -3559,3 +3607,92 @@ def test_objc_ns_enum_typedefs_are_enums_read_whole_and_undamaged() -> None:
     assert not any("damaged" in c.flags for c in chunks)
     style = next(c for c in chunks if c.symbol == "LabelStyle")
     assert style.text.startswith("/// How a label shows a price drop.\ntypedef NS_ENUM(NSInteger, LabelStyle) {")
+
+
+# ---- OCaml and Erlang ----------------------------------------------------------------------
+
+
+def test_an_ocaml_module_splits_into_its_head_and_functions_and_a_long_let_repeats_its_head() -> None:
+    # ``struct`` opens the module's body on its head's line: it is the head's, not the first
+    # function's (read as a keyword leading the next definition, it took that one into the head).
+    functions = "".join(f"  (** Price rule {i}. *)\n  let rule_{i} price =\n    price * {i}\n\n" for i in range(6))
+    source = f"(** Pricing rules. *)\nmodule Pricing = struct\n{functions}  let rate = 20\nend\n"
+    chunks = _syntax("pricing.ml", "ocaml", source, unit="chars", budget=200)
+    header = chunks[0]
+    assert (header.kind, header.symbol) == ("class_header", "Pricing")
+    assert header.text.startswith("(** Pricing rules. *)\nmodule Pricing = struct")
+    assert "rule_0, rule_1" in header.header and "rate" not in header.header
+    rules = [c for c in chunks if c.kind == "function"]
+    assert [c.symbol for c in rules] == [f"Pricing.rule_{i}" for i in range(6)]
+    assert all(c.parent_id == header.id and c.header == "module Pricing =" for c in rules)
+    assert all(c.text.lstrip().startswith(f"(** Price rule {i}. *)\n  let rule_{i} price =") for i, c in enumerate(rules))
+    # A long function: a ``let ... in`` chain and a sequence, packed statement by statement
+    # under its head; a local ``let rec ... in`` is a nested function, closed by its ``in``.
+    body = "".join(f"  let total = total + line_{i} * rate in\n" for i in range(20))
+    steps = "".join(f"  Printf.printf \"%d\\n\" (total + {i});\n" for i in range(10))
+    source = (
+        "(** Sums the lines. *)\nlet sum lines rate =\n  let rec count acc = function\n    | [] -> acc\n"
+        f"    | _ :: rest -> count (acc + 1) rest\n  in\n  let total = 0 in\n{body}{steps}  total + count 0 lines\n"
+    )
+    chunks = _syntax("totals.ml", "ocaml", source, unit="chars", budget=300)
+    parts = [c for c in chunks if c.symbol == "sum"]
+    assert len(parts) >= 3 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert parts[0].kind == "function" and parts[0].text.startswith("(** Sums the lines. *)\nlet sum lines rate =")
+    assert all(p.header == "let sum lines rate =" and p.parent_id == parts[0].id for p in parts[1:])
+    count = next(c for c in chunks if c.symbol == "sum.count")
+    assert count.kind == "function" and count.text.strip().startswith("let rec count acc = function")
+    assert count.text.rstrip().endswith("in")
+    # ``let x = ... in`` in a body is no definition; the sequence's steps are cut between them.
+    assert not any(c.symbol == "sum.total" for c in chunks)
+    assert all(c.text.rstrip().endswith((";", "in", "lines")) for c in parts[1:])
+
+
+def test_an_erlang_functions_clauses_are_one_definition_split_under_its_spec() -> None:
+    lines = "".join(f"    Line{i} = Price * {i},\n" for i in range(30))
+    source = (
+        "-module(totals).\n-export([sum/2]).\n\n%% @doc Sums the lines.\n-spec sum([integer()], integer()) -> integer().\n"
+        f"sum([], _Rate) ->\n    0;\nsum([Price | _], Rate) when Rate > 0 ->\n{lines}    Line29 * Rate.\n"
+    )
+    found = {d.symbol: (d.kind, d.first, d.last) for d in list_definitions(prepare("totals.erl", "erlang", source))}
+    assert found["totals"][0] == "module"
+    assert found["totals.sum"] == ("function", 5, 39)  # its spec and both clauses
+    chunks = _syntax("totals.erl", "erlang", source, unit="chars", budget=300)
+    parts = [c for c in chunks if c.symbol == "totals.sum"]
+    assert len(parts) >= 3 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert parts[0].text.startswith("%% @doc Sums the lines.\n-spec sum([integer()], integer()) -> integer().\nsum([], _Rate)")
+    assert all(p.header == "-spec sum([integer()], integer()) -> integer()." for p in parts[1:])
+    assert all(p.parent_id == parts[0].id for p in parts[1:])
+    # Short, it is one chunk with its comment and spec.
+    small = _syntax("totals.erl", "erlang", source, unit="chars", budget=4000)
+    whole = next(c for c in small if c.symbol == "totals.sum")
+    assert whole.parts == 1 and whole.text.startswith("%% @doc Sums the lines.") and whole.text.endswith("Line29 * Rate.")
+
+
+@pytest.mark.parametrize(("language", "rel", "old", "new", "damaged_symbol", "intact"), [
+    ("ocaml", "polyglot_scripts/ocaml/stock_ledger.ml", "let available = on_hand store sku in",
+     "let available = (on_hand store sku in", "Make", "Money.format"),
+    ("erlang", "polyglot_scripts/erlang/stock_alerts.erl", "{reply, alerts(maps:values(Shelves)), State};",
+     "{reply, alerts(maps:values(Shelves), State};", "stock_alerts.handle_call", "stock_alerts.digest"),
+], ids=["ocaml", "erlang"])
+def test_a_broken_ocaml_or_erlang_file_is_chunked_around_the_damage_or_falls_back(
+    language, rel, old, new, damaged_symbol, intact
+) -> None:
+    text = (SAMPLES / rel).read_text("utf-8")
+    assert old in text
+    broken = prepare(rel, language, text.replace(old, new, 1))  # a ``)`` left out
+    assert broken.damage.ratio > 0
+    chunks = chunk_document(broken, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert_lossless(broken, chunks)
+    assert all(c.fallback is None for c in chunks)
+    damaged = {c.symbol for c in chunks if "damaged" in c.flags}
+    assert any(s == damaged_symbol or s.startswith(damaged_symbol + ".") for s in damaged), damaged
+    assert any(c.symbol == intact and "damaged" not in c.flags for c in chunks)
+    # Where errors are most of the file, it is cut in plain windows.
+    garbage = {
+        "ocaml": "".join(f"let ) rule_{i} ] = ( in end struct ;; }} ->\n" for i in range(12)),
+        "erlang": "-module(shop).\n" + "".join(f"rule_{i}) -> ] ( end. ;; -> ,,\n" for i in range(12)),
+    }[language]
+    prep = prepare("bad", language, garbage)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=200), "syntax")
+    assert chunks and all(c.fallback == "parse_error" for c in chunks)
+    assert_lossless(prep, chunks)
