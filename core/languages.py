@@ -1549,9 +1549,10 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 body_openers=True,  # ``struct``, ``sig``, ``object``: the head's last word
                 closing_keywords=frozenset({"in"}),  # ``let rec go acc = ... in``: the local function's last word
                 kinds={
-                    "module_binding": "module", "module_type_definition": "module_type", "class_type_binding": "class_type",
-                    "type_binding": "type", "value_specification": "value", "external": "external",
-                    "exception_definition": "exception", "method_definition": "method", "method_specification": "method",
+                    "module_binding": "module", "module_type_definition": "module_type",
+                    "class_type_binding": "class_type", "type_binding": "type", "value_specification": "value",
+                    "external": "external", "exception_definition": "exception", "method_definition": "method",
+                    "method_specification": "method",
                 },
             )
             for ml_name, ml_ext in (("ocaml", (".ml",)), ("ocaml_interface", (".mli",)))
