@@ -220,7 +220,8 @@ class CodeSpec:
       their parenthesised argument if any (Microsoft's SAL: ``_In_ HINSTANCE hInstance``,
       ``_In_reads_bytes_(cb) const BYTE *pb``; Linux's ``char __user *buf``): the grammar took
       each for a type, and every function of a Visual Studio project's template, every
-      kernel function taking a user pointer, for an error; the chunks keep their text;
+      kernel function taking a user pointer, for an error; the chunks keep their text. (GLSL's
+      precision qualifiers and statements the C-derived grammar does not know, too);
     - ``label_words``: words of a class's access labels the grammar does not know, and what
       they stand for, written in their place (Qt's ``public slots:`` is ``public:``,
       ``signals:`` is ``public:``): the members below them were ``damaged``; only in a label,
@@ -333,6 +334,11 @@ class CodeSpec:
       left side). ``trait_fields`` names a keyword argument there: Elixir's ``defimpl Priced,
       for: Item`` is ``<Item as Priced>``, as Rust's ``impl`` is named. The keyword that opens
       its body (``do``) is the body's, no definition's.
+    - ``closers``: statements that close the definition they end, read as a closing brace is
+      (glued to the chunk before them when it fits, never a chunk or a member of their own):
+      Fortran's ``end module pricing``, ``end subroutine restock``, ``end type``, named nodes
+      of their own where other grammars have a ``}`` token (and ``contains``, which ends a
+      module's declarations: alone it was a chunk of one word);
     """
 
     name: str
@@ -423,6 +429,7 @@ class CodeSpec:
     type_signatures: frozenset[str] = frozenset()
     comment_types: frozenset[str] = frozenset()
     definition_calls: frozenset[str] = frozenset()
+    closers: frozenset[str] = frozenset()
     grammar: str = ""
 
     @property
@@ -1591,6 +1598,98 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "type_alias": "type", "opaque": "type", "pp_define": "macro",
             },
         ),  # fmt: skip
+        CodeSpec(
+            name="fortran",
+            extensions=(".f90", ".f95", ".f03", ".f08"),  # free form (fixed-form ``.f``/``.for`` stay text)
+            comment=("!", ""),
+            # Doxygen's ``!>`` opens a procedure's documentation (``!!`` lines continue it): it
+            # belongs to the definition below across a blank line too.
+            doc_comments=("!>", "!!"),
+            # No node holds a body: a procedure's ``function_statement`` (``pure function
+            # f(x) result(y)``), its declarations and statements, its ``contains`` section and
+            # its ``end function`` are all its own children (``own_bodies``), its head that first
+            # statement (``head_ends``: continuation lines too). A main ``program`` is code run as
+            # a procedure's is, its ``contains`` section holding its procedures; a submodule's
+            # ``module procedure sep`` implements a procedure its module declared.
+            functions=frozenset({"function", "subroutine", "module_procedure", "program"}),
+            # A module's (a submodule's) declarations, derived types, interfaces and procedures;
+            # a derived type's components and type-bound procedures; an interface block's
+            # procedure declarations (``interface operator(+)``, ``abstract interface``).
+            containers=frozenset({"module", "submodule", "derived_type_definition", "interface"}),
+            # The ``contains`` section of a module, a procedure or a program: its procedures
+            # are the level's own (its ``contains`` line a statement among them).
+            transparent=frozenset({"internal_procedures"}),
+            own_bodies=frozenset(
+                {
+                    "function", "subroutine", "module_procedure", "program", "module", "submodule",
+                    "derived_type_definition", "interface",
+                }
+            ),
+            head_ends={
+                "function": "function_statement", "subroutine": "subroutine_statement",
+                "module_procedure": "module_procedure_statement", "program": "program_statement",
+                "module": "module_statement", "submodule": "submodule_statement",
+                "derived_type_definition": "derived_type_statement", "interface": "interface_statement",
+            },
+            # No field names a definition: its first statement holds the name (``type, public
+            # :: price_t``'s ``type_name``, after its attributes; a generic interface's ``name``
+            # or ``operator(+)``).
+            name_holders=frozenset(
+                {
+                    "function_statement", "subroutine_statement", "module_procedure_statement", "program_statement",
+                    "module_statement", "submodule_statement", "derived_type_statement", "interface_statement",
+                }
+            ),
+            name_types=frozenset({"name", "type_name", "operator"}),
+            anonymous_names={"interface": "interface"},  # ``abstract interface``, an external procedures' block
+            # ``end module pricing``, ``end subroutine``: a closing brace, glued to the chunk before;
+            # so is ``contains``, which closes a module's (a procedure's) specification part.
+            closers=frozenset(
+                {
+                    "contains_statement",
+                    "end_function_statement", "end_subroutine_statement", "end_module_procedure_statement",
+                    "end_program_statement", "end_module_statement", "end_submodule_statement",
+                    "end_type_statement", "end_interface_statement",
+                }
+            ),
+            kinds={
+                "function": "function", "subroutine": "subroutine", "module_procedure": "procedure",
+                "program": "program", "module": "module", "submodule": "submodule",
+                "derived_type_definition": "type", "interface": "interface",
+            },
+        ),  # fmt: skip
+        CodeSpec(
+            name="glsl",
+            # Shaders by stage: vertex, fragment, compute, geometry, tessellation control and
+            # evaluation (and a shared ``.glsl`` include).
+            extensions=(".glsl", ".vert", ".frag", ".comp", ".geom", ".tesc", ".tese"),
+            comment=_C_LIKE,
+            # The grammar is C's: functions (``void main()``) and structs; ``#define`` macros
+            # stay code, as in C.
+            functions=frozenset({"function_definition"}),
+            # An interface block (``layout(std140) uniform Lights { ... } lights;``, a ``buffer``
+            # block, ``out VertexData { ... } vs_out;``) is a ``declaration`` with a body of
+            # its own, its fields: a container of kind ``block``, named by its block name.
+            containers=frozenset({"struct_specifier", "declaration"}),
+            # A declaration without that body wraps the struct it defines (``struct Light {...}
+            # sun;``), else it is a plain variable (``uniform sampler2D albedo;``).
+            wrappers=frozenset({"declaration"}),
+            bodiless_wrappers=frozenset({"declaration"}),
+            body_types=frozenset({"field_declaration_list"}),
+            # Variants under ``#ifdef USE_SHADOWS`` are the file's own definitions.
+            transparent=frozenset({"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif"}),
+            name_fields=("name", "declarator"),
+            kinds={"struct_specifier": "struct", "declaration": "block"},
+            needs_body=frozenset({"struct_specifier"}),  # ``Light sun;`` names a type for a variable
+            # GLSL ES's precision qualifiers (``highp vec4 tint(...)``), its ``precision mediump
+            # float;`` statement, a parameter's ``const`` before ``in`` and a stage's
+            # ``layout(local_size_x = 16) in;`` (compute, geometry): the grammar reads none of
+            # them (each was an ERROR), so the parser reads them as spaces.
+            annotations=(
+                r"(?<![\w.])(?:precision[ \t]+(?:highp|mediump|lowp)[ \t]+\w+[ \t]*;|(?:highp|mediump|lowp)(?![\w(])"
+                r"|const(?=[ \t]+in[ \t])|layout[ \t]*\([^()\n]*\)[ \t]*(?:in|out)[ \t]*;)"
+            ),
+        ),
         # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
         TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
         TextSpec("rst", (".rst",), ("..", ""), "rst"),
@@ -1616,10 +1715,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("groovy", (".groovy", ".gradle"), ("//", "")),
                 ("cmake", (".cmake",), ("#", "")),
                 ("nix", (".nix",), ("#", "")),
-                ("glsl", (".glsl", ".vert", ".frag"), ("//", "")),
                 # (MATLAB's and Octave's; a ``.m`` file of Objective-C is told by its content.)
                 ("matlab", (".m",), ("%", "")),
-                ("fortran", (".f90", ".f95"), ("!", "")),
                 ("latex", (".tex",), ("%", "")),
                 ("properties", (".properties",), ("#", "")),
             )

@@ -48,6 +48,8 @@ _PYGMENTS_NAMES = {
     "ocaml": "ocaml",
     "ocaml_interface": "ocaml",
     "erlang": "erlang",
+    "fortran": "fortran",
+    "glsl": "glsl",
     "markdown": "markdown",
     "rst": "rst",
     "makefile": "make",

@@ -120,11 +120,12 @@ class Unit:
     wrappers: list[Node] = field(default_factory=list)
     head: bool = False  # an opened guard's own tokens (``try:``): never glued to the chunk before
     closed: int = 0  # the first line of an ``end name`` that closes the definition (0: none)
+    closer: bool = False  # a statement that closes its definition (``CodeSpec.closers``)
 
     @property
     def named(self) -> bool:
-        """False for pure punctuation (a closing brace, a stray semicolon)."""
-        return self.head or any(node.is_named for node in self.nodes)
+        """False for pure punctuation (a closing brace, a stray semicolon) and closers."""
+        return not self.closer and (self.head or any(node.is_named for node in self.nodes))
 
 
 @dataclass
@@ -361,7 +362,7 @@ class _Run:
             definition, wrappers = self.find_definition(node, in_function=in_function, callbacks=callbacks, in_class=in_class)
             if definition is not None and _key(definition) in self._continued:
                 definition, wrappers = None, []  # a later equation: a statement of the first's (``equations``)
-            unit = Unit(first, last, [node], definition, wrappers)
+            unit = Unit(first, last, [node], definition, wrappers, closer=node.type in spec.closers)
             leads = definition is not None or (bool(spec.prototypes) and self.cut_short(node))  # (its prototype follows)
             if leads and attached and (self._leads(attached[-1], first) or _key(attached[-1]) in heads):
                 # Comments and attributes right above a definition belong to it (a doc comment
@@ -1178,6 +1179,13 @@ class _Run:
                 return None
         return found
 
+    def head_end_line(self, definition: Node) -> int:
+        """The last line of the token that ends ``definition``'s head (``CodeSpec.head_ends``):
+        a Fortran procedure's whole first statement, doc comments above it or not; 0 without one."""
+        opener = self.spec.head_ends.get(definition.type)
+        token = next((c for c in definition.children if c.type == opener), None) if opener else None
+        return _lines(token, self.doc.data)[1] if token is not None else 0
+
     def body_lead(self, definition: Node, body: Node) -> list[Node]:
         """The body and the comments right before it: some grammars (Python's, Ruby's) hang a
         comment above the first member on the definition, not on its body. Such comments
@@ -1537,7 +1545,7 @@ class _Run:
         signature = self.typed_signature(unit, self.signature(definition, unit.wrappers, _keywords(unit)))
         if body is not None:
             lead = self.body_lead(definition, body)
-            head_last = _head_last(self.doc, unit, lead[0])
+            head_last = max(_head_last(self.doc, unit, lead[0]), self.head_end_line(definition))
             inside = lead[:-1] + list(body.children)
             # Tokens after the body (Ruby's ``end``, a wrapper's ``;``) close the last chunk.
             tail = [c for c in definition.children if c.start_byte >= body.end_byte]
@@ -2545,7 +2553,10 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
             body = run.body(definition)
             typed = run.type_of(definition)
             signature_last = (
-                _head_last(run.doc, Unit(first, last, [outer]), run.body_lead(definition, body)[0])
+                max(
+                    _head_last(run.doc, Unit(first, last, [outer]), run.body_lead(definition, body)[0]),
+                    run.head_end_line(definition),
+                )
                 if body is not None
                 else first
             )
@@ -2570,7 +2581,11 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                     # and its ``where`` clause, whose helpers are its nested definitions.
                     members += [c for c in definition.children if c.start_byte >= body.end_byte]
                 if body is definition:  # its own body: its head shares no unit with a member on its line
-                    start = run.members_start(definition)
+                    # (Its members follow its head's own token where one ends it, ``CodeSpec.head_ends``:
+                    # a Fortran procedure's ``contains`` section, opened, holds its procedures.)
+                    opener = spec.head_ends.get(definition.type)
+                    head = next((c for c in definition.children if c.type == opener), None) if opener else None
+                    start = head.end_byte if head is not None else run.members_start(definition)
                     members = [c for c in members if c.start_byte >= start]
                 stack.append((members, symbol_path, classy, depth + 1, function_body, typed in spec.registrations))
     found.sort(key=lambda d: (d.first, -d.last))

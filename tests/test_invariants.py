@@ -39,6 +39,7 @@ def test_samples_cover_many_languages() -> None:
                      "elixir",
                      "objc", "powershell",
                      "ocaml", "ocaml_interface", "erlang",
+                     "fortran", "glsl",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

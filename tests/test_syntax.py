@@ -162,12 +162,26 @@ LANGUAGE_CASES = {
                 ("stock_alerts.digest.RefillCost", "function"), ("stock_alerts.alerts.Missing", "function"),
                 ("stock_alerts.shelf", "record"), ("stock_alerts.alert", "type"), ("stock_alerts.state", "type"),
                 ("stock_alerts.deliver", "callback"), ("stock_alerts.CHECK_INTERVAL", "macro")]),
+    # No node holds a body: a procedure is its first statement, its code and its ``end``; a
+    # ``contains`` section's procedures are its module's, its program's or its procedure's.
+    "fortran": ("polyglot_scripts/fortran/stock_forecast.f90",
+                [("stock_forecast.plan_reorders", "function"), ("stock_forecast", "module"),
+                 ("stock_forecast.sku_t", "type"), ("stock_forecast.demand_model_t", "type"),
+                 ("stock_forecast.model_observe", "subroutine"), ("stock_forecast.operator(+)", "interface"),
+                 ("stock_forecast.interface", "interface"), ("stock_forecast.interface.adjust_rule", "function"),
+                 ("stock_forecast.plan_reorders.round_up_packs", "function"), ("forecast_demo", "program"),
+                 ("forecast_demo.notify_buyer", "subroutine")]),
+    # C's grammar: an interface block (``uniform FloorPlan { ... } plan;``) is a declaration
+    # with a body, a ``block`` named by its block name.
+    "glsl": ("polyglot_scripts/glsl/stock_heatmap.frag",
+             [("main", "function"), ("Shelf", "struct"), ("FloorPlan", "block"), ("Picking", "block"),
+              ("stockLevel", "function"), ("gridLine", "function"), ("main.Hit", "struct")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
 COMMENT_PREFIXES = {
     "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
-    "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%",
+    "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%", "fortran": "!",
 }  # fmt: skip
 
 
@@ -1343,6 +1357,31 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "    Loop = fun Loop([]) -> ok; Loop([_ | T]) -> Loop(T) end,\n"
          "    lists:foreach(fun(X) -> io:format(\"~p\", [X]) end, Queue),\n    Loop(Queue).\n",
          [("loops", "module"), ("loops.drain", "function"), ("loops.drain.Loop", "function")]),
+        # A named generic interface, interface blocks of external and separate module procedures,
+        # an extended type; a submodule's ``module procedure``; an external ``recursive function``.
+        ("fortran", "shelves.f90",
+         "module shelves\n  implicit none\n  type :: shelf_t\n    integer :: slots = 0\n  end type\n"
+         "  type, extends(shelf_t) :: cold_shelf_t\n    real :: celsius = 4.0\n  end type cold_shelf_t\n"
+         "  interface restock\n    module procedure restock_one\n  end interface restock\n"
+         "  interface\n    subroutine legacy_count(n) bind(c, name=\"legacy_count\")\n      integer :: n\n    end subroutine\n"
+         "  end interface\ncontains\n  subroutine restock_one(s)\n    type(shelf_t) :: s\n  end subroutine\n"
+         "end module shelves\n\nsubmodule (shelves) shelves_io\ncontains\n  module procedure legacy_wrap\n"
+         "    call legacy_count(3)\n  end procedure\nend submodule shelves_io\n\n"
+         "recursive function bins(n) result(total)\n  integer, intent(in) :: n\n  integer :: total\n  total = n\n"
+         "end function bins\n",
+         [("shelves", "module"), ("shelves.shelf_t", "type"), ("shelves.cold_shelf_t", "type"),
+          ("shelves.restock", "interface"), ("shelves.interface.legacy_count", "subroutine"),
+          ("shelves.restock_one", "subroutine"), ("shelves_io", "submodule"), ("shelves_io.legacy_wrap", "procedure"),
+          ("bins", "function")]),
+        # Interface blocks in and out of a stage, an array of blocks, a struct declared with a
+        # variable, a subroutine's implementation and a function under ``#ifdef``.
+        ("glsl", "bins.geom",
+         "#version 450\nin VertexData {\n    vec3 normal;\n} gs_in[];\n\nout FragData {\n    vec2 uv;\n} gs_out;\n\n"
+         "struct Pair { float a; float b; } pair;\n\nsubroutine vec4 colorFn(vec2 uv);\n"
+         "subroutine(colorFn) vec4 red(vec2 uv) {\n    return vec4(1.0, 0.0, 0.0, 1.0);\n}\n\n"
+         "#ifdef WIREFRAME\nvoid edge(int i) {\n    EmitVertex();\n}\n#endif\n",
+         [("VertexData", "block"), ("FragData", "block"), ("Pair", "struct"), ("red", "function"),
+          ("edge", "function")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
@@ -1354,7 +1393,8 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "php-second-file-namespace", "r-assignment-forms-reference-classes-lists", "perl-packages-classes-anonymous-subs",
          "elixir-exunit", "elixir-macros-guards-delegates",
          "objc-extension-c-struct-macro-lines", "powershell-workflow-scopes-derived-class",
-         "ocaml-and-bindings-values-functors-class-types", "erlang-header-forms", "erlang-bound-funs"],
+         "ocaml-and-bindings-values-functors-class-types", "erlang-header-forms", "erlang-bound-funs",
+         "fortran-interfaces-submodule-external", "glsl-interface-blocks-subroutines"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -3696,3 +3736,108 @@ def test_a_broken_ocaml_or_erlang_file_is_chunked_around_the_damage_or_falls_bac
     chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=200), "syntax")
     assert chunks and all(c.fallback == "parse_error" for c in chunks)
     assert_lossless(prep, chunks)
+
+
+_FORTRAN_MODULE = (
+    "!> Shelf counts, one routine a step.\nmodule shelf_ops\n  implicit none\n  integer, parameter :: aisles = 12\n"
+    "contains\n\n"
+    + "".join(
+        f"  !> Moves stock, step {i}.\n  subroutine move_{i}(levels, qty)\n    integer, intent(inout) :: levels(:)\n"
+        f"    integer, intent(in) :: qty\n    levels({i + 1}) = levels({i + 1}) + qty * {i}\n  end subroutine move_{i}\n\n"
+        for i in range(6)
+    )
+    + "end module shelf_ops\n\n"
+)
+_FORTRAN_LONG = "subroutine rebalance(levels, reserve)\n  integer, intent(inout) :: levels(:)\n  integer, intent(in) :: reserve\n" + "".join(
+    f"  levels({i + 1}) = max(levels({i + 1}) - reserve * {i}, 0)\n" for i in range(40)
+) + "end subroutine rebalance\n"
+
+
+def test_fortran_a_big_module_is_split_into_header_and_procedures_and_a_long_subroutine_into_parts() -> None:
+    chunks = _syntax("shelf_ops.f90", "fortran", _FORTRAN_MODULE + _FORTRAN_LONG, unit="chars", budget=300)
+    header = next(c for c in chunks if c.kind == "class_header" and c.symbol == "shelf_ops")
+    # The module's own statement is its head, with the doc comment above it.
+    assert header.text.startswith("!> Shelf counts, one routine a step.\nmodule shelf_ops\n")
+    assert "members of shelf_ops" in header.header and "move_4" in header.header
+    procedures = [c for c in chunks if c.symbol.startswith("shelf_ops.move_")]
+    assert [c.symbol for c in procedures] == [f"shelf_ops.move_{i}" for i in range(6)]
+    assert all(c.kind == "subroutine" and c.parent_id == header.id for c in procedures)
+    assert all(c.header == "module shelf_ops" for c in procedures)
+    assert procedures[0].text.startswith("  !> Moves stock, step 0.\n  subroutine move_0(levels, qty)")
+    # ``end module`` and ``contains`` close what is above them: never a chunk of their own.
+    assert not any(c.text.strip() in ("contains", "end module shelf_ops") for c in chunks)
+    assert procedures[-1].text.rstrip().endswith("end module shelf_ops")
+    parts = [c for c in chunks if c.symbol == "rebalance"]
+    assert len(parts) >= 4 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert parts[0].text.startswith("subroutine rebalance(levels, reserve)")
+    assert all(c.header == "subroutine rebalance(levels, reserve)" and c.parent_id == parts[0].id for c in parts[1:])
+    assert parts[-1].text.rstrip().endswith("end subroutine rebalance")
+    assert_budget(chunks, 300)
+
+
+_GLSL_BLOCK = (
+    "/// Everything the pass needs, bound once per frame.\nlayout(std140, binding = 0) uniform Frame {\n"
+    + "".join(f"    vec4 shelfColor{i};   // the tint of shelf {i}, premultiplied\n" for i in range(12))
+    + "} frame;\n\n"
+)
+_GLSL_LONG = "vec4 shade(vec2 uv, float level) {\n    vec4 color = vec4(0.0);\n" + "".join(
+    f"    color += frame.shelfColor{i % 12} * smoothstep({i}.0, {i + 1}.0, level * 40.0);\n" for i in range(30)
+) + "    return color;\n}\n"
+
+
+def test_glsl_a_big_uniform_block_is_split_into_header_and_fields_and_a_long_function_into_parts() -> None:
+    chunks = _syntax("pass.frag", "glsl", _GLSL_BLOCK + _GLSL_LONG, unit="chars", budget=300)
+    header = chunks[0]
+    assert (header.kind, header.symbol) == ("class_header", "Frame")
+    assert header.text.startswith("/// Everything the pass needs, bound once per frame.\nlayout(std140, binding = 0) uniform Frame {")
+    fields = [c for c in chunks if c.parent_id == header.id]
+    assert len(fields) >= 2 and all(c.header == "layout(std140, binding = 0) uniform Frame" for c in fields)
+    assert fields[-1].text.rstrip().endswith("} frame;")
+    parts = [c for c in chunks if c.symbol == "shade"]
+    assert len(parts) >= 4 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert all(c.kind == "function" for c in parts)
+    assert parts[0].text.startswith("vec4 shade(vec2 uv, float level) {")
+    assert all(c.header == "vec4 shade(vec2 uv, float level)" and c.parent_id == parts[0].id for c in parts[1:])
+    assert_budget(chunks, 300)
+
+
+@pytest.mark.parametrize(("path", "language", "source", "broken", "intact"), [
+    ("till.f90", "fortran",
+     "module till\n  implicit none\ncontains\n  subroutine open_till(name)\n    character(len=*), intent(in) :: name\n"
+     "    print *, 'open ', name\n  end subroutine open_till\n\n  function total(prices) result(sum_cents)\n"
+     "    integer, intent(in) :: prices(:)\n    integer :: sum_cents, i\n    sum_cents = 0\n    do i = 1, size(prices\n"
+     "      sum_cents = sum_cents + prices(i)\n    end do\n  end function total\n\n  subroutine close_till()\n"
+     "    print *, 'closed'\n  end subroutine close_till\nend module till\n",
+     "till.total", ["till.open_till", "till.close_till"]),
+    ("till.frag", "glsl",
+     "uniform sampler2D labels;\n\nvec4 openTill(vec2 uv) {\n    return texture(labels, uv);\n}\n\n"
+     "float total(float prices[4]) {\n    float sum = 0.0;\n    for (int i = 0; i < 4; ++i)) {\n        sum += prices[i];\n"
+     "    }\n    return sum;\n}\n\nvoid closeTill() {\n    discard;\n}\n",
+     "total", ["openTill", "closeTill"]),
+], ids=["fortran", "glsl"])
+def test_fortran_and_glsl_broken_code_is_chunked_around_the_damage(path, language, source, broken, intact) -> None:
+    chunks = _syntax(path, language, source, unit="chars", budget=150)
+    assert all(c.fallback is None for c in chunks)
+    assert any("damaged" in c.flags for c in chunks if c.symbol == broken)
+    for symbol in intact:
+        found = [c for c in chunks if c.symbol == symbol]
+        assert found and not any("damaged" in c.flags for c in found), symbol
+    garbage = _syntax(path, language, "garbage ] ) } end ((( {{ ]] :: \n" * 30, unit="chars", budget=200)
+    assert all(c.fallback == "parse_error" for c in garbage)
+
+
+def test_glsl_es_precision_qualifiers_and_a_compute_stage_layout_are_read_undamaged() -> None:
+    # ``CodeSpec.annotations``: the C-derived grammar read each of these as an ERROR (or a
+    # declaration missing its name), flagging the shader's first chunk and every ``highp``
+    # function ``damaged``.
+    source = (
+        "#version 310 es\nprecision mediump float;\nlayout(local_size_x = 16, local_size_y = 16) in;\n\n"
+        "/// The tint of one bin.\nhighp vec4 tint(const in vec4 base, lowp float level) {\n    return base * level;\n}\n\n"
+        "void main() {\n    mediump vec4 c = tint(vec4(1.0), 0.5);\n}\n"
+    )
+    found = {(d.symbol, d.kind) for d in list_definitions(prepare("bins.comp", "glsl", source))}
+    assert {("tint", "function"), ("main", "function")} <= found
+    chunks = _syntax("bins.comp", "glsl", source, unit="chars", budget=4000)
+    assert not any("damaged" in c.flags for c in chunks)
+    tint = next(c for c in chunks if c.symbol == "tint")
+    assert tint.text.startswith("/// The tint of one bin.\nhighp vec4 tint(const in vec4 base, lowp float level) {")
