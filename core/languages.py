@@ -1618,7 +1618,11 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             containers=frozenset({"module", "submodule", "derived_type_definition", "interface"}),
             # The ``contains`` section of a module, a procedure or a program: its procedures
             # are the level's own (its ``contains`` line a statement among them).
-            transparent=frozenset({"internal_procedures"}),
+            # A derived type's ``contains`` holds its type-bound procedures (``procedure ::
+            # observe => model_observe``), listed in its summary as a class's declared methods
+            # are (as are a generic interface's ``module procedure`` lines).
+            transparent=frozenset({"internal_procedures", "derived_type_procedures"}),
+            member_declarations={"procedure_statement": ""},
             own_bodies=frozenset(
                 {
                     "function", "subroutine", "module_procedure", "program", "module", "submodule",
@@ -1638,9 +1642,10 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 {
                     "function_statement", "subroutine_statement", "module_procedure_statement", "program_statement",
                     "module_statement", "submodule_statement", "derived_type_statement", "interface_statement",
+                    "binding",  # a type-bound procedure's ``observe => model_observe``: ``observe``
                 }
             ),
-            name_types=frozenset({"name", "type_name", "operator"}),
+            name_types=frozenset({"name", "type_name", "operator", "binding_name", "method_name"}),
             anonymous_names={"interface": "interface"},  # ``abstract interface``, an external procedures' block
             # ``end module pricing``, ``end subroutine``: a closing brace, glued to the chunk before;
             # so is ``contains``, which closes a module's (a procedure's) specification part.

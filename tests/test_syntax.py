@@ -3841,3 +3841,20 @@ def test_glsl_es_precision_qualifiers_and_a_compute_stage_layout_are_read_undama
     assert not any("damaged" in c.flags for c in chunks)
     tint = next(c for c in chunks if c.symbol == "tint")
     assert tint.text.startswith("/// The tint of one bin.\nhighp vec4 tint(const in vec4 base, lowp float level) {")
+
+
+def test_fortran_a_split_derived_type_lists_its_type_bound_procedures_by_their_binding_names() -> None:
+    source = (
+        "module models\n  implicit none\n\n  !> Demand smoothing, one model per SKU.\n  type :: demand_model_t\n"
+        + "".join(f"    real :: weight_{i} = 0.{i}  ! the weight of day {i} in the moving average\n" for i in range(8))
+        + "  contains\n    procedure :: observe => model_observe\n    procedure :: forecast\n  end type demand_model_t\n"
+        + "end module models\n"
+    )
+    assert not prepare("models.f90", "fortran", source).tree.root_node.has_error
+    chunks = _syntax("models.f90", "fortran", source, unit="chars", budget=250)
+    header = next(c for c in chunks if c.kind == "class_header" and c.symbol == "models.demand_model_t")
+    assert header.text.startswith("  !> Demand smoothing, one model per SKU.\n  type :: demand_model_t")
+    assert header.header == "! members of models.demand_model_t: observe, forecast"
+    members = [c for c in chunks if c.parent_id == header.id]
+    assert members and all(c.header == "type :: demand_model_t" for c in members)
+    assert members[-1].text.rstrip().endswith("end type demand_model_t")
