@@ -119,7 +119,7 @@ class CodeSpec:
     - ``own_bodies``: definitions whose node is their body, always definitions (a Swift
       computed property's ``{ get {...} set {...} }``, named and headed by the declaration
       around it): split, their accessors are their parts under the declaration's signature;
-      ``head_ends``: per such definition type, the token of its own that ends its head (Zig's
+      ``head_ends``: per such definition type, the token (or node) of its own that ends its head (Zig's
       ``pub const Item = struct {``: the ``ContainerDecl``'s fields and ``Decl``s are its own
       children after its ``{``), which then starts at a keyword before it on its line (``pub``);
       ``line_heads``: such definitions whose signature, repeated above their members, is their
@@ -333,12 +333,31 @@ class CodeSpec:
       ``name_fields`` (``add(cart, item)`` through its callee, ``add(x) when x > 0`` through the
       left side). ``trait_fields`` names a keyword argument there: Elixir's ``defimpl Priced,
       for: Item`` is ``<Item as Priced>``, as Rust's ``impl`` is named. The keyword that opens
-      its body (``do``) is the body's, no definition's.
+      its body (``do``) is the body's, no definition's;
     - ``closers``: statements that close the definition they end, read as a closing brace is
       (glued to the chunk before them when it fits, never a chunk or a member of their own):
       Fortran's ``end module pricing``, ``end subroutine restock``, ``end type``, named nodes
       of their own where other grammars have a ``}`` token (and ``contains``, which ends a
       module's declarations: alone it was a chunk of one word);
+    - ``argument_lists``: a defining call is a Lisp list, ``(defn total "doc" [items] body...)``:
+      its callee is its first child past ``callee_skips`` (the ``(``, metadata on the list), a
+      word of ``name_types`` or a node whose ``name_fields`` child is one (Clojure's symbol:
+      ``clojure.core/defn``, ``^:private helper``); its arguments are its own children after
+      the callee, its name its first argument's. It is its own body (``own_bodies``), its head
+      its text to its ``head_ends`` node (the parameter vector) or to the argument before its
+      first of ``body_starts`` (a multi-arity ``([x] ...)``, a protocol's signatures), else
+      to its name (``(def rate 0.2)``); a split part repeats that head. ``dispatch_names``: such
+      definitions named by their first two arguments (a multimethod's implementation:
+      ``(defmethod price :book [item]`` is ``price :book``); ``member_calls``: per container
+      word, the type every other list in it is, named by its callee (a protocol's method
+      signatures, a record's implementations: ``(price [this] ...)`` in ``defrecord Item`` is
+      ``Item.price``); ``member_groups``: such containers whose members stand in groups, each
+      under the word before it, which qualifies their names and is no part of the head
+      (``(extend-protocol Priced String (cost [s] ...) nil (cost [_] ...))``: ``String.cost``
+      and ``nil.cost``); ``value_kinds``: per definition word, the kind it has when its last
+      argument is a list of the word given (``(def total (fn [xs] ...))`` is a function). Its
+      docstring, on lines of its own between its name and its parameters, is left out of the
+      repeated head (``uncommented_heads``, with strings ``attached``) and leads its first part.
     """
 
     name: str
@@ -430,6 +449,13 @@ class CodeSpec:
     comment_types: frozenset[str] = frozenset()
     definition_calls: frozenset[str] = frozenset()
     closers: frozenset[str] = frozenset()
+    argument_lists: bool = False
+    callee_skips: frozenset[str] = frozenset()
+    body_starts: frozenset[str] = frozenset()
+    dispatch_names: frozenset[str] = frozenset()
+    member_calls: dict[str, str] = field(default_factory=dict)
+    value_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
+    member_groups: frozenset[str] = frozenset()
     grammar: str = ""
 
     @property
@@ -1695,6 +1721,67 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 r"|const(?=[ \t]+in[ \t])|layout[ \t]*\([^()\n]*\)[ \t]*(?:in|out)[ \t]*;)"
             ),
         ),
+        CodeSpec(
+            name="clojure",
+            extensions=(".clj", ".cljs", ".cljc"),  # (``.edn`` is data: left to the text blocks)
+            comment=(";;", ""),
+            # Every form is a list; one is a definition by its first symbol, ``(defn name "doc"
+            # [args] body...)``: a Lisp's defining call (``argument_lists``), typed by that word.
+            definition_calls=frozenset({"list_lit"}),
+            argument_lists=True,
+            callee_skips=frozenset({"(", "meta_lit", "old_meta_lit"}),  # ``^:private (def ...)``
+            # ``(ns shop.cart ...)`` scopes the definitions after it (its body is its requires).
+            functions=frozenset(
+                {
+                    "ns", "defn", "defn-", "defmacro", "defmulti", "defmethod", "def", "defonce",
+                    "(method)", "(signature)",  # a record's implementation, a protocol's signature
+                }
+            ),
+            containers=frozenset(
+                {"defprotocol", "definterface", "defrecord", "deftype", "extend-protocol", "extend-type"}
+            ),
+            scoping=frozenset({"ns"}),
+            member_calls={
+                "defprotocol": "(signature)", "definterface": "(signature)", "defrecord": "(method)",
+                "deftype": "(method)", "extend-protocol": "(method)", "extend-type": "(method)",
+            },
+            # A definition is its own body: its head ends with its parameter vector, or before
+            # its first list (a multi-arity ``([x] ...)``, a protocol's signatures, ``(fn ...)``
+            # assigned by ``def``).
+            own_bodies=frozenset(
+                {
+                    "defn", "defn-", "defmacro", "defmulti", "defmethod", "def", "defonce", "(method)",
+                    "defprotocol", "definterface", "defrecord", "deftype", "extend-protocol", "extend-type",
+                }
+            ),
+            head_ends=dict.fromkeys(
+                (
+                    "defn", "defn-", "defmacro", "defmulti", "defmethod", "def", "defonce", "(method)",
+                    "defprotocol", "definterface", "defrecord", "deftype", "extend-protocol", "extend-type",
+                ),
+                "vec_lit",
+            ),
+            body_starts=frozenset({"list_lit"}),
+            # A docstring (between the name and the parameters) is no part of the head a split
+            # definition's parts repeat: ``(defn plan-restock [bins suppliers today]``.
+            attached=_COMMENTS | {"str_lit"},
+            uncommented_heads=True,
+            dispatch_names=frozenset({"defmethod"}),  # ``(defmethod price :book [item]``: ``price :book``
+            # A symbol's name, past its namespace (``clojure.core/defn``) and its metadata.
+            name_fields=("name",),
+            name_types=frozenset({"sym_name"}),
+            kinds={
+                "ns": "namespace", "defmacro": "macro", "defmulti": "multimethod", "defmethod": "method",
+                "def": "variable", "defonce": "variable", "(method)": "method", "(signature)": "method",
+                "defprotocol": "protocol", "definterface": "interface", "defrecord": "record", "deftype": "type",
+                "extend-protocol": "extension", "extend-type": "extension",
+            },
+            # ``(def total (fn [xs] ...))`` defines a function (its value names no other kind).
+            value_kinds={"def": {"fn": "function"}, "defonce": {"fn": "function"}},
+            # ``(extend-protocol Priced String (cost [s] ...) nil (cost [_] ...))``: ``Priced.String.cost``,
+            # ``Priced.nil.cost``; ``(extend-type Item Priced (cost ...) Shipped (weight ...))``.
+            member_groups=frozenset({"extend-protocol", "extend-type"}),
+        ),  # fmt: skip
         # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
         TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
         TextSpec("rst", (".rst",), ("..", ""), "rst"),
@@ -1716,7 +1803,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("svelte", (".svelte",), _MARKUP),
                 ("astro", (".astro",), _MARKUP),
                 ("css", (".css", ".scss", ".sass", ".less"), ("/*", " */")),
-                ("clojure", (".clj", ".cljs", ".cljc"), (";;", "")),
                 ("groovy", (".groovy", ".gradle"), ("//", "")),
                 ("cmake", (".cmake",), ("#", "")),
                 ("nix", (".nix",), ("#", "")),

@@ -50,6 +50,7 @@ _PYGMENTS_NAMES = {
     "erlang": "erlang",
     "fortran": "fortran",
     "glsl": "glsl",
+    "clojure": "clojure",
     "markdown": "markdown",
     "rst": "rst",
     "makefile": "make",

@@ -202,13 +202,40 @@ class _Run:
     def type_of(self, node: Node) -> str:
         """``node``'s type, or for a call that defines (``CodeSpec.definition_calls``: Elixir's
         ``def add(cart, item) do``) its callee's word, ``def``."""
-        if node.type not in self.spec.definition_calls:
+        spec = self.spec
+        if node.type not in spec.definition_calls:
             return node.type
-        callee = node.child(0)
-        if callee is None or callee.type not in self.spec.name_types:
+        word = self._callee_word(node)
+        if word is None:
             return node.type
-        word = self._text(callee).decode("utf-8", "replace")
-        return word if word in self._definition_words else node.type
+        if word in self._definition_words:
+            return word
+        if spec.member_calls and node.parent is not None and node.parent.type in spec.definition_calls:
+            # A list in a protocol or a record (Clojure's ``(price [this] ...)``): its method.
+            member = spec.member_calls.get(self._callee_word(node.parent) or "")
+            if member is not None:
+                return member
+        return node.type
+
+    def _call_head(self, call: Node) -> Node | None:
+        """A defining call's callee: its first child, past ``CodeSpec.callee_skips`` (a Lisp
+        list's ``(`` and the metadata on it)."""
+        skips = self.spec.callee_skips
+        return next((c for c in call.children if c.type not in skips), None)
+
+    def _callee_word(self, call: Node) -> str | None:
+        """The word a call's callee is (``def``, ``defn``), or None when it is no word."""
+        return self._word(self._call_head(call))
+
+    def _word(self, node: Node | None) -> str | None:
+        """``node``'s text when it is of ``name_types``; in a Lisp (``argument_lists``), that
+        of its name child (Clojure's symbol, past its namespace and ``^:private`` on it)."""
+        spec = self.spec
+        if node is not None and node.type not in spec.name_types and spec.argument_lists:
+            node = next((c for f in spec.name_fields if (c := node.child_by_field_name(f)) is not None), None)
+        if node is None or node.type not in spec.name_types:
+            return None
+        return self._text(node).decode("utf-8", "replace")
 
     # ---- sizes -------------------------------------------------------------------------------
 
@@ -987,6 +1014,8 @@ class _Run:
         ``test("adds")`` for a label, ``Shop.Cart``, ``add`` of ``add(cart, item)`` and of
         ``add(x) when x > 0``; None without arguments (``setup do``)."""
         spec = self.spec
+        if spec.argument_lists:
+            return self._list_name(call)
         callee = call.child(0)
         holder = call.named_child(1) if call.named_child_count > 1 else None
         if callee is None or holder is None or holder.type in spec.body_types or not holder.named_child_count:
@@ -1003,6 +1032,38 @@ class _Run:
             fields = (argument.child_by_field_name(field_name) for field_name in spec.name_fields)
             argument = next((found for found in fields if found is not None), None)
         return None
+
+    def _list_name(self, call: Node) -> str | None:
+        """The name a defining list (``CodeSpec.argument_lists``) gives: its first argument's
+        (``(defn total [items] ...)``), with its second for a dispatching one
+        (``dispatch_names``: ``(defmethod price :book [item] ...)`` is ``price :book``); a
+        member's (``member_calls``) is its callee's, the method it defines or implements."""
+        spec = self.spec
+        typed = self.type_of(call)
+        callee = self._call_head(call)
+        if typed in spec.member_calls.values():
+            name = self._word(callee)
+            holder = call.parent
+            if name and holder is not None and self._callee_word(holder) in spec.member_groups:
+                # ``(extend-protocol Priced String (cost [s] ...) nil (cost [_] ...))``: the
+                # type before it names its group, ``String.cost``.
+                label = call.prev_named_sibling
+                while label is not None and (label.type in spec.definition_calls or self.is_comment(label)):
+                    label = label.prev_named_sibling
+                text = _clean_name(self._text(label)) if label is not None else None
+                if text:
+                    name = f"{text}.{name}"
+            return name
+        arguments = [
+            c for c in call.named_children
+            if callee is not None and c.start_byte >= callee.end_byte and c.type not in spec.callee_skips
+            and not self.is_comment(c)
+        ]  # fmt: skip
+        name = self._word(arguments[0]) if arguments else None
+        if name and typed in spec.dispatch_names and len(arguments) > 1:
+            value = _cut(" ".join(self._text(arguments[1]).decode("utf-8", "replace").split()), _MAX_LABEL)
+            name = f"{name} {value}"
+        return name
 
     def _keyword_argument(self, call: Node, key: str) -> Node | None:
         """The value of a defining call's keyword argument ``key`` (``for:`` of Elixir's
@@ -1073,9 +1134,9 @@ class _Run:
             # Its own body, with nothing around it that names it (Scala 3's ``extension (s:
             # String)`` then its ``def``s): its head is its text before its first member.
             end = self.members_start(definition)
-        opener = spec.head_ends.get(definition.type)
+        opener = spec.head_ends.get(typed)
         if opener is not None:  # its own body, headed to its opening token (Zig's ``struct {``)
-            end = next((c.end_byte for c in definition.children if c.type == opener), end)
+            end = self.head_end(definition) or end
         if wrappers and (
             typed in spec.self_bodies
             or any(w.type in spec.naming_wrappers for w in wrappers)
@@ -1144,6 +1205,43 @@ class _Run:
             if len(folded) <= _MAX_FOLDED_CHARS:
                 return [folded]
         return [*lines[: _MAX_SIGNATURE_LINES - 1], "…"]
+
+    def head_end(self, definition: Node) -> int | None:
+        """Where the head of a definition that is its own body ends (``CodeSpec.head_ends``):
+        after its opening token or node (Zig's ``{``, Clojure's ``[items]``), or, in a Lisp
+        (``body_starts``), before the first of its arguments that opens its body when that
+        comes first (a multi-arity ``([x] ...)``); None without either."""
+        spec = self.spec
+        typed = self.type_of(definition)
+        opener = spec.head_ends.get(typed)
+        if opener is None:
+            return None
+        callee = self._call_head(definition) if spec.argument_lists else None
+        # What names it comes first: a multimethod's dispatch value may be a vector too.
+        # (A member's name is its callee: its parameters come first.)
+        naming = 2 if typed in spec.dispatch_names else 1
+        if callee is None or typed in spec.member_calls.values():
+            naming = 0
+        previous: Node | None = None
+        # (A container of groups, ``(extend-protocol Priced String (...) nil (...))``, is headed
+        # by its name alone: the first group's label is no more its head than the others'.)
+        for child in definition.children if typed not in spec.member_groups else ():
+            argument = callee is not None and child.start_byte >= callee.end_byte and child.is_named
+            if argument and not self.is_comment(child):
+                naming -= 1
+                if naming >= 0:
+                    previous = child
+                    continue
+            if child.type == opener:
+                return child.end_byte
+            if child.type in spec.body_starts and previous is not None and previous.type not in spec.callee_skips:
+                return previous.end_byte
+            if not self.is_comment(child):
+                previous = child
+        if callee is not None:  # (``(def rate 0.2)``: its name ends it)
+            named = [c for c in definition.named_children if c.start_byte >= callee.end_byte and not self.is_comment(c)]
+            return named[0].end_byte if named else None
+        return None
 
     def members_start(self, container: Node) -> int:
         """Where a container that is its own body (``self_bodies``) has its first member: what
@@ -1220,6 +1318,17 @@ class _Run:
             word = _KIND_WORD.match(text) if text else None
             if word:
                 return word.group()  # HCL's block type: ``resource``, ``variable``
+        values = spec.value_kinds.get(typed)
+        if values:  # Clojure's ``(def total (fn [xs] ...))``: a function
+            callee = self._call_head(definition)
+            value = next(
+                (c for c in reversed(definition.named_children)
+                 if callee is not None and c.start_byte >= callee.end_byte and not self.is_comment(c)),
+                None,
+            )  # fmt: skip
+            word = self._callee_word(value) if value is not None and value.type in spec.definition_calls else None
+            if word in values:
+                return values[word]
         if typed in spec.kinds:
             return spec.kinds[typed]
         if typed in spec.containers:
@@ -1283,7 +1392,7 @@ class _Run:
                 continue
             # A namespace after a file-scoped one is not in it: Perl's ``package main;`` or
             # ``package Shop::Price {`` after ``package Shop::Cart;``, PHP's second ``namespace``.
-            own = (*(path if unit.definition.type in self.spec.scoping else scoped), self.name(unit))
+            own = (*(path if self.type_of(unit.definition) in self.spec.scoping else scoped), self.name(unit))
             symbol = ".".join(own)
             if self.scopes(unit):
                 scoped = own
@@ -1546,7 +1655,14 @@ class _Run:
         if body is not None:
             lead = self.body_lead(definition, body)
             head_last = max(_head_last(self.doc, unit, lead[0]), self.head_end_line(definition))
+            head_end = self.head_end(definition) if self.spec.argument_lists else None
+            if head_end is not None:
+                # A Lisp definition's head runs to its parameters (``(defn total "doc" [items]``):
+                # its docstring is its head's, no member's (nor the first method's).
+                head_last = max(head_last, self.doc.line_of_byte(head_end - 1))
             inside = lead[:-1] + list(body.children)
+            if self.spec.argument_lists and head_end is not None:
+                inside = [c for c in inside if c.start_byte >= head_end]
             # Tokens after the body (Ruby's ``end``, a wrapper's ``;``) close the last chunk.
             tail = [c for c in definition.children if c.start_byte >= body.end_byte]
             # (A sibling body's parent is the level around: not the definition's.)
@@ -2535,7 +2651,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
             definition = unit.definition
             if definition is None:
                 continue
-            symbol_path = (*(level_path if definition.type in spec.scoping else path), run.name(unit))
+            symbol_path = (*(level_path if run.type_of(definition) in spec.scoping else path), run.name(unit))
             if run.scopes(unit):
                 path = symbol_path
             outer = unit.wrappers[0] if unit.wrappers else definition
@@ -2560,6 +2676,9 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                 if body is not None
                 else first
             )
+            head_end = run.head_end(definition) if spec.argument_lists and body is not None else None
+            if head_end is not None:  # a Lisp definition's head runs to its parameters
+                signature_last = max(signature_last, run.doc.line_of_byte(head_end - 1))
             found.append(
                 Definition(
                     ".".join(symbol_path),

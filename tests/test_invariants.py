@@ -40,6 +40,7 @@ def test_samples_cover_many_languages() -> None:
                      "objc", "powershell",
                      "ocaml", "ocaml_interface", "erlang",
                      "fortran", "glsl",
+                     "clojure",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

@@ -176,12 +176,27 @@ LANGUAGE_CASES = {
     "glsl": ("polyglot_scripts/glsl/stock_heatmap.frag",
              [("main", "function"), ("Shelf", "struct"), ("FloorPlan", "block"), ("Picking", "block"),
               ("stockLevel", "function"), ("gridLine", "function"), ("main.Hit", "struct")]),
+    # Every definition is a list typed by its first symbol (``argument_lists``); ``ns`` scopes
+    # what follows; a protocol's signatures and a record's implementations are its methods; a
+    # multimethod's implementation is named by its dispatch value too.
+    "clojure": ("polyglot_scripts/clojure/restock_planner.clj",
+                [("shop.inventory.restock-planner.plan-restock", "function"),
+                 ("shop.inventory.restock-planner", "namespace"),
+                 ("shop.inventory.restock-planner.Priced", "protocol"),
+                 ("shop.inventory.restock-planner.Priced.line-cents", "method"),
+                 ("shop.inventory.restock-planner.SupplierPrice", "record"),
+                 ("shop.inventory.restock-planner.SupplierPrice.unit-cents", "method"),
+                 ("shop.inventory.restock-planner.reorder-qty", "multimethod"),
+                 ("shop.inventory.restock-planner.reorder-qty :seasonal", "method"),
+                 ("shop.inventory.restock-planner.with-review", "macro"),
+                 ("shop.inventory.restock-planner.supplier-of", "function"),
+                 ("shop.inventory.restock-planner.default-lead-days", "variable")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
 COMMENT_PREFIXES = {
     "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
-    "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%", "fortran": "!",
+    "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%", "fortran": "!", "clojure": ";;",
 }  # fmt: skip
 
 
@@ -1382,6 +1397,25 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "#ifdef WIREFRAME\nvoid edge(int i) {\n    EmitVertex();\n}\n#endif\n",
          [("VertexData", "block"), ("FragData", "block"), ("Pair", "struct"), ("red", "function"),
           ("edge", "function")]),
+        # Multi-arity functions, types, interfaces, protocol extensions, metadata on the list and
+        # a namespaced ``defn``, a vector dispatch value; a second ``ns`` is not in the first.
+        ("clojure", "forms.clj",
+         "(ns shop.a)\n(defn total\n  ([xs] (total xs 0))\n  ([xs start] (reduce + start xs)))\n"
+         "(deftype Counter [^:volatile-mutable n]\n  clojure.lang.IDeref\n  (deref [_] n))\n"
+         "(definterface Stocked (onHand []))\n(extend-type Long Priced (cost [n] n))\n"
+         "(extend-protocol Priced\n  String\n  (cost [s] (count s))\n  nil\n  (cost [_] 0))\n"
+         "^:deprecated (clojure.core/defn old-total [xs] (total xs))\n"
+         "(defmethod price [:book :eu] [item] 2)\n(defmacro unless [test & body] `(when-not ~test ~@body))\n"
+         "(ns shop.b)\n(def ^:dynamic *rate* 0.2)\n(defn- helper [x] x)\n(def rate-of (fn [x] (* x *rate*)))\n"
+         "(defmethod render \"html\" [page] page)\n",
+         [("shop.a", "namespace"), ("shop.a.total", "function"), ("shop.a.Counter", "type"),
+          ("shop.a.Counter.deref", "method"), ("shop.a.Stocked", "interface"), ("shop.a.Stocked.onHand", "method"),
+          ("shop.a.Long", "extension"), ("shop.a.Long.Priced.cost", "method"), ("shop.a.Priced", "extension"),
+          ("shop.a.Priced.String.cost", "method"), ("shop.a.Priced.nil.cost", "method"),
+          ("shop.a.old-total", "function"),
+          ("shop.a.price [:book :eu]", "method"), ("shop.a.unless", "macro"), ("shop.b", "namespace"),
+          ("shop.b.*rate*", "variable"), ("shop.b.helper", "function"), ("shop.b.rate-of", "function"),
+          ('shop.b.render "html"', "method")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
@@ -1394,7 +1428,8 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "elixir-exunit", "elixir-macros-guards-delegates",
          "objc-extension-c-struct-macro-lines", "powershell-workflow-scopes-derived-class",
          "ocaml-and-bindings-values-functors-class-types", "erlang-header-forms", "erlang-bound-funs",
-         "fortran-interfaces-submodule-external", "glsl-interface-blocks-subroutines"],
+         "fortran-interfaces-submodule-external", "glsl-interface-blocks-subroutines",
+         "clojure-arities-types-extensions-metadata"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -1800,6 +1835,55 @@ def test_a_broken_elixir_file_is_chunked_around_the_damage_or_falls_back() -> No
     garbage = "defmodule Shop do\n" + "".join(f"  def ) rule_{i} ] ( do end end ,,\n" for i in range(12))
     prep = prepare("bad.ex", "elixir", garbage)
     chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=200), "syntax")
+    assert chunks and all(c.fallback == "parse_error" for c in chunks)
+    assert_lossless(prep, chunks)
+
+
+def test_a_clojure_record_splits_into_its_head_and_methods_and_a_long_defn_repeats_its_head() -> None:
+    methods = "".join(f"  (rule-{i} [this price]\n    ;; Rule {i}.\n    (* price {i}))\n" for i in range(6))
+    source = f"(ns shop.pricing)\n\n(defrecord Rules [rate]\n  Pricing\n{methods[:-1]})\n"
+    chunks = _syntax("pricing.clj", "clojure", source, unit="chars", budget=200)
+    header = next(c for c in chunks if c.kind == "class_header")
+    assert (header.symbol, header.text) == ("shop.pricing.Rules", "(defrecord Rules [rate]\n  Pricing")
+    rules = [c for c in chunks if c.kind == "method"]
+    assert [c.symbol for c in rules] == [f"shop.pricing.Rules.rule-{i}" for i in range(6)]
+    assert all(c.parent_id == header.id and c.header == "(defrecord Rules [rate]" for c in rules)
+    assert all(c.text.lstrip().startswith(f"(rule-{i} [this price]") for i, c in enumerate(rules))
+    # A long defn: its parts repeat its head, name and parameters, not its docstring, which
+    # leads the first part; a multi-arity one's head is its name.
+    body = "".join(f"    (println \"line {i}\" (* {i} rate))\n" for i in range(30))
+    source = (
+        '(ns shop.totals)\n\n(defn sum-lines\n  "Sums the lines.\n\n  Rounded half up."\n  [lines rate]\n'
+        f"  (let [total 0]\n{body}    total))\n"
+    )
+    chunks = _syntax("totals.clj", "clojure", source, unit="chars", budget=300)
+    parts = [c for c in chunks if c.symbol == "shop.totals.sum-lines"]
+    assert len(parts) >= 3 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert parts[0].kind == "function" and parts[0].text.startswith('(defn sum-lines\n  "Sums the lines.')
+    assert all(p.header == "(defn sum-lines\n  [lines rate]" and p.parent_id == parts[0].id for p in parts[1:])
+    arities = "".join(f"  ([x{i}] (println x{i} \"{'·' * 60}\"))\n" for i in range(6))
+    chunks = _syntax("a.clj", "clojure", f"(defn many\n  \"Arities.\"\n{arities[:-1]})\n", unit="chars", budget=200)
+    assert len(chunks) > 2 and all(c.header == "(defn many" for c in chunks[1:])
+    # A rich ``comment`` block is code, no comment: its ``def`` is the REPL's, no definition.
+    prep = prepare("c.clj", "clojure", "(defn f [x] x)\n\n(comment\n  (def sample 1)\n  (f sample))\n")
+    assert [d.symbol for d in list_definitions(prep)] == ["f"]
+
+
+def test_a_broken_clojure_file_is_chunked_around_the_damage_or_falls_back() -> None:
+    rel = "polyglot_scripts/clojure/restock_planner.clj"
+    text = (SAMPLES / rel).read_text("utf-8")
+    old = "(max 0 (- par on-hand)))\n"
+    assert old in text
+    broken = prepare(rel, "clojure", text.replace(old, "(max 0 (- par on-hand))))\n", 1))  # one ``)`` too many
+    chunks = chunk_document(broken, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert_lossless(broken, chunks)
+    assert all(c.fallback is None for c in chunks)
+    damaged = {c.symbol for c in chunks if "damaged" in c.flags}
+    assert damaged == {"shop.inventory.restock-planner.reorder-qty :default"}, damaged
+    assert {d.symbol for d in list_definitions(_prep(rel))} == {d.symbol for d in list_definitions(broken)}
+    # A ``)`` left out leaves every form after it open to the end: the file is cut in windows.
+    prep = prepare(rel, "clojure", text.replace(old, "(max 0 (- par on-hand))\n", 1))
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=400), "syntax")
     assert chunks and all(c.fallback == "parse_error" for c in chunks)
     assert_lossless(prep, chunks)
 
