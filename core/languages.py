@@ -341,8 +341,9 @@ class CodeSpec:
       module's declarations: alone it was a chunk of one word);
     - ``argument_lists``: a defining call is a Lisp list, ``(defn total "doc" [items] body...)``:
       its callee is its first child past ``callee_skips`` (the ``(``, metadata on the list), a
-      word of ``name_types`` or a node whose ``name_fields`` child is one (Clojure's symbol:
-      ``clojure.core/defn``, ``^:private helper``); its arguments are its own children after
+      word of ``name_types`` or a node whose ``name_fields`` child is one (Clojure's symbol,
+      ``^:private helper``; a qualified callee is read whole: spec's ``s/def`` is no
+      ``def``); its arguments are its own children after
       the callee, its name its first argument's. It is its own body (``own_bodies``), its head
       its text to its ``head_ends`` node (the parameter vector) or to the argument before its
       first of ``body_starts`` (a multi-arity ``([x] ...)``, a protocol's signatures), else
@@ -1734,6 +1735,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             functions=frozenset(
                 {
                     "ns", "defn", "defn-", "defmacro", "defmulti", "defmethod", "def", "defonce",
+                    "deftest",  # clojure.test's
                     "(method)", "(signature)",  # a record's implementation, a protocol's signature
                 }
             ),
@@ -1741,6 +1743,9 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 {"defprotocol", "definterface", "defrecord", "deftype", "extend-protocol", "extend-type"}
             ),
             scoping=frozenset({"ns"}),
+            # ``.cljc``'s reader conditionals, ``#?(:clj (defn now [] ...) :cljs (defn now [] ...))``:
+            # the definitions in each branch are the level's own (as C's ``#ifdef`` blocks are).
+            transparent=frozenset({"read_cond_lit"}),
             member_calls={
                 "defprotocol": "(signature)", "definterface": "(signature)", "defrecord": "(method)",
                 "deftype": "(method)", "extend-protocol": "(method)", "extend-type": "(method)",
@@ -1750,13 +1755,13 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             # assigned by ``def``).
             own_bodies=frozenset(
                 {
-                    "defn", "defn-", "defmacro", "defmulti", "defmethod", "def", "defonce", "(method)",
+                    "defn", "defn-", "defmacro", "defmulti", "defmethod", "def", "defonce", "deftest", "(method)",
                     "defprotocol", "definterface", "defrecord", "deftype", "extend-protocol", "extend-type",
                 }
             ),
             head_ends=dict.fromkeys(
                 (
-                    "defn", "defn-", "defmacro", "defmulti", "defmethod", "def", "defonce", "(method)",
+                    "defn", "defn-", "defmacro", "defmulti", "defmethod", "def", "defonce", "deftest", "(method)",
                     "defprotocol", "definterface", "defrecord", "deftype", "extend-protocol", "extend-type",
                 ),
                 "vec_lit",
@@ -1767,11 +1772,11 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             attached=_COMMENTS | {"str_lit"},
             uncommented_heads=True,
             dispatch_names=frozenset({"defmethod"}),  # ``(defmethod price :book [item]``: ``price :book``
-            # A symbol's name, past its namespace (``clojure.core/defn``) and its metadata.
+            # A symbol's name, past its metadata (``^:private helper``) and its namespace.
             name_fields=("name",),
             name_types=frozenset({"sym_name"}),
             kinds={
-                "ns": "namespace", "defmacro": "macro", "defmulti": "multimethod", "defmethod": "method",
+                "ns": "namespace", "deftest": "test", "defmacro": "macro", "defmulti": "multimethod", "defmethod": "method",
                 "def": "variable", "defonce": "variable", "(method)": "method", "(signature)": "method",
                 "defprotocol": "protocol", "definterface": "interface", "defrecord": "record", "deftype": "type",
                 "extend-protocol": "extension", "extend-type": "extension",

@@ -224,8 +224,15 @@ class _Run:
         return next((c for c in call.children if c.type not in skips), None)
 
     def _callee_word(self, call: Node) -> str | None:
-        """The word a call's callee is (``def``, ``defn``), or None when it is no word."""
-        return self._word(self._call_head(call))
+        """The word a call's callee is (``def``, ``defn``), or None when it is no word. In a
+        Lisp (``argument_lists``) a qualified one is whole: Clojure's ``s/def`` is spec's, no
+        ``def``."""
+        callee = self._call_head(call)
+        word = self._word(callee)
+        if word is None or callee is None or not self.spec.argument_lists:
+            return word
+        start = next((c.start_byte for c in callee.children if c.type not in self.spec.callee_skips), callee.start_byte)
+        return self.doc.data[start : callee.end_byte].decode("utf-8", "replace")
 
     def _word(self, node: Node | None) -> str | None:
         """``node``'s text when it is of ``name_types``; in a Lisp (``argument_lists``), that

@@ -1397,17 +1397,17 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "#ifdef WIREFRAME\nvoid edge(int i) {\n    EmitVertex();\n}\n#endif\n",
          [("VertexData", "block"), ("FragData", "block"), ("Pair", "struct"), ("red", "function"),
           ("edge", "function")]),
-        # Multi-arity functions, types, interfaces, protocol extensions, metadata on the list and
-        # a namespaced ``defn``, a vector dispatch value; a second ``ns`` is not in the first.
+        # Multi-arity functions, types, interfaces, protocol extensions, metadata on the list, a
+        # vector dispatch value; a second ``ns`` is not in the first; spec's ``s/def`` is no ``def``.
         ("clojure", "forms.clj",
          "(ns shop.a)\n(defn total\n  ([xs] (total xs 0))\n  ([xs start] (reduce + start xs)))\n"
          "(deftype Counter [^:volatile-mutable n]\n  clojure.lang.IDeref\n  (deref [_] n))\n"
          "(definterface Stocked (onHand []))\n(extend-type Long Priced (cost [n] n))\n"
          "(extend-protocol Priced\n  String\n  (cost [s] (count s))\n  nil\n  (cost [_] 0))\n"
-         "^:deprecated (clojure.core/defn old-total [xs] (total xs))\n"
+         "^:deprecated (defn old-total [xs] (total xs))\n(s/def ::sku string?)\n"
          "(defmethod price [:book :eu] [item] 2)\n(defmacro unless [test & body] `(when-not ~test ~@body))\n"
          "(ns shop.b)\n(def ^:dynamic *rate* 0.2)\n(defn- helper [x] x)\n(def rate-of (fn [x] (* x *rate*)))\n"
-         "(defmethod render \"html\" [page] page)\n",
+         "(defmethod render \"html\" [page] page)\n(deftest rate-is-positive\n  (is (pos? *rate*)))\n",
          [("shop.a", "namespace"), ("shop.a.total", "function"), ("shop.a.Counter", "type"),
           ("shop.a.Counter.deref", "method"), ("shop.a.Stocked", "interface"), ("shop.a.Stocked.onHand", "method"),
           ("shop.a.Long", "extension"), ("shop.a.Long.Priced.cost", "method"), ("shop.a.Priced", "extension"),
@@ -1415,7 +1415,12 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
           ("shop.a.old-total", "function"),
           ("shop.a.price [:book :eu]", "method"), ("shop.a.unless", "macro"), ("shop.b", "namespace"),
           ("shop.b.*rate*", "variable"), ("shop.b.helper", "function"), ("shop.b.rate-of", "function"),
-          ('shop.b.render "html"', "method")]),
+          ('shop.b.render "html"', "method"), ("shop.b.rate-is-positive", "test")]),
+        # ``.cljc``: the definitions in a reader conditional's branches are the file's own.
+        ("clojure", "clock.cljc",
+         "(ns shop.clock)\n\n#?(:clj\n   (defn now [] (System/currentTimeMillis))\n   :cljs\n"
+         "   (defn now [] (.now js/Date)))\n\n(defn later [ms]\n  (+ (now) ms))\n",
+         [("shop.clock.now", "function"), ("shop.clock.later", "function")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
@@ -1429,7 +1434,7 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "objc-extension-c-struct-macro-lines", "powershell-workflow-scopes-derived-class",
          "ocaml-and-bindings-values-functors-class-types", "erlang-header-forms", "erlang-bound-funs",
          "fortran-interfaces-submodule-external", "glsl-interface-blocks-subroutines",
-         "clojure-arities-types-extensions-metadata"],
+         "clojure-arities-types-extensions-metadata", "clojure-reader-conditionals"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -1866,6 +1871,9 @@ def test_a_clojure_record_splits_into_its_head_and_methods_and_a_long_defn_repea
     assert len(chunks) > 2 and all(c.header == "(defn many" for c in chunks[1:])
     # A rich ``comment`` block is code, no comment: its ``def`` is the REPL's, no definition.
     prep = prepare("c.clj", "clojure", "(defn f [x] x)\n\n(comment\n  (def sample 1)\n  (f sample))\n")
+    assert [d.symbol for d in list_definitions(prep)] == ["f"]
+    # A qualified callee is another library's: spec's ``s/def`` defines no var.
+    prep = prepare("s.clj", "clojure", "(s/def ::sku string?)\n(defn f [x] x)\n")
     assert [d.symbol for d in list_definitions(prep)] == ["f"]
 
 
