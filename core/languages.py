@@ -149,7 +149,14 @@ class CodeSpec:
       (HCL's ``resource "aws_s3_bucket" "assets"`` is ``aws_s3_bucket.assets``, as Terraform
       addresses it); a definition without labels is named as any is; ``named_kinds``:
       definitions whose kind is the first word of their name-type child (HCL's block type:
-      ``resource``, ``variable``, ``module``; Zig's ``enum(u8)``: ``enum``);
+      ``resource``, ``variable``, ``module``; Zig's ``enum(u8)``: ``enum``; CSS's at-rule
+      keyword, its ``@`` off: ``@layer`` is a ``layer``);
+    - ``head_names``: definitions named by their whole head, the text before their body on one
+      line (CSS's rule set by its selectors as written, ``.card .title, .card > h2``, however
+      many lines they take, their dots and ``::`` kept; ``@media (max-width: 600px)``);
+    - ``path_separator``: what joins a nested definition's breadcrumb parts (``.`` but where
+      names hold dots themselves: CSS's ``@media (max-width: 600px) » .card .title``, SCSS's
+      ``.card » &:hover``);
     - ``docstrings``: statements that are a docstring when a string is all they hold (Python's
       ``expression_statement``): a class's first is its head's, however long;
     - ``comment_hosts``: nodes whose grammar takes in the comments after them, about what
@@ -457,6 +464,8 @@ class CodeSpec:
     member_calls: dict[str, str] = field(default_factory=dict)
     value_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
     member_groups: frozenset[str] = frozenset()
+    head_names: frozenset[str] = frozenset()
+    path_separator: str = "."
     grammar: str = ""
 
     @property
@@ -1787,6 +1796,54 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             # ``Priced.nil.cost``; ``(extend-type Item Priced (cost ...) Shipped (weight ...))``.
             member_groups=frozenset({"extend-protocol", "extend-type"}),
         ),  # fmt: skip
+        *(
+            CodeSpec(
+                name=css_name,
+                extensions=css_extensions,
+                comment=("/*", " */"),
+                # A rule set is a definition named by its selectors as written (``head_names``),
+                # its declarations its statements: an oversized one is packed declaration by
+                # declaration under its selectors. A rule set nested in one (SCSS's, CSS
+                # nesting's ``&:hover {...}``) is its nested definition. SCSS's ``@mixin
+                # name(...)`` and ``@function name(...)`` are functions too.
+                functions=frozenset({"rule_set", "mixin_statement", "function_statement"}),
+                # Group rules hold rule sets: ``@media``, ``@supports`` and the generic
+                # ``at_rule`` (``@layer base {``, ``@container``, ``@font-face``, ``@page``)
+                # are named by their head, ``@media (max-width: 600px)``; ``@keyframes fade-in``
+                # by its name, its ``from``/``50%``/``to`` blocks are its members.
+                containers=frozenset(
+                    {"media_statement", "supports_statement", "scope_statement", "at_rule", "keyframes_statement"}
+                ),
+                # SCSS's ``@if``/``@else``, ``@for``, ``@each`` and ``@while`` at a file's or a
+                # group rule's level are opened: the rule sets they generate are the level's
+                # own, the directive's head going with the first one (in a rule set or a mixin
+                # they stay its statements).
+                guards=frozenset(
+                    {
+                        "if_statement", "else_if_clause", "else_clause", "for_statement", "each_statement",
+                        "while_statement", "block",
+                    }
+                ),
+                guard_bodies=frozenset({"block"}),
+                # ``//`` comments (SCSS's) are ``js_comment``s.
+                attached=_COMMENTS | {"js_comment"},
+                needs_body=frozenset({"at_rule"}),  # ``@layer reset, base;`` orders layers, defines none
+                name_types=frozenset({"identifier", "keyframes_name", "at_keyword"}),
+                head_names=frozenset({"rule_set", "media_statement", "supports_statement", "scope_statement", "at_rule"}),
+                named_kinds=frozenset({"at_rule"}),  # ``@layer`` is a ``layer``, ``@font-face`` a ``font-face``
+                body_types=frozenset({"block", "keyframe_block_list"}),
+                kinds={
+                    "rule_set": "rule", "media_statement": "media", "supports_statement": "supports",
+                    "scope_statement": "scope", "keyframes_statement": "keyframes", "mixin_statement": "mixin", "function_statement": "function",
+                },
+                # Selectors hold dots (``.card .title``): nested parts are joined by `` » ``,
+                # ``@media (max-width: 600px) » .card .title``, ``.card » &:hover``.
+                path_separator=" \u00bb ",
+                doc_comments=css_docs,
+            )
+            # SassDoc's ``///`` lines document the mixin or function below them across a blank line.
+            for css_name, css_extensions, css_docs in (("css", (".css",), ()), ("scss", (".scss",), ("///",)))
+        ),  # fmt: skip
         # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
         TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
         TextSpec("rst", (".rst",), ("..", ""), "rst"),
@@ -1807,7 +1864,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("vue", (".vue",), _MARKUP),
                 ("svelte", (".svelte",), _MARKUP),
                 ("astro", (".astro",), _MARKUP),
-                ("css", (".css", ".scss", ".sass", ".less"), ("/*", " */")),
+                ("sass", (".sass",), ("//", "")),  # (no grammar for the indented syntax, nor for Less)
+                ("less", (".less",), ("//", "")),
                 ("groovy", (".groovy", ".gradle"), ("//", "")),
                 ("cmake", (".cmake",), ("#", "")),
                 ("nix", (".nix",), ("#", "")),

@@ -273,7 +273,7 @@ class _Run:
 
         if leaves_room(signature):
             return signature
-        name = symbol.rsplit(".", 1)[-1]
+        name = symbol.rsplit(self.spec.path_separator, 1)[-1]
         lines = [line.strip() for line in signature.splitlines() if line.strip()]
         line = next((x for x in lines if name and name in x), lines[0] if lines else "")
         if leaves_room(line):
@@ -868,6 +868,10 @@ class _Run:
         typed = self.type_of(definition)
         if typed in spec.registrations:
             return self.registration_name(definition)
+        if typed in spec.head_names:
+            head = self._head_name(definition)
+            if head:
+                return head
         name = None
         formatted = spec.name_formats.get(typed)
         if formatted is not None:
@@ -935,6 +939,15 @@ class _Run:
             if text:
                 name = f"{text}.{name}"
         return name
+
+    def _head_name(self, definition: Node) -> str | None:
+        """A ``CodeSpec.head_names`` definition's name: its text before its body, on one line,
+        cut short past ``_MAX_NAME`` characters (CSS's ``.card .title,\n.card > h2 {`` is
+        ``.card .title, .card > h2``: selectors as written, their dots and ``::`` kept)."""
+        body = self.body(definition)
+        end = body.start_byte if body is not None else definition.end_byte
+        text = " ".join(self.doc.data[definition.start_byte : end].decode("utf-8", "replace").split())
+        return _cut(text, _MAX_NAME) if text else None
 
     def _type_parameters(self, definition: Node) -> set[str]:
         """The names of ``definition``'s own type parameters (``T`` of ``fun <T : View>``)."""
@@ -1322,7 +1335,7 @@ class _Run:
         if typed in spec.named_kinds:
             named = next((c for c in definition.named_children if c.type in spec.name_types), None)
             text = _clean_name(self._text(named)) if named is not None else None
-            word = _KIND_WORD.match(text) if text else None
+            word = _KIND_WORD.match(text.lstrip("@")) if text else None
             if word:
                 return word.group()  # HCL's block type: ``resource``, ``variable``
         values = spec.value_kinds.get(typed)
@@ -1374,7 +1387,7 @@ class _Run:
         if units is None:
             units = self.units(nodes)
         loose_kind = "module" if not path else "statements"
-        loose_symbol = ".".join(path) if path else "<module>"
+        loose_symbol = self.spec.path_separator.join(path) if path else "<module>"
         # In a split function's body every group is a part of that function, named after it.
         owner = loose_symbol if function_body else None
         run: list[tuple[Unit, str]] = []  # packable (unit, symbol) pairs awaiting packing
@@ -1400,7 +1413,7 @@ class _Run:
             # A namespace after a file-scoped one is not in it: Perl's ``package main;`` or
             # ``package Shop::Price {`` after ``package Shop::Cart;``, PHP's second ``namespace``.
             own = (*(path if self.type_of(unit.definition) in self.spec.scoping else scoped), self.name(unit))
-            symbol = ".".join(own)
+            symbol = self.spec.path_separator.join(own)
             if self.scopes(unit):
                 scoped = own
             if self.misnamed(unit.definition):
@@ -1477,7 +1490,7 @@ class _Run:
         for unit in units[at + 1 :]:
             if grouped.get(id(unit)) != lead:
                 break
-            found.append((unit, ".".join((*scoped, self.name(unit)))))
+            found.append((unit, self.spec.path_separator.join((*scoped, self.name(unit)))))
         return found
 
     def prototype_groups(self, units: list[Unit]) -> dict[int, int]:
@@ -1545,7 +1558,8 @@ class _Run:
             """The parts' symbol when the last takes ``take`` followers, and its last line."""
             if not take:
                 return symbol, unit.last
-            return _join_symbols([symbol, *(name for _, name in followers[:take])]), followers[take - 1][0].last
+            joined = _join_symbols([symbol, *(name for _, name in followers[:take])], self.spec.path_separator)
+            return joined, followers[take - 1][0].last
 
         # With the comment's last piece: as many as fit (a longer name leaves the pieces less room,
         # so each count is tried on pieces cut under its own name).
@@ -1627,7 +1641,7 @@ class _Run:
         definition = unit.definition
         assert definition is not None
         body = self.body(definition)
-        symbol = ".".join(path)
+        symbol = self.spec.path_separator.join(path)
         outer = unit.wrappers[0] if unit.wrappers else definition
         # Code fused onto the definition's last line that runs on past it (``}; exports.y =\n
         # 5;``): its later lines would be in no chunk. (A comment after the ``}`` is on a line
@@ -1996,7 +2010,7 @@ class _Run:
                 return level_symbol
             if len(names) < count:
                 names = [level_symbol, *names]
-            return _join_symbols(names)
+            return _join_symbols(names, self.spec.path_separator)
 
         def emit() -> None:
             if not group:
@@ -2388,11 +2402,12 @@ def _number(parts: list[Pending], kind: str) -> None:
         pending.kind, pending.part, pending.parts = kind, index, len(parts)
 
 
-def _join_symbols(names: list[str]) -> str:
-    """``A.x, A.y`` as ``A.{x, y}``: one breadcrumb for several siblings, shared path once."""
-    heads = {name.rpartition(".")[0] for name in names}
+def _join_symbols(names: list[str], separator: str = ".") -> str:
+    """``A.x, A.y`` as ``A.{x, y}``: one breadcrumb for several siblings, shared path once
+    (parts joined by the language's ``CodeSpec.path_separator``)."""
+    heads = {name.rpartition(separator)[0] for name in names}
     if len(heads) == 1 and (head := heads.pop()):
-        return f"{head}.{{{', '.join(name.rpartition('.')[2] for name in names)}}}"
+        return f"{head}{separator}{{{', '.join(name.rpartition(separator)[2] for name in names)}}}"
     return ", ".join(names)
 
 
@@ -2688,7 +2703,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                 signature_last = max(signature_last, run.doc.line_of_byte(head_end - 1))
             found.append(
                 Definition(
-                    ".".join(symbol_path),
+                    spec.path_separator.join(symbol_path),
                     run.kind(definition, in_container),
                     first,
                     last,

@@ -41,6 +41,7 @@ def test_samples_cover_many_languages() -> None:
                      "ocaml", "ocaml_interface", "erlang",
                      "fortran", "glsl",
                      "clojure",
+                     "css", "scss",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

@@ -191,12 +191,29 @@ LANGUAGE_CASES = {
                  ("shop.inventory.restock-planner.with-review", "macro"),
                  ("shop.inventory.restock-planner.supplier-of", "function"),
                  ("shop.inventory.restock-planner.default-lead-days", "variable")]),
+    # A rule set is named by its selectors as written; group rules (``@media``, ``@layer``,
+    # ``@supports``) by their head, of their at-rule's kind; nested parts joined by `` » ``.
+    "css": ("polyglot_scripts/css/checkout.css",
+            [(".price-tag \u00bb &.is-discounted \u00bb .price-tag__was", "rule"), (":root", "rule"),
+             ("@layer checkout", "layer"), ("@layer checkout \u00bb .cart-line", "rule"),
+             ("@media (max-width: 40em)", "media"), ("@media (max-width: 40em) \u00bb .order-total--sticky", "rule"),
+             ("@supports not (display: grid)", "supports"), ("stock-drop", "keyframes"), ("@font-face", "font-face"),
+             (".order-total, .order-total--sticky", "rule"), ('.stock-badge[data-level="ok"]', "rule"),
+             (".price-tag \u00bb .price-tag__currency::after", "rule")]),
+    # Mixins and functions by their names; placeholders and nested rules (``&__title``) too.
+    "scss": ("polyglot_scripts/scss/_shelf-labels.scss",
+             [("price-block \u00bb &.is-promotion \u00bb .price__was", "rule"), ("price-block", "mixin"),
+              ("mm-to-pt", "function"), ("title-size", "function"), ("%label-frame", "rule"),
+              (".shelf-label \u00bb &__title", "rule"),
+              (".shelf-label \u00bb &--organic \u00bb .shelf-label__title::before", "rule"),
+              ("price-block \u00bb @media screen", "media"), ("@media print \u00bb .sheet", "rule"),
+              ("preview-flash", "keyframes")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
 COMMENT_PREFIXES = {
     "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
-    "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%", "fortran": "!", "clojure": ";;",
+    "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%", "fortran": "!", "clojure": ";;", "css": "/*", "scss": "/*",
 }  # fmt: skip
 
 
@@ -1421,6 +1438,29 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "(ns shop.clock)\n\n#?(:clj\n   (defn now [] (System/currentTimeMillis))\n   :cljs\n"
          "   (defn now [] (.now js/Date)))\n\n(defn later [ms]\n  (+ (now) ms))\n",
          [("shop.clock.now", "function"), ("shop.clock.later", "function")]),
+        # A selector list over lines is one name on one line, a long one cut; ``@layer a, b;``
+        # defines nothing; the generic at-rule's kind is its keyword.
+        ("css", "at-rules.css",
+         "/* Buttons share one rule. */\n.btn,\n.btn-primary,\n.btn-secondary:not(:disabled) {\n  cursor: pointer;\n}\n"
+         "@layer reset, base;\n@container (min-width: 400px) {\n  .card { display: flex; }\n}\n"
+         "@media print {\n  @page { margin: 1cm; }\n}\n@supports selector(:has(a)) {\n  .menu:has(a:focus) { outline: 1px solid; }\n}\n"
+         "@property --angle {\n  syntax: \"<angle>\";\n  inherits: false;\n}\n@starting-style {\n  .toast { opacity: 0; }\n}\n"
+         "html, body, div, span, applet, object, iframe, h1, h2, h3, h4, h5, h6, p, blockquote, pre, a, abbr, acronym {\n"
+         "  margin: 0;\n}\n",
+         [(".btn, .btn-primary, .btn-secondary:not(:disabled)", "rule"), ("@container (min-width: 400px)", "container"),
+          ("@container (min-width: 400px) \u00bb .card", "rule"), ("@media print \u00bb @page", "page"),
+          ("@supports selector(:has(a)) \u00bb .menu:has(a:focus)", "rule"), ("@property --angle", "property"),
+          ("@starting-style \u00bb .toast", "rule"),
+          ("html, body, div, span, applet, object, iframe, h1, h2, h3, h4, h5, h6, p, blockquote, pre, a, abbr,\u2026", "rule")]),
+        # Control directives at a file's level are opened: the rules they generate are its own.
+        ("scss", "directives.scss",
+         "@if $theme == dark {\n  .page { background: #000; }\n} @else {\n  .page-light { background: #fff; }\n}\n"
+         "@for $i from 1 through 3 {\n  .mt-#{$i} { margin-top: $i * 4px; }\n}\n"
+         ".menu {\n  %menu-item { padding: 0; }\n  & > li { display: inline; }\n  &:hover, &:focus-within { color: red; }\n}\n"
+         "/// Hover styles, given as the mixin's content.\n@mixin on-hover {\n  &:hover { @content; }\n}\n",
+         [(".page", "rule"), (".page-light", "rule"), (".mt-#{$i}", "rule"), (".menu \u00bb %menu-item", "rule"),
+          (".menu \u00bb & > li", "rule"), (".menu \u00bb &:hover, &:focus-within", "rule"), ("on-hover", "mixin"),
+          ("on-hover \u00bb &:hover", "rule")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
@@ -1434,14 +1474,16 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "objc-extension-c-struct-macro-lines", "powershell-workflow-scopes-derived-class",
          "ocaml-and-bindings-values-functors-class-types", "erlang-header-forms", "erlang-bound-funs",
          "fortran-interfaces-submodule-external", "glsl-interface-blocks-subroutines",
-         "clojure-arities-types-extensions-metadata", "clojure-reader-conditionals"],
+         "clojure-arities-types-extensions-metadata", "clojure-reader-conditionals",
+         "css-selector-lists-at-rules", "scss-directives-placeholders-nesting"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
     for item in expected:
         assert item in found, (item, sorted(found))
     symbols = {c.symbol for c in _syntax(path, language, source, unit="chars", budget=4000)}
-    assert {symbol for symbol, _ in expected} <= symbols | {s for s, _ in found if "." in s}
+    nested = {s for s, _ in found if LANGUAGES[language].path_separator in s}  # (split at a small budget only)
+    assert {symbol for symbol, _ in expected} <= symbols | nested
 
 
 def test_an_indented_scala_body_ends_on_its_last_line_not_on_the_next_members_indentation() -> None:
@@ -3950,3 +3992,95 @@ def test_fortran_a_split_derived_type_lists_its_type_bound_procedures_by_their_b
     members = [c for c in chunks if c.parent_id == header.id]
     assert members and all(c.header == "type :: demand_model_t" for c in members)
     assert members[-1].text.rstrip().endswith("end type demand_model_t")
+
+
+# ---- CSS and SCSS -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rel", "group", "members", "function", "signature"), [
+    # ``:root``'s design tokens: a rule set packed declaration by declaration under its selector.
+    ("polyglot_scripts/css/checkout.css", "@media (max-width: 40em)",
+     [".cart-line", ".cart-line__price", ".order-total--sticky"], ":root", ":root"),
+    ("polyglot_scripts/scss/_shelf-labels.scss", "@media print", [".sheet", ".shelf-label", ".no-print"],
+     "price-block", "@mixin price-block($scale: 1, $show-unit-price: true)"),
+], ids=["css", "scss"])
+def test_css_a_big_group_rule_splits_into_a_head_and_rules_and_a_big_rule_set_into_parts(
+    rel, group, members, function, signature
+) -> None:
+    prep = _prep(rel)
+    budget = 300 if rel.endswith(".css") else 200
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=budget), "syntax")
+    assert_lossless(prep, chunks)
+    assert_slices_true(prep, chunks)
+    assert_budget(chunks, budget)
+    head = next(c for c in chunks if c.kind == "class_header" and c.symbol == group)
+    assert f"\n{group} {{" in f"\n{head.text}" and f"members of {group}" in head.header  # (its comment above it)
+    inside = [c for c in chunks if c.parent_id == head.id]
+    assert [c.symbol for c in inside] == [f"{group} \u00bb {member}" for member in members]
+    # Under the group's head (a rule that fits only without it goes without).
+    assert all(c.kind == "rule" and c.header in (group, "") for c in inside)
+    assert any(c.header == group for c in inside)
+    parts = [c for c in chunks if c.symbol == function]
+    assert len(parts) >= 4 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    opening = next(i for i, c in enumerate(parts) if f"{signature} {{" in c.text)
+    assert all(c.header == signature and c.parent_id == parts[0].id for c in parts[opening + 1 :])
+    assert not any(c.flags or c.fallback for c in chunks)
+
+
+def test_css_nested_rules_of_a_split_rule_set_are_its_members_under_its_selectors() -> None:
+    prep = _prep("polyglot_scripts/css/checkout.css")
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=300), "syntax")
+    tag = [c for c in chunks if c.symbol.startswith(".price-tag")]
+    assert list(dict.fromkeys(c.symbol for c in tag)) == [
+        ".price-tag", ".price-tag \u00bb &.is-discounted", ".price-tag \u00bb &.is-member",
+        ".price-tag \u00bb .price-tag__currency::after",
+    ]
+    assert tag[0].text.startswith("/**\n * A price tag.") and tag[0].kind == "rule"
+    assert all(c.kind == "rule" and c.parent_id is not None for c in tag[1:])
+    # Its declarations after the first part, and its nested rules, under its selectors.
+    assert tag[1].symbol == ".price-tag" and tag[1].header == ".price-tag"
+    assert tag[-2].header == ".price-tag" and tag[-2].text.startswith("  &.is-member {")
+    # The breadcrumb keeps each selector as written: ``::after`` is no path separator.
+    assert tag[-1].embed_text.startswith(
+        "/* polyglot_scripts/css/checkout.css :: .price-tag \u00bb .price-tag__currency::after */\n.price-tag\n"
+    )
+
+
+def test_css_siblings_packed_together_share_their_group_once_in_the_breadcrumb() -> None:
+    source = "@media print {\n" + "".join(f"  .no-print-{i} {{ display: none; }}\n" for i in range(3)) + "}\n"
+    chunks = _syntax("print.css", "css", source, unit="chars", budget=4000, merge_siblings=True)
+    assert [c.symbol for c in chunks] == ["@media print"]
+    small = _syntax("print.css", "css", source, unit="chars", budget=140, merge_siblings=True)
+    assert "@media print \u00bb {.no-print-0, .no-print-1}" in [c.symbol for c in small], [c.symbol for c in small]
+
+
+@pytest.mark.parametrize(("rel", "old", "new", "hurt", "sound"), [
+    ("polyglot_scripts/css/checkout.css", "  border-radius: 999px;", "  border-radius: 999px %% ];",
+     ".stock-badge", ".order-total, .order-total--sticky"),
+    ("polyglot_scripts/scss/_shelf-labels.scss", "  height: $height;", "  height: $height %% ];",
+     "barcode-area", "%label-frame"),
+], ids=["css", "scss"])
+def test_a_css_syntax_error_damages_its_rule_set_only(rel, old, new, hurt, sound) -> None:
+    text = (SAMPLES / rel).read_text("utf-8")
+    assert old in text
+    line = text[: text.index(old)].count("\n") + 1
+    broken = prepare(rel, detect_language(rel), text.replace(old, new, 1))
+    chunks = chunk_document(broken, ChunkSettings(unit="chars", budget=600), "syntax")
+    assert_lossless(broken, chunks)
+    assert all(c.fallback is None for c in chunks)
+    damaged = [c for c in chunks if "damaged" in c.flags]
+    assert damaged and all(c.symbol == hurt for c in damaged)
+    assert any(c.start_line <= line <= c.end_line for c in damaged)
+    assert any(c.symbol == sound and not c.flags for c in chunks)
+    # Where errors are most of the file, it is cut into fixed windows instead.
+    garbage = "\n".join(") ( %% } { ;; => ]" for _ in range(60)) + "\n"
+    chunks = chunk_document(prepare(rel, detect_language(rel), garbage), ChunkSettings(unit="chars", budget=400), "syntax")
+    assert chunks and all(c.fallback == "parse_error" for c in chunks)
+
+
+def test_css_files_by_extension_and_less_and_sass_stay_text() -> None:
+    assert (detect_language("a.css"), detect_language("b.scss")) == ("css", "scss")
+    # No grammar for Less or Sass's indented syntax here: blank-line blocks, as before.
+    for path in ("theme.less", "theme.sass"):
+        chunks = _syntax(path, detect_language(path), ".a\n  color: red\n\n.b\n  margin: 0\n", unit="chars", budget=12)
+        assert chunks and all(c.strategy == "text" for c in chunks)

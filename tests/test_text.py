@@ -359,7 +359,7 @@ def test_a_web_projects_files_are_chunked_not_skipped(tmp_path) -> None:  # type
     # A Vue project's .vue, .html and .scss files (and .proto, .tf, CUDA's .cu) were skipped as
     # "unknown file type": nothing of a front end reached the index. With no syntax spec they
     # are cut at blank-line blocks, never inside a line; CUDA is C++ to the grammar, and
-    # Protocol Buffers and Terraform have specs of their own.
+    # Protocol Buffers, Terraform and SCSS have specs of their own.
     from core.sources import load_folder
 
     for rel, text in WEB_PROJECT.items():
@@ -367,7 +367,7 @@ def test_a_web_projects_files_are_chunked_not_skipped(tmp_path) -> None:  # type
         (tmp_path / rel).write_text(text, "utf-8")
     corpus = load_folder(tmp_path)
     assert not corpus.skipped and sorted(f.path for f in corpus.files) == sorted(WEB_PROJECT)
-    comments = {"vue": "<!--", "html": "<!--", "css": "/*"}
+    comments = {"vue": "<!--", "html": "<!--"}
     for source in corpus.files:
         prep = prepare(source.path, source.language, source.text)
         chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=200), "syntax")
@@ -380,6 +380,9 @@ def test_a_web_projects_files_are_chunked_not_skipped(tmp_path) -> None:  # type
             assert [(c.kind, c.symbol) for c in chunks] == [("module", "<module>"), ("message", "User")]
         elif source.language == "hcl":
             assert [(c.kind, c.symbol) for c in chunks] == [("resource", "aws_s3_bucket.site")]
+        elif source.language == "scss":
+            assert [(c.kind, c.symbol) for c in chunks] == [("rule", ".a"), ("rule", ".b")]
+            assert chunks[0].embed_text.startswith(f"/* {source.path} :: .a */")
         else:
             # (The component's script block is TypeScript to the syntax chunker: core/embedded.py.)
             code = [c for c in chunks if c.strategy == "syntax"]
