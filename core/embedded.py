@@ -1,5 +1,5 @@
-"""Code embedded in markup: the ``<script>`` blocks of a Vue or Svelte component, an Astro page
-or an HTML file, chunked by the syntax chunker of their own language.
+"""Code embedded in markup: the ``<script>`` and ``<style>`` blocks of a Vue or Svelte component,
+an Astro page or an HTML file, chunked by the syntax chunker of their own language.
 
 A component's script is JavaScript or TypeScript; cut at blank lines, as the markup around it
 is, its functions were split wherever a blank line fell and named after nothing. Each script
@@ -13,6 +13,10 @@ A block's lines are those strictly between its opening and closing tag lines; a 
 shares a line with its tag, one whose ``type`` is no JavaScript (JSON-LD, a template), or one
 with nothing in it stays markup; so does a file of more than :data:`MAX_BLOCKS` blocks. An
 Astro page's frontmatter, between ``---`` lines at its top, is a TypeScript block too.
+
+A ``<style>`` block is CSS, or SCSS with ``lang="scss"``: its rule sets are chunks named by
+their selectors, as in a ``.css`` file. One in a language without a grammar here (``lang="less"``,
+``"sass"``, ``"stylus"``) stays markup.
 """
 
 from __future__ import annotations
@@ -22,14 +26,14 @@ from dataclasses import dataclass
 
 from core.document import Document
 
-# Markup languages whose files may hold ``<script>`` blocks.
+# Markup languages whose files may hold ``<script>`` and ``<style>`` blocks.
 HOSTS = frozenset({"vue", "svelte", "astro", "html"})
 # Blocks read as code in one file at most: each is a copy of the whole file to parse, and a page
 # of many inline scripts (a generated report) is markup with snippets, not a program.
 MAX_BLOCKS = 16
 
-_OPEN = re.compile(r"^[ \t]*<script\b(?P<attrs>[^>]*)>[ \t]*\r?$", re.IGNORECASE)
-_CLOSE = re.compile(r"^[ \t]*</script\s*>", re.IGNORECASE)
+_OPEN = re.compile(r"^[ \t]*<(?P<tag>script|style)\b(?P<attrs>[^>]*)>[ \t]*\r?$", re.IGNORECASE)
+_CLOSE = re.compile(r"^[ \t]*</(?P<tag>script|style)\s*>", re.IGNORECASE)
 _FENCE = re.compile(r"^---[ \t]*\r?$")
 _ATTR = re.compile(
     r"""(?<![\w-])(?P<name>lang|type)\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s"'>]+))""", re.IGNORECASE
@@ -42,6 +46,9 @@ _LANGUAGES = {
     "text/javascript": "javascript", "application/javascript": "javascript", "text/babel": "javascript",
     "ts": "typescript", "typescript": "typescript", "text/typescript": "typescript", "tsx": "tsx",
 }  # fmt: skip
+# A ``<style>`` block's ``lang`` (or ``type``) and its language: CSS without one; Less, Sass's
+# indented syntax and Stylus have no grammar here, and stay markup.
+_STYLE_LANGUAGES = {"": "css", "css": "css", "text/css": "css", "postcss": "css", "scss": "scss"}
 
 
 @dataclass(frozen=True)
@@ -55,10 +62,13 @@ class Part:
 
 
 def parts(doc: Document) -> list[Part] | None:
-    """The parts of a markup file holding script blocks, in order, tiling its lines; None when
-    ``doc`` is no such file (no markup host, or no block to parse)."""
+    """The parts of a markup file holding script or style blocks, in order, tiling its lines;
+    None when ``doc`` is no such file (no markup host, or no block to parse)."""
     frontmatter = _frontmatter(doc)
-    if doc.language not in HOSTS or (frontmatter is None and b"<script" not in doc.data.lower()):
+    if doc.language not in HOSTS:
+        return None
+    lowered = doc.data.lower()
+    if frontmatter is None and b"<script" not in lowered and b"<style" not in lowered:
         return None
     found: list[Part] = []
     line, count = 1, doc.line_count
@@ -72,8 +82,9 @@ def parts(doc: Document) -> list[Part] | None:
         if opened is None:
             line += 1
             continue
-        language = _script_language(opened.group("attrs"))
-        close = next((at for at in range(line + 1, count + 1) if _CLOSE.match(doc.line_text(at))), None)
+        tag = opened.group("tag").lower()
+        language = (_style_language if tag == "style" else _script_language)(opened.group("attrs"))
+        close = next((at for at in range(line + 1, count + 1) if _closes(doc.line_text(at), tag)), None)
         if close is None:
             break  # never closed: the rest is markup
         if language is not None and close > line + 1 and any(not doc.is_blank(at) for at in range(line + 1, close)):
@@ -91,12 +102,18 @@ def parts(doc: Document) -> list[Part] | None:
 
 def tags_only(doc: Document, part: Part) -> bool:
     """Whether a markup part holds nothing but a block's tags (a component that opens with its
-    ``<script setup>``, or ends with ``</script>``; an Astro page's opening ``---``): a chunk of
+    ``<script setup>``, or ends with ``</style>``; an Astro page's opening ``---``): a chunk of
     it answers no question."""
     return all(
         doc.is_blank(at) or _FENCE.match(doc.line_text(at)) or _OPEN.match(doc.line_text(at)) or _CLOSE.match(doc.line_text(at))
         for at in range(part.first, part.last + 1)
     )
+
+
+def _closes(line: str, tag: str) -> bool:
+    """Whether ``line`` closes a block opened by ``tag`` (``</script>``, ``</style>``)."""
+    closed = _CLOSE.match(line)
+    return closed is not None and closed.group("tag").lower() == tag
 
 
 def _frontmatter(doc: Document) -> int | None:
@@ -113,11 +130,21 @@ def _frontmatter(doc: Document) -> int | None:
 def _script_language(attrs: str) -> str | None:
     """The language of a ``<script>`` tag's block from its ``lang`` or ``type``, None when it is
     no script to parse."""
+    return _tagged_language(attrs, _LANGUAGES)
+
+
+def _style_language(attrs: str) -> str | None:
+    """The language of a ``<style>`` tag's block (``lang="scss"``; CSS without one), None when
+    it has no grammar here (``lang="less"``)."""
+    return _tagged_language(attrs, _STYLE_LANGUAGES)
+
+
+def _tagged_language(attrs: str, languages: dict[str, str]) -> str | None:
     values = {m.group("name").lower(): (m.group("dq") or m.group("sq") or m.group("bare") or "").strip().lower()
               for m in _ATTR.finditer(attrs)}  # fmt: skip
     if "lang" in values:
-        return _LANGUAGES.get(values["lang"])
-    return _LANGUAGES.get(values.get("type", ""))
+        return languages.get(values["lang"])
+    return languages.get(values.get("type", ""))
 
 
 def part_document(doc: Document, part: Part) -> Document:

@@ -384,10 +384,13 @@ def test_a_web_projects_files_are_chunked_not_skipped(tmp_path) -> None:  # type
             assert [(c.kind, c.symbol) for c in chunks] == [("rule", ".a"), ("rule", ".b")]
             assert chunks[0].embed_text.startswith(f"/* {source.path} :: .a */")
         else:
-            # (The component's script block is TypeScript to the syntax chunker: core/embedded.py.)
+            # (The component's script block is TypeScript to the syntax chunker, its style block
+            # CSS: core/embedded.py.)
             code = [c for c in chunks if c.strategy == "syntax"]
             assert all(c.strategy == "text" for c in chunks if c not in code)
-            assert [(c.symbol, c.start_line, c.end_line) for c in code] == ([("<module>", 6, 8)] if source.language == "vue" else [])
+            assert [(c.symbol, c.start_line, c.end_line) for c in code] == (
+                [("<module>", 6, 8), (".app", 12, 12)] if source.language == "vue" else []
+            )
             assert chunks[0].embed_text.startswith(f"{comments[source.language]} {source.path} :: ")
 
 
