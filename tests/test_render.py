@@ -70,3 +70,16 @@ def test_the_head_is_highlighted_as_head_text_takes_it() -> None:
     text = (SAMPLES / "py_inventory/inventory/ledger.py").read_text("utf-8")
     for chunk, box in _inspected(text, "ledger.py", ChunkSettings(budget=100), "syntax", head_lines=6):
         assert _text_of(box) == head_text(chunk.embed_text, 6), chunk.start_line
+
+
+def test_every_code_language_is_highlighted() -> None:
+    # A syntax spec with no lexer drew its source as plain text in the app's views.
+    from pygments.lexers import get_lexer_by_name
+
+    from core.languages import CODE_LANGUAGES
+    from core.render import _PYGMENTS_NAMES
+
+    missing = [language for language in CODE_LANGUAGES if language not in _PYGMENTS_NAMES]
+    assert not missing
+    for language in CODE_LANGUAGES:
+        assert get_lexer_by_name(_PYGMENTS_NAMES[language]).name != "Text only", language
