@@ -2339,23 +2339,33 @@ class _Run:
 
 
 def _hold_continuations(doc: Document, ordered: list[Pending]) -> None:
-    """Give the lines no node holds, a line continuation's lone ``\\`` (whitespace to a C
-    macro's parser, and so in no node where a macro's text is read as code), to the chunk of
-    whole lines above them (below, before the first): every non-blank byte is in a chunk."""
-    if not ordered or b"\\" not in doc.data:
+    """Give the lines no node holds to the chunk of whole lines above them (below, before the
+    first): every non-blank byte is in a chunk. A line continuation's lone ``\\`` is whitespace
+    to a C macro's parser (and so in no node where a macro's text is read as code); R's grammar
+    keeps no node for a ``;`` alone on its line."""
+    if not ordered:
         return
+    data = doc.data
+
+    def held_nothing(first: int, last: int) -> list[int]:
+        """The non-blank lines of ``first..last`` (one slice looked at when all are blank)."""
+        start, end = doc.lines_span(first, last)
+        if not data[start:end].strip():
+            return []
+        return [line for line in range(first, last + 1) if not doc.is_blank(line)]
+
     # (A piece of a split line is no chunk of whole lines: it takes no more lines.)
     reach, above = 0, None  # the last line the chunks so far cover, and the chunk that ends there
     for pending in ordered:
         if pending.first > reach + 1:
-            gap = [line for line in range(reach + 1, pending.first) if not doc.is_blank(line)]
+            gap = held_nothing(reach + 1, pending.first - 1)
             if gap and above is not None and above.start_byte is None:
                 above.last = gap[-1]
-            elif gap and above is None and pending.start_byte is None:
+            elif gap and pending.start_byte is None:  # (above, none or a piece of a split line)
                 pending.first = gap[0]
         if pending.last >= reach:
             reach, above = pending.last, pending
-    tail = [line for line in range(reach + 1, doc.line_count + 1) if not doc.is_blank(line)]
+    tail = held_nothing(reach + 1, doc.line_count) if reach < doc.line_count else []
     if tail and above is not None and above.start_byte is None:
         above.last = tail[-1]
 

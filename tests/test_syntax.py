@@ -4051,3 +4051,14 @@ def test_css_files_by_extension_and_less_and_sass_stay_text() -> None:
     for path in ("theme.less", "theme.sass"):
         chunks = _syntax(path, detect_language(path), ".a\n  color: red\n\n.b\n  margin: 0\n", unit="chars", budget=12)
         assert chunks and all(c.strategy == "text" for c in chunks)
+
+
+@pytest.mark.parametrize("budget", [30, 40, 60])
+def test_a_line_no_node_holds_goes_with_a_chunk(budget: int) -> None:
+    # R's grammar keeps no node for a ``;`` alone on its line: in a function split statement
+    # by statement, the line between the last statement's pieces and the ``}`` was in no chunk.
+    source = "main <- function(x) {\n  a <- read(x)\n  b <- write(a, 'out.csv', row.names = FALSE)\n  print(b)\n;\n}\n"
+    prep = prepare("m.R", "r", source)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=budget), "syntax")
+    assert_lossless(prep, chunks)
+    assert any(";" in c.text for c in chunks)
