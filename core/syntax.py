@@ -2304,6 +2304,7 @@ class _Run:
         for pending in ordered:
             pending.first, pending.last = doc.trim_blank(pending.first, pending.last)
         _hold_continuations(doc, ordered)
+        ordered = _without_blank(doc, ordered)
         for pending in ordered:
             flags = pending.flags
             if pending.divider:
@@ -2368,6 +2369,31 @@ def _hold_continuations(doc: Document, ordered: list[Pending]) -> None:
     tail = held_nothing(reach + 1, doc.line_count) if reach < doc.line_count else []
     if tail and above is not None and above.start_byte is None:
         above.last = tail[-1]
+
+
+def _without_blank(doc: Document, ordered: list[Pending]) -> list[Pending]:
+    """``ordered`` without the chunks of whitespace alone (a grammar's node that ends a file on
+    trailing spaces: PowerShell's after a backtick's line continuation), the parts of their
+    definition numbered again. A chunk that is a parent stays."""
+    blank = [
+        p for p in ordered
+        if p.start_byte is None and p.first == p.last and doc.is_blank(p.first)
+    ]  # fmt: skip
+    if not blank:
+        return ordered
+    parents = {id(p.parent) for p in ordered if p.parent is not None}
+    dropped = {id(p) for p in blank if id(p) not in parents}
+    kept = [p for p in ordered if id(p) not in dropped]
+    for gone in (p for p in blank if id(p) in dropped and p.parts > 1):
+        # Its definition's parts (numbered across its head and the parts under it), when no
+        # other definition of that name has as many.
+        group = [p for p in ordered if p.symbol == gone.symbol and p.parts == gone.parts]
+        if sorted(p.part for p in group) != list(range(1, gone.parts + 1)):
+            continue
+        siblings = [p for p in group if p is not gone]
+        for index, pending in enumerate(sorted(siblings, key=lambda p: p.part), start=1):
+            pending.part, pending.parts = index, len(siblings)
+    return kept
 
 
 def _keywords(unit: Unit) -> list[Node]:

@@ -4062,3 +4062,16 @@ def test_a_line_no_node_holds_goes_with_a_chunk(budget: int) -> None:
     chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=budget), "syntax")
     assert_lossless(prep, chunks)
     assert any(";" in c.text for c in chunks)
+
+
+def test_no_chunk_is_whitespace_alone_and_the_parts_stay_numbered() -> None:
+    # PowerShell's grammar ended a file cut after a backtick's line continuation on a node of
+    # the trailing spaces: a chunk of seven spaces, part 6 of 6 of the function.
+    source = ("function Get-X {\n    $reply = Invoke-RestMethod -Method Post -Uri \"https://example.com/v1/stock\" "
+              "-Headers $headers `\n       ")
+    prep = prepare("x.ps1", "powershell", source)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=60), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    parts = [c for c in chunks if c.symbol == "Get-X"]
+    assert [c.part for c in parts] == list(range(1, len(parts) + 1)) and all(c.parts == len(parts) for c in parts)
