@@ -1834,7 +1834,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 body_types=frozenset({"block", "keyframe_block_list"}),
                 kinds={
                     "rule_set": "rule", "media_statement": "media", "supports_statement": "supports",
-                    "scope_statement": "scope", "keyframes_statement": "keyframes", "mixin_statement": "mixin", "function_statement": "function",
+                    "scope_statement": "scope", "keyframes_statement": "keyframes", "mixin_statement": "mixin",
+                    "function_statement": "function",
                 },
                 # Selectors hold dots (``.card .title``): nested parts are joined by `` » ``,
                 # ``@media (max-width: 600px) » .card .title``, ``.card » &:hover``.
