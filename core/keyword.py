@@ -47,7 +47,10 @@ _WORD = re.compile(r"\w+")  # ASCII text
 # Any script: letters with their combining marks (Devanagari vowel signs, Hebrew points), which
 # ``re``'s \w leaves out, cutting such words into single letters.
 _WORD_ANY = regex.compile(r"[\p{L}\p{M}\p{N}_]+")
-_NAME = regex.compile(r"[\p{L}_$][\p{L}\p{M}\p{N}_$]*\Z")
+# A name as languages write them: an identifier, kebab-case (Clojure's ``plan-restock``,
+# PowerShell's ``Get-Total``, an SCSS mixin), a predicate's ``?`` or a mutator's ``!`` at its end
+# (Elixir, Ruby, Julia), an Objective-C selector's colons (``renderLabel:width:``).
+_NAME = regex.compile(r"[\p{L}_$][\p{L}\p{M}\p{N}_$:-]*[?!]?\Z")
 _NAMELESS_KINDS = frozenset({"module", "statements"})
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 # Words that carry no meaning in a query about code; kept short on purpose: BM25's idf already

@@ -108,6 +108,11 @@ def test_a_syntax_chunk_names_itself_in_its_keyword_document() -> None:
     assert own_name("syntax", "module", "<module>") == ""
     assert own_name("syntax", "statements", "Group") == ""
     assert own_name("syntax", "function", "a, b") == ""
+    # Names other languages write: kebab-case, a predicate, an Objective-C selector.
+    assert own_name("syntax", "function", "shop.planner.plan-restock") == "plan-restock"
+    assert own_name("syntax", "function", "Sync-Stock.Save-DeadLetter") == "Save-DeadLetter"
+    assert own_name("syntax", "function", "Reservations.Hold.expired?") == "expired?"
+    assert own_name("syntax", "method", "ShelfLabelBatch.renderLabel:width:") == "renderLabel:width:"
     assert own_name("fixed", "window", "get") == "" and own_name("table", "rows", "orders") == ""
     assert keyword_document("def get(url): ...", "get") == "def get(url): ..." + "\nget" * NAME_WEIGHT
     assert keyword_document("x = 1", "") == "x = 1"
