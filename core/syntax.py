@@ -423,6 +423,7 @@ class _Run:
         (the signature where there is none), and the later ones are marked as its statements."""
         spec = self.spec
         joined: list[Unit] = []
+        clauses = spec.equations | spec.type_signatures
         run_name: str | None = None  # the name of the signature or equations ``joined[-1]`` holds
         for unit in units:
             definition = unit.definition
@@ -438,7 +439,6 @@ class _Run:
                     host.last = max(host.last, unit.last)
                     continue
             joined.append(unit)
-            clauses = spec.equations | spec.type_signatures
             run_name = self._equation_name(unit) if definition is not None and definition.type in clauses else None
         return joined
 
@@ -457,10 +457,13 @@ class _Run:
             (n for n in unit.nodes if n.type in self.spec.type_signatures and n.end_byte <= definition.start_byte), None
         )
 
-    def typed_signature(self, unit: Unit, signature: str) -> str:
-        """``signature`` (the first equation's head) under the type signature of the equations
-        ``unit`` holds (``CodeSpec.equations``), as their parts repeat it; the type signature
-        alone above several equations."""
+    def unit_signature(self, unit: Unit) -> str:
+        """The signature repeated above the parts of ``unit``'s definition: its own, under the
+        type signature of the equations ``unit`` holds (``CodeSpec.equations``); the type
+        signature alone above several equations."""
+        definition = unit.definition
+        assert definition is not None
+        signature = self.signature(definition, unit.wrappers, _keywords(unit))
         typed = self._type_signature(unit)
         if typed is None:
             return signature
@@ -1297,13 +1300,6 @@ class _Run:
                 return None
         return found
 
-    def head_end_line(self, definition: Node) -> int:
-        """The last line of the token that ends ``definition``'s head (``CodeSpec.head_ends``):
-        a Fortran procedure's whole first statement, doc comments above it or not; 0 without one."""
-        opener = self.spec.head_ends.get(definition.type)
-        token = next((c for c in definition.children if c.type == opener), None) if opener else None
-        return _lines(token, self.doc.data)[1] if token is not None else 0
-
     def body_lead(self, definition: Node, body: Node) -> list[Node]:
         """The body and the comments right before it: some grammars (Python's, Ruby's) hang a
         comment above the first member on the definition, not on its body. Such comments
@@ -1550,7 +1546,7 @@ class _Run:
         definition = unit.definition
         assert definition is not None
         kind = self.kind(definition, in_container)
-        signature = self.typed_signature(unit, self.signature(definition, unit.wrappers, _keywords(unit)))
+        signature = self.unit_signature(unit)
         repeat = self.repeatable(symbol, signature)
         followers = followers or []
 
@@ -1655,12 +1651,12 @@ class _Run:
             if n.start_byte >= outer.end_byte and _lines(n, self.doc.data)[1] > outer_last
             and (paired is None or n != paired[0])
         ]  # fmt: skip
+        signature = self.unit_signature(unit)
         if body is None and not (definition.type in self.spec.properties and after):
             # No body to pack (an interface method under a long doc comment, a type alias, a
             # macro): cut by its children, then lines; the pieces are still its numbered parts.
             start = len(self.out)
             kind = self.kind(definition, in_container)
-            signature = self.typed_signature(unit, self.signature(definition, unit.wrappers, _keywords(unit)))
             repeat = self.repeatable(symbol, signature)
             self.explode(unit, kind, symbol, repeat, parent)  # each piece under the definition's signature
             pieces = [p for p in self.out[start:] if p.symbol == symbol]
@@ -1672,14 +1668,14 @@ class _Run:
             return
         registers = self.type_of(definition) in self.spec.registrations
         is_container = self.type_of(definition) in self.spec.containers
-        signature = self.typed_signature(unit, self.signature(definition, unit.wrappers, _keywords(unit)))
         if body is not None:
             lead = self.body_lead(definition, body)
-            head_last = max(_head_last(self.doc, unit, lead[0]), self.head_end_line(definition))
-            head_end = self.head_end(definition) if self.spec.argument_lists else None
+            head_last = _head_last(self.doc, unit, lead[0])
+            head_end = self.head_end(definition)
             if head_end is not None:
-                # A Lisp definition's head runs to its parameters (``(defn total "doc" [items]``):
-                # its docstring is its head's, no member's (nor the first method's).
+                # Its head runs to its own token (``CodeSpec.head_ends``): a Fortran procedure's
+                # whole first statement, a Lisp definition's parameters (``(defn total "doc"
+                # [items]``: its docstring is its head's, no member's nor the first method's).
                 head_last = max(head_last, self.doc.line_of_byte(head_end - 1))
             inside = lead[:-1] + list(body.children)
             if self.spec.argument_lists and head_end is not None:
@@ -2727,15 +2723,12 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
             body = run.body(definition)
             typed = run.type_of(definition)
             signature_last = (
-                max(
-                    _head_last(run.doc, Unit(first, last, [outer]), run.body_lead(definition, body)[0]),
-                    run.head_end_line(definition),
-                )
+                _head_last(run.doc, Unit(first, last, [outer]), run.body_lead(definition, body)[0])
                 if body is not None
                 else first
             )
-            head_end = run.head_end(definition) if spec.argument_lists and body is not None else None
-            if head_end is not None:  # a Lisp definition's head runs to its parameters
+            head_end = run.head_end(definition) if body is not None else None
+            if head_end is not None:  # its head runs to its own token (``CodeSpec.head_ends``)
                 signature_last = max(signature_last, run.doc.line_of_byte(head_end - 1))
             found.append(
                 Definition(
@@ -2746,7 +2739,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                     signature_last,
                     typed in spec.functions or typed in spec.registrations or run.prototype(definition),
                     definition.start_point.row + 1,
-                    run.typed_signature(unit, run.signature(definition, unit.wrappers, _keywords(unit))),
+                    run.unit_signature(unit),
                 )
             )
             if body is not None:
