@@ -167,8 +167,9 @@ def test_definitions_and_damage_count_in_the_files_own_lines() -> None:
     assert not boundary_damage(prep, syntax, budget=12, model=settings.model, definitions=found).cut
 
 
-def test_a_script_that_does_not_parse_leaves_the_file_markup() -> None:
-    broken = "<template>\n  <p>x</p>\n</template>\n\n<script>\n" + "))) ((( }}} {{{ ;;; ]]]\n" * 40 + "</script>\n"
+@pytest.mark.parametrize("tag", ["script", "style"])
+def test_a_block_that_does_not_parse_leaves_the_file_markup(tag: str) -> None:
+    broken = f"<template>\n  <p>x</p>\n</template>\n\n<{tag}>\n" + "))) ((( }}} {{{ ;;; ]]]\n" * 40 + f"</{tag}>\n"
     prep = prepare("Broken.vue", "vue", broken)
     chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=200), "syntax")
     assert chunks and all(c.strategy == "text" and not c.fallback for c in chunks)
@@ -328,11 +329,3 @@ def test_a_vue_components_style_rules_are_chunks_named_by_their_selectors() -> N
     line = next(c for c in small if c.symbol == ".cart \u00bb &__line")
     assert line.kind == "rule" and line.header == ".cart" and line.text.lstrip().startswith("&__line {")
     assert line.embed_text.startswith("/* Cart.vue :: .cart \u00bb &__line */\n.cart\n")
-
-
-def test_a_style_block_that_does_not_parse_leaves_the_file_markup() -> None:
-    broken = "<template>\n  <p>x</p>\n</template>\n\n<style>\n" + "))) ((( }}} {{{ ;;; ]]]\n" * 40 + "</style>\n"
-    prep = prepare("Broken.vue", "vue", broken)
-    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=200), "syntax")
-    assert chunks and all(c.strategy == "text" and not c.fallback for c in chunks)
-    assert_lossless(prep, chunks)
