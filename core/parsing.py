@@ -426,11 +426,9 @@ def _enum_macros_rewritten(data: bytes, macros: tuple[str, ...]) -> bytes:
         return data
     out: bytearray | None = None
     for found in _enum_macro_pattern(macros).finditer(data):
-        if out is None:
-            out = bytearray(data)
-        start, name_start, name_end, end = found.start(), found.start("name"), found.end("name"), found.end()
-        out[start:name_start] = b"enum" + bytes(c if c in b"\r\n" else 32 for c in data[start + 4 : name_start])
-        out[name_end:end] = bytes(c if c in b"\r\n" else 32 for c in data[name_end:end])
+        start = found.start()
+        out = _spaced(data, out, [(start + 4, found.start("name")), (found.end("name"), found.end())])
+        out[start : start + 4] = b"enum"
     return bytes(out) if out is not None else data
 
 
