@@ -211,11 +211,16 @@ _BLOCK_CLOSERS = _CLOSERS - {")", "]"}
 
 def _text_end(data: bytes) -> int:
     """Where ``data``'s text ends: past its last byte that is not ASCII whitespace (as
-    ``bytes.rstrip`` would cut, without copying the file)."""
-    end = len(data)
-    while end and data[end - 1] in b" \t\n\r\x0b\x0c":
-        end -= 1
-    return end
+    ``bytes.rstrip`` would cut, without copying the file: a window from its end, doubled until
+    it holds text; a Markdown fence's copy of its document is mostly blanks)."""
+    end, window = len(data), 4096
+    while end:
+        start = max(end - window, 0)
+        kept = data[start:end].rstrip(b" \t\n\r\x0b\x0c")
+        if kept:
+            return start + len(kept)
+        end, window = start, window * 2
+    return 0
 
 
 def _at_end(node: Node, text_end: int) -> bool:
