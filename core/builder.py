@@ -26,9 +26,13 @@ class Prepared:
     its parse tree and its span sizers. Keep one per file to re-chunk it cheaply after a
     parameter change (the UI caches these)."""
 
-    def __init__(self, doc: Document) -> None:
+    def __init__(self, doc: Document, context: str = "") -> None:
         self.doc = doc
+        # What the document's chunks stand under in their file, named before their own symbols
+        # (a Markdown fence's code: the heading trail of its section); "" for a file of its own.
+        self.context = context
         self._spans: dict[tuple[str, str], SpanSizer] = {}
+        self._fences: dict[tuple[int, int, str, str], Prepared] = {}
 
     def spans(self, sizer: Sizer) -> SpanSizer:
         """The span sizer of this document for ``sizer``'s unit (computed once)."""
@@ -60,6 +64,20 @@ class Prepared:
             return None
         return [(part, Prepared(part_document(self.doc, part))) for part in found]
 
+    def fence(self, first: int, last: int, language: str, context: str) -> Prepared:
+        """Lines ``first..last`` of this document as a document of their own in ``language``
+        (the lines before them blanked, offsets kept, and nothing after them:
+        :func:`core.embedded.part_document`), its chunks named under ``context``: a Markdown
+        fence's code. Kept, with its parse, for the next call. (Nothing after them: the copy
+        costs less, and a brace the code left out is missed at the code's own end, where its
+        chunk shows the damage, not past the document's later lines, where no chunk would.)"""
+        key = (first, last, language, context)
+        found = self._fences.get(key)
+        if found is None:
+            part = Part(first, last, language, True)
+            found = self._fences[key] = Prepared(part_document(self.doc, part, whole=False), context)
+        return found
+
     @cached_property
     def damage(self) -> Damage | None:
         """Where the tree holds parse errors (lines mended to parse the rest included), or None
@@ -89,12 +107,14 @@ class ChunkMaker:
     _measured: dict[str, int] = field(init=False, default_factory=dict)
     _prefixes: dict[tuple[str, str], tuple[str, int]] = field(init=False, default_factory=dict)  # and their sizes
     _crumbs: dict[str, str] = field(init=False, default_factory=dict)
+    context: str = field(init=False, default="")  # the prepared document's (:attr:`Prepared.context`)
     bytes_are_chars: bool = field(init=False, default=False)  # the unit is chars and the text ASCII
 
     def __post_init__(self) -> None:
         self.sizer = make_sizer(self.settings.unit, self.settings.model)
         self.spans = self.prep.spans(self.sizer)
         self.doc = self.prep.doc
+        self.context = self.prep.context
         self.bytes_are_chars = self.settings.unit == "chars" and self.doc.is_ascii
 
     def breadcrumb(self, symbol: str) -> str:
@@ -107,6 +127,7 @@ class ChunkMaker:
         found = self._crumbs.get(symbol)
         if found is not None:
             return found
+        key, symbol = symbol, self.named(symbol)
         language, path = self.doc.language, self.doc.path
         found = comment_line(language, f"{path} :: {symbol}" if symbol else path) + "\n"
         limit = self.settings.budget * BREADCRUMB_SHARE
@@ -118,8 +139,17 @@ class ChunkMaker:
             shorter = line(shorten_symbol(symbol, lambda shown: self.measure(line(shown)) <= limit))
             if self.measure(shorter) < self.measure(found):
                 found = shorter
-        self._crumbs[symbol] = found
+        self._crumbs[key] = found
         return found
+
+    def named(self, symbol: str) -> str:
+        """``symbol`` as its chunk is named: under the document's context when it has one
+        (``Guide > Install > Installer.run``; the context alone for a chunk of no symbol, or
+        of loose statements)."""
+        context = self.context
+        if not context:
+            return symbol
+        return f"{context} > {symbol}" if symbol and symbol != LOOSE_SYMBOL else context
 
     def prefixed(self, symbol: str, header: str) -> tuple[str, int]:
         """What stands above the span in ``embed_text``, and its size (memoised: packing asks
@@ -184,6 +214,8 @@ class ChunkMaker:
         text = doc.slice(start_byte, end_byte)
         prefix, size = self.prefixed(symbol, header)
         embed_text = prefix + text
+        if self.context:
+            symbol = self.named(symbol)
         if self.bytes_are_chars:  # characters of ASCII text: the byte span's length
             size += end_byte - start_byte
         elif inside_words or "split_line" in flags:
@@ -211,6 +243,9 @@ class ChunkMaker:
             None, None, None, tuple(flags) if len(flags) < 2 else tuple(sorted(set(flags))),
         )  # fmt: skip  (positional, in the order of Chunk's fields: measurably faster)
 
+
+# The symbol of a chunk of statements outside any definition.
+LOOSE_SYMBOL = "<module>"
 
 # Share of the budget a breadcrumb may take (see :meth:`ChunkMaker.breadcrumb`), and the
 # characters of its symbol it keeps at least.

@@ -147,14 +147,15 @@ def _tagged_language(attrs: str, languages: dict[str, str]) -> str | None:
     return languages.get(values.get("type", ""))
 
 
-def part_document(doc: Document, part: Part) -> Document:
+def part_document(doc: Document, part: Part, *, whole: bool = True) -> Document:
     """``doc`` with every byte outside ``part``'s lines blanked (line breaks kept), in the part's
-    language: the same length, lines and offsets."""
+    language: the same length, lines and offsets. ``whole=False``: the copy ends with the
+    part's last line (the same offsets and lines up to there; nothing after it to blank)."""
     data = doc.data
     start = doc.line_start(part.first)
     end = doc.line_end(part.last)
     blank = _BLANK
-    kept = data[:start].translate(blank) + data[start:end] + data[end:].translate(blank)
+    kept = data[:start].translate(blank) + data[start:end] + (data[end:].translate(blank) if whole else b"\n")
     return Document.from_text(doc.path, part.language, kept.decode("utf-8", "surrogatepass"))
 
 

@@ -1965,6 +1965,31 @@ def detect_language(path: str) -> str | None:
     return next((language for prefix, language in _BY_NAME_PREFIX if name.startswith(prefix)), None)
 
 
+# What a Markdown fence's info string may call a code language beside its own name and its
+# files' extensions (``rs``, ``kt``, ``exs``): the names other tools write. A shell session
+# (``console``, ``shell-session``) is prompts and output, no script, and is not here.
+_FENCE_ALIASES = {
+    "golang": "go", "c++": "cpp", "c#": "csharp", "cs": "csharp", "shell": "bash", "node": "javascript",
+    "python3": "python", "py3": "python", "objective-c": "objc", "objectivec": "objc", "obj-c": "objc",
+    "terraform": "hcl", "protobuf": "proto", "pwsh": "powershell", "posh": "powershell",
+}  # fmt: skip
+# The info string's first word: after an opening ``{`` and a dot (R Markdown's ``{r setup}``,
+# Pandoc's ``{.python}``), up to a space, a comma (rustdoc's ``rust,ignore``) or a brace.
+_FENCE_WORD = re.compile(r"^\{?\.?([^\s,{}]+)")
+
+
+def fence_language(info: str) -> str | None:
+    """The code language a Markdown fence's info string names (what follows its opening
+    backticks: ``python``, ``{r}``, ``rust,ignore``, ``ts title="app.ts"``), or None when it
+    names none chunked by syntax here (``console``, ``diff``, ``json``, nothing)."""
+    found = _FENCE_WORD.match(info.strip())
+    if found is None:
+        return None
+    word = found.group(1).lower()
+    spec = LANGUAGES.get(_FENCE_ALIASES.get(word, word)) or _BY_EXTENSION.get("." + word)
+    return spec.name if isinstance(spec, CodeSpec) else None
+
+
 def get_spec(language: str) -> CodeSpec | TextSpec | TableSpec:
     """The spec of ``language``; a :class:`SettingsError` naming the known ones otherwise."""
     try:

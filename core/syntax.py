@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from operator import sub
 from typing import TYPE_CHECKING
 
-from core.builder import MIN_ROOM, ChunkMaker, Prepared, flag_over, largest_fitting, room_for, split_long_line
+from core.builder import LOOSE_SYMBOL, MIN_ROOM, ChunkMaker, Prepared, flag_over, largest_fitting, room_for, split_long_line
 from core.chunk import Chunk
 from core.document import Document
 from core.fixed import chunk_fixed
@@ -1383,7 +1383,7 @@ class _Run:
         if units is None:
             units = self.units(nodes)
         loose_kind = "module" if not path else "statements"
-        loose_symbol = self.spec.path_separator.join(path) if path else "<module>"
+        loose_symbol = self.spec.path_separator.join(path) if path else LOOSE_SYMBOL
         # In a split function's body every group is a part of that function, named after it.
         owner = loose_symbol if function_body else None
         run: list[tuple[Unit, str]] = []  # packable (unit, symbol) pairs awaiting packing

@@ -4,13 +4,15 @@ mid-line (except a single line longer than the budget, which is cut and flagged)
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import partial
 
 from core.builder import ChunkMaker, Prepared, flag_over, room_for, split_long_line
 from core.chunk import Chunk
 from core.document import Document
-from core.languages import LANGUAGES, TextSpec
+from core.languages import LANGUAGES, TextSpec, fence_language
 from core.settings import ChunkSettings
+from core.syntax import chunk_syntax
 
 # CommonMark's: an ATX heading indented at most 3 spaces (``# Using C#`` keeps its ``#``: a
 # closing run needs a space before it), a setext heading's underline, a fence's opener (its
@@ -72,6 +74,9 @@ _COPY_FROM_STDIN = re.compile(r"^\s*COPY\b.*\bFROM\s+stdin\b", re.IGNORECASE)  #
 _SQL_DELIMITER = re.compile(r"^\s*delimiter\s+(\S+)\s*$", re.IGNORECASE)  # MySQL clients' ``DELIMITER //``
 
 Section = tuple[int, int, str]  # first line, last line, title
+# What a section is cut into: (title, first line, last line, flags, start byte, end byte; the
+# bytes None for whole lines), or a chunk made already (a Markdown fence's code).
+Span = tuple[str, int, int, tuple[str, ...], int | None, int | None]
 _MAX_TITLE = 80  # characters of a line that names its section (a YAML list's item)
 _MERGED_TITLES = 3  # titles a chunk of merged sections names before "... n more"
 
@@ -101,15 +106,15 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
     def fits(first: int, last: int, title: str) -> bool:
         return maker.prefix_size(title, "") + maker.lines_size(first, last) <= settings.budget
 
-    kept: set[int] = set()  # blank lines that cut no block (a fence's)
+    fenced: _Fenced | None = None  # a Markdown document's fences
     if style == "markdown":
         fenced = _fences(doc)
-        sections, kept = _cut(doc, _markdown_starts(doc, fenced), "<document>"), fenced.lines
+        sections = _cut(doc, _markdown_starts(doc, fenced), _NO_TITLE)
     elif doc.language == "yaml" and (documents := _yaml_documents(doc)):
         sections = _stream_sections(doc, documents, fits)
     else:
         sections = _SECTIONERS[style](doc)
-    spans: list[tuple[str, int, int, tuple[str, ...], int | None, int | None]] = []
+    spans: list[Span | Chunk] = []
     group: list[Section] = []
     titles = _Titles()  # the group's, kept as it grows (a group of thousands must not be re-read)
 
@@ -131,10 +136,14 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
             group.append(section)
             titles.add(title)
             continue
-        spans.extend(_split_section(maker, doc, first, last, title, fits, kept))
+        spans.extend(_split_section(maker, doc, first, last, title, fits, fenced))
     emit()
     chunks = []
-    for title, first, last, flags, a, b in spans:
+    for span in spans:
+        if isinstance(span, Chunk):
+            chunks.append(span)
+            continue
+        title, first, last, flags, a, b = span
         if a is None or b is None:
             first, last = doc.trim_blank(first, last)
             a, b = doc.lines_span(first, last)
@@ -195,41 +204,92 @@ def _merged_title(titles: list[str]) -> str:
 
 
 def _split_section(  # type: ignore[no-untyped-def]
-    maker: ChunkMaker, doc: Document, first: int, last: int, title: str, fits, kept: set[int]
-):
+    maker: ChunkMaker, doc: Document, first: int, last: int, title: str, fits, fenced: _Fenced | None
+) -> list[Span | Chunk]:
     """Blank-line blocks packed under the budget (a fence's blank lines cut no block); a block
     too big for any chunk by lines, its first lines with the blocks before it (a heading stays
-    with the text under it); then pieces of a line."""
-    out: list[tuple[str, int, int, tuple[str, ...], int | None, int | None]] = []
+    with the text under it); then pieces of a line. A Markdown fence is packed whole when it
+    fits a chunk; one too big for that, in a language chunked by syntax, is cut by
+    :func:`_fence_chunks` (its opening line goes with the lines before it, its closing line
+    with those after it), else by lines as any block."""
+    kept = fenced.lines if fenced is not None else set()
+    closers = fenced.closers if fenced is not None else {}
+    out: list[Span | Chunk] = []
     start: int | None = None
     end = first
+
+    def close_run() -> None:
+        nonlocal start
+        if start is not None:
+            # (A run of fence lines alone, the ```` ``` ```` after a fence's code: kept, not indexed.)
+            alone = fenced is not None and all(at in fenced.markers or doc.is_blank(at) for at in range(start, end + 1))
+            out.append((title, start, end, ("divider",) if alone else (), None, None))
+            start = None
+
     for block_first, block_last in _blocks(doc, first, last, kept):
         if start is not None and fits(start, block_last, title):
             end = block_last
             continue
         if fits(block_first, block_last, title):
-            if start is not None:
-                out.append((title, start, end, (), None, None))
+            close_run()
             start, end = block_first, block_last
             continue
-        for line in range(block_first, block_last + 1):
+        line = block_first
+        while line <= block_last:
+            closer = closers.get(line)
+            if closer is not None and closer <= block_last and fenced is not None:
+                if start is not None and fits(start, closer, title):
+                    end, line = closer, closer + 1
+                    continue
+                if fits(line, closer, title):
+                    close_run()
+                    start, end, line = line, closer, closer + 1
+                    continue
+                code = _fence_chunks(maker, line, closer, fenced.languages.get(line), title)
+                if code is not None:
+                    if start is not None and fits(start, line, title):
+                        end = line
+                    else:
+                        close_run()
+                        start = end = line
+                    close_run()
+                    out.extend(code)
+                    line = closer  # the closing line starts the lines after the code
+                    continue
             if start is not None and fits(start, line, title):
                 end = line
+                line += 1
                 continue
-            if start is not None:
-                out.append((title, start, end, (), None, None))
-                start = None
+            close_run()
             if doc.is_blank(line):
+                line += 1
                 continue  # a blank line (a fence's) starts no chunk
             if fits(line, line, title):
-                start, end = line, line
+                start = end = line
+                line += 1
                 continue
             avail, over = room_for(maker, title, "")
             for a, b, flags in split_long_line(maker, doc.text_start(line), doc.line_end(line), avail):
                 out.append((title, line, line, flag_over(flags, over), a, b))
-    if start is not None:
-        out.append((title, start, end, (), None, None))
+            line += 1
+    close_run()
     return out
+
+
+def _fence_chunks(maker: ChunkMaker, opener: int, closer: int, language: str | None, title: str) -> list[Chunk] | None:
+    """The code between a Markdown fence's lines ``opener`` and ``closer``, cut by the syntax
+    chunker of ``language`` (functions whole, a long one in parts that repeat its signature),
+    its chunks named under the section's ``title``; None when the fence names no language
+    chunked by syntax, or when its code does not parse whole (a REPL session with its output,
+    ``...`` in place of code, a shell prompt): it is then cut by lines, as prose is, rather
+    than into chunks flagged ``damaged``."""
+    if language is None or not any(not maker.doc.is_blank(at) for at in range(opener + 1, closer)):
+        return None
+    part = maker.prep.fence(opener + 1, closer - 1, language, "" if title == _NO_TITLE else title)
+    chunks = chunk_syntax(part, maker.settings)
+    if not chunks or any(c.fallback or "damaged" in c.flags for c in chunks):
+        return None
+    return [replace(c, language=maker.doc.language) for c in chunks]
 
 
 def _blocks(doc: Document, first: int, last: int, kept: set[int]) -> list[tuple[int, int]]:
@@ -379,13 +439,26 @@ def _atx_title(rest: str) -> str:
     return rest
 
 
+_NO_TITLE = "<document>"  # the title of a Markdown document's text before its first heading
+# Bytes of copies a Markdown document's fences may take: each fence cut by syntax is parsed in
+# a copy of the document up to its end, the rest blanked (:meth:`Prepared.fence`), so only its
+# first ``max(1, this // its size)`` fences in a language may be (16 in a file of 2 MB); the
+# others are cut by lines.
+FENCE_COPY_BYTES = 32 << 20
+
+
 class _Fenced:
     """The lines of a Markdown document inside fences and HTML comments (their first and last
-    lines included), and the last line of its YAML front matter (0 without one)."""
+    lines included), and the last line of its YAML front matter (0 without one); the closed
+    fences: the closing line of each by its opening line, the language of those whose info
+    string names one chunked by syntax, and the lines that open or close one."""
 
     def __init__(self, lines: set[int], front_matter: int) -> None:
         self.lines = lines
         self.front_matter = front_matter
+        self.closers: dict[int, int] = {}
+        self.languages: dict[int, str] = {}
+        self.markers: set[int] = set()
 
 
 def _fences(doc: Document) -> _Fenced:
@@ -396,8 +469,11 @@ def _fences(doc: Document) -> _Fenced:
         # (YAML keys right under the first line: a document opening on a thematic break is no
         # front matter, and its headings are not hidden up to the next one.)
         front = next((line for line in range(2, n + 1) if _FRONT_MATTER_END.match(text_of(line))), 0)
-    lines: set[int] = set()
+    found = _Fenced(set(), front)
+    copies = max(1, FENCE_COPY_BYTES // max(len(doc.data), 1))
+    lines = found.lines
     opener: str | None = None  # the open fence's run (```` ``` ````, ``~~~~``)
+    opened_at = 0  # its line
     comment = False  # inside an HTML comment block (``<!--`` to ``-->``: a heading there is hidden)
     for line in range(front + 1, n + 1):
         text = text_of(line)
@@ -408,7 +484,7 @@ def _fences(doc: Document) -> _Fenced:
         if opener is None:
             match = _FENCE.match(text)
             if match:
-                opener = match.group(1)
+                opener, opened_at = match.group(1), line
                 lines.add(line)
             elif _HTML_COMMENT.match(text) and "-->" not in text:
                 comment = True
@@ -418,8 +494,13 @@ def _fences(doc: Document) -> _Fenced:
         stripped = text.strip()
         closes = stripped and set(stripped) == {opener[0]} and len(stripped) >= len(opener)
         if closes and len(text) - len(text.lstrip(" ")) <= 3:
+            found.closers[opened_at] = line
+            found.markers.update((opened_at, line))
+            language = fence_language(text_of(opened_at).lstrip(" ")[len(opener) :])
+            if language is not None and len(found.languages) < copies:
+                found.languages[opened_at] = language
             opener = None
-    return _Fenced(lines, front)
+    return found
 
 
 def _keys(doc: Document) -> list[Section]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.chunking import chunk_document, prepare
-from core.languages import detect_language
+from core.languages import detect_language, fence_language
 from core.settings import ChunkSettings
 from tests.helpers import SAMPLES, assert_lossless, assert_slices_true
 
@@ -19,7 +19,9 @@ def test_sections_are_whole_lines(rel: str, budget: int) -> None:
     path = SAMPLES / rel
     prep = prepare(rel, detect_language(path.name), path.read_text("utf-8"))
     chunks = chunk_document(prep, ChunkSettings(budget=budget, merge_siblings=False), "syntax")
-    assert chunks and all(c.strategy == "text" and c.kind == "section" for c in chunks)
+    assert chunks and all(c.kind == "section" for c in chunks if c.strategy == "text")
+    # (A README's fences too big for a chunk are cut by the syntax chunker of their language.)
+    assert all(c.strategy == "text" for c in chunks if prep.doc.language != "markdown")
     assert_slices_true(prep, chunks)
     assert_lossless(prep, chunks)
     for c in chunks:
@@ -428,3 +430,129 @@ def test_more_common_file_types_are_read_in_their_language(tmp_path) -> None:  #
         assert chunks and not any(c.fallback for c in chunks), source.path
         assert_slices_true(prep, chunks)
         assert_lossless(prep, chunks)
+
+
+# A section of a guide whose Python example is too big for one chunk: two functions and a class.
+GUIDE = '''# Guide
+
+Some words about the tool.
+
+## Install
+
+Run this, with the path you want:
+```python
+def install(path):
+    """Install into path."""
+    if not path:
+        raise ValueError("no path")
+    return True
+
+
+def plan(path):
+    """The steps, in order."""
+    steps = [path + "/bin", path + "/lib"]
+    return steps
+
+
+class Installer:
+    def run(self):
+        return install(".")
+```
+
+## Use
+
+Call it.
+'''
+
+
+def test_markdown_a_fence_too_big_for_a_chunk_is_cut_by_its_languages_syntax() -> None:
+    # It was packed line by line like prose: ``plan``'s signature in one chunk, its body in the next.
+    prep = prepare("docs/guide.md", "markdown", GUIDE)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=180, merge_siblings=False), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    code = [c for c in chunks if c.strategy == "syntax"]
+    assert [(c.symbol, c.kind, c.start_line, c.end_line) for c in code] == [
+        ("Guide > Install > install", "function", 9, 13),
+        ("Guide > Install > plan", "function", 16, 19),
+        ("Guide > Install > Installer", "class", 22, 24),
+    ]
+    assert all(c.language == "markdown" for c in chunks)
+    assert code[1].embed_text.startswith("# docs/guide.md :: Guide > Install > plan\ndef plan(path):")
+    # The opening line goes with the words before it; the closing one, alone, is kept unindexed.
+    opening = next(c for c in chunks if c.end_line == 8)
+    assert opening.text.endswith("Run this, with the path you want:\n```python") and not opening.flags
+    closing = next(c for c in chunks if c.start_line == 25)
+    assert closing.text == "```" and closing.flags == ("divider",) and closing.symbol == "Guide > Install"
+    assert [c.symbol for c in chunks if c.start_line > 25] == ["Guide > Use"]
+
+
+def test_markdown_a_long_function_in_a_fence_is_cut_in_parts_that_repeat_its_signature() -> None:
+    body = "".join(f"    total += item.price * {i}  # line {i} of the sum\n" for i in range(12))
+    text = f"# Pricing\n\n```py\ndef total(items):\n    total = 0\n{body}    return total\n```\n"
+    prep = prepare("p.md", "markdown", text)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=300), "syntax")
+    assert_lossless(prep, chunks)
+    parts = [c for c in chunks if c.strategy == "syntax"]
+    assert len(parts) > 1 and {c.symbol for c in parts} == {"Pricing > total"}
+    assert all("def total(items):" in c.embed_text for c in parts)
+    assert [c.part for c in parts] == list(range(1, len(parts) + 1))
+
+
+def test_markdown_a_fence_that_fits_a_chunk_is_never_cut_by_lines() -> None:
+    # The words right above a fence (no blank line between) made one block with it: too big for
+    # a chunk, it was packed line by line, and the fence was cut where the first chunk filled.
+    output = "".join(f"  step {i}: copied {i * 10} files\n" for i in range(8))
+    text = f"# Run\n\nThen the tool prints what it did, step by step, as it goes:\n```console\n$ tool sync\n{output}```\n"
+    prep = prepare("r.md", "markdown", text)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=300), "syntax")
+    assert_lossless(prep, chunks)
+    fence = [c for c in chunks if "$ tool sync" in c.text]
+    assert len(fence) == 1 and fence[0].text.startswith("```console") and fence[0].text.endswith("```")
+    assert all(c.strategy == "text" for c in chunks)  # console: a session, no script
+
+
+def test_markdown_a_fence_of_code_that_does_not_parse_is_cut_by_lines() -> None:
+    session = "".join(f">>> cart.add('sku-{i}', qty={i})\nAdded sku-{i} x{i}\n" for i in range(10))
+    text = f"# Session\n\n```python\n{session}```\n"
+    prep = prepare("s.md", "markdown", text)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=200), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert len(chunks) > 1 and all(c.strategy == "text" and c.symbol == "Session" for c in chunks)
+
+
+def test_markdown_fence_parses_are_kept_for_the_next_budget() -> None:
+    prep = prepare("docs/guide.md", "markdown", GUIDE)
+    chunk_document(prep, ChunkSettings(unit="chars", budget=160), "syntax")
+    kept = prep.fence(9, 24, "python", "Guide > Install")
+    assert kept.tree is not None
+    again = chunk_document(prep, ChunkSettings(unit="chars", budget=170), "syntax")
+    assert prep.fence(9, 24, "python", "Guide > Install") is kept
+    assert any(c.symbol == "Guide > Install > plan" for c in again)
+
+
+@pytest.mark.parametrize(
+    ("info", "language"),
+    [("python", "python"), ("PY", "python"), ("{r setup, include=FALSE}", "r"), ("{.python}", "python"),
+     ("rust,ignore", "rust"), ('ts title="app.ts"', "typescript"), ("golang", "go"), ("c++", "cpp"),
+     ("kt", "kotlin"), ("exs", "elixir"), ("console", None), ("json", None), ("diff", None), ("", None),
+     ("m", None)],
+)  # fmt: skip
+def test_fence_info_strings_name_their_language(info: str, language: str | None) -> None:
+    assert fence_language(info) == language
+
+
+def test_markdown_only_a_documents_first_fences_are_parsed_in_copies_of_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each fence cut by syntax is parsed in a copy of the whole document: a 2 MB page of a
+    # thousand listings must not hold a thousand copies. Past the allowance, fences go by lines.
+    import core.text
+
+    listing = "```python\n" + "".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(6)) + "```\n\n"
+    text = "".join(f"## Listing {k}\n\n{listing}" for k in range(5))
+    monkeypatch.setattr(core.text, "FENCE_COPY_BYTES", 2 * len(text.encode()))
+    prep = prepare("many.md", "markdown", text)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=60), "syntax")
+    assert_lossless(prep, chunks)
+    code = {c.symbol.split(" > ")[0] for c in chunks if c.strategy == "syntax"}
+    assert code == {"Listing 0", "Listing 1"}
