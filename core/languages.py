@@ -486,7 +486,7 @@ class TextSpec:
     name: str
     extensions: tuple[str, ...]
     comment: tuple[str, str]
-    style: str  # markdown | rst | keys | toml | sql | make | docker | blocks
+    style: str  # markdown | rst | latex | keys | toml | sql | make | docker | blocks
 
 
 @dataclass(frozen=True)
@@ -1847,6 +1847,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
         ),  # fmt: skip
         # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
         TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
+        TextSpec("latex", (".tex", ".ltx"), ("%", ""), "latex"),
         TextSpec("rst", (".rst",), ("..", ""), "rst"),
         TextSpec("yaml", (".yaml", ".yml"), ("#", ""), "keys"),
         TextSpec("toml", (".toml", ".ini", ".cfg"), ("#", ""), "toml"),
@@ -1872,7 +1873,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("nix", (".nix",), ("#", "")),
                 # (MATLAB's and Octave's; a ``.m`` file of Objective-C is told by its content.)
                 ("matlab", (".m",), ("%", "")),
-                ("latex", (".tex",), ("%", "")),
                 ("properties", (".properties",), ("#", "")),
             )
         ),

@@ -401,6 +401,90 @@ def _rst(doc: Document) -> list[Section]:
     return _cut(doc, _heading_starts(doc, headings), "<document>")
 
 
+# LaTeX's sectioning commands and their depth, at a line's start (``\\section*[Short]{Title}``);
+# an abstract and a bibliography are sections of their own, as a reader finds them.
+_TEX_HEADING = re.compile(
+    r"^[ \t]*\\(part|chapter|section|subsection|subsubsection|paragraph|subparagraph)\*?[ \t]*(?:\[[^\]\n]*\][ \t]*)?\{"
+)
+_TEX_LEVELS = {"part": 0, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4, "paragraph": 5, "subparagraph": 6}
+_TEX_ENVIRONMENT = re.compile(r"^[ \t]*\\(begin|end)[ \t]*\{([A-Za-z*]+)\}")
+_TEX_NAMED = {"abstract": "Abstract", "thebibliography": "References"}
+# Environments whose lines are not LaTeX to read: a ``\section`` in a listing is code.
+_TEX_VERBATIM = frozenset({"verbatim", "verbatim*", "Verbatim", "lstlisting", "minted", "comment", "alltt"})
+_TEX_TITLE = re.compile(r"^[ \t]*\\title[ \t]*(?:\[[^\]\n]*\][ \t]*)?\{")
+_TEX_COMMAND = re.compile(r"\\(?:label|ref|cite[a-z]*|footnote|index)\*?(?:\[[^\]]*\])?\{[^{}]*\}|\\[A-Za-z]+\*?|\\.|[{}~]")
+
+
+def _latex(doc: Document) -> list[Section]:
+    """LaTeX: a section per sectioning command (``\\part`` to ``\\subparagraph``, starred or with
+    a short title), titled by its trail of titles as Markdown's are; the preamble (up to
+    ``\\begin{document}``) is a section of its own, and so are an abstract and a
+    bibliography. Comment lines right above a heading go with it; nothing in a verbatim
+    environment (``lstlisting``, ``minted``) or a comment line is a heading."""
+    text_of = _reader(doc)
+    headings: list[Heading] = []
+    starts: list[tuple[int, str]] = []
+    title = ""
+    verbatim: str | None = None
+    for line in range(1, doc.line_count + 1):
+        text = text_of(line)
+        if "\\" not in text:
+            continue
+        environment = _TEX_ENVIRONMENT.match(text)
+        if verbatim is not None:
+            if environment and environment.group(1) == "end" and environment.group(2) == verbatim:
+                verbatim = None
+            continue
+        if environment and environment.group(1) == "begin":
+            name = environment.group(2)
+            if name in _TEX_VERBATIM:
+                verbatim = name
+            elif name in _TEX_NAMED:
+                headings.append((_tex_lead(doc, line), line, _TEX_LEVELS["section"], _TEX_NAMED[name]))
+            elif name == "document" and not starts and not headings:
+                starts += [(1, "preamble"), (line, title or _NO_TITLE)]
+            continue
+        found = _TEX_TITLE.match(text) if not starts else None
+        if found:
+            title = _tex_title(text, found.end())
+            continue
+        found = _TEX_HEADING.match(text)
+        if found:
+            named = _tex_title(text, found.end())
+            headings.append((_tex_lead(doc, line), line, _TEX_LEVELS[found.group(1)], named or found.group(1)))
+    cut = _heading_starts(doc, headings)
+    if starts:  # the preamble, and the document's text before its first heading
+        cut = [start for start in starts if not cut or start[0] < cut[0][0]] + cut
+    return _cut(doc, cut, _NO_TITLE)
+
+
+def _tex_lead(doc: Document, line: int) -> int:
+    """The first of the comment lines right above ``line`` (``% --- Methods ---``), or ``line``."""
+    while line > 1 and doc.line_text(line - 1).lstrip().startswith("%"):
+        line -= 1
+    return line
+
+
+def _tex_title(text: str, at: int) -> str:
+    """The title in braces from ``text[at:]`` (after its ``{``), as words: nested braces kept
+    (``The \\emph{fast} path``), commands and labels left out, at most :data:`_MAX_TITLE`
+    characters; to the line's end when it closes on a later line."""
+    depth, end = 1, len(text)
+    for index in range(at, len(text)):
+        char = text[index]
+        if char == "\\":
+            continue
+        if char == "{" and text[index - 1] != "\\":
+            depth += 1
+        elif char == "}" and text[index - 1] != "\\":
+            depth -= 1
+            if depth == 0:
+                end = index
+                break
+    words = " ".join(_TEX_COMMAND.sub(" ", text[at:end]).split())
+    return words[:_MAX_TITLE]
+
+
 def _heading_starts(doc: Document, headings: list[Heading]) -> list[tuple[int, str]]:
     """Section starts at ``headings``, each titled by its trail of headings (``Guide >
     Install``). A heading with nothing under it before a deeper one (``# Tool`` then ``##
@@ -911,5 +995,6 @@ def _whole(doc: Document) -> list[Section]:
 
 
 _SECTIONERS = {
-    "rst": _rst, "keys": _keys, "toml": _toml, "sql": _sql, "make": _make, "docker": _docker, "blocks": _whole,
+    "rst": _rst, "keys": _keys, "toml": _toml, "sql": _sql, "make": _make, "docker": _docker, "latex": _latex,
+    "blocks": _whole,
 }

@@ -556,3 +556,53 @@ def test_markdown_only_a_documents_first_fences_are_parsed_in_copies_of_it(monke
     assert_lossless(prep, chunks)
     code = {c.symbol.split(" > ")[0] for c in chunks if c.strategy == "syntax"}
     assert code == {"Listing 0", "Listing 1"}
+
+
+PAPER = r"""\documentclass{article}
+\title{Restock Planning with \emph{Noisy} Demand}
+\begin{document}
+\maketitle
+
+\begin{abstract}
+We plan restocks when demand is noisy.
+\end{abstract}
+
+% ---------------------------------------------------------------
+\section{Introduction}\label{sec:intro}
+Warehouses run out of stock.
+
+\subsection*{Contributions}
+A rule.
+
+\section[Model]{The Demand Model, in \textbf{Full}}
+Demand is Poisson.
+\begin{lstlisting}
+\section{not a heading}
+\end{lstlisting}
+%\section{Commented out}
+
+\subsection{Estimating the rate}
+We estimate it.
+
+\begin{thebibliography}{9}
+\bibitem{a} A. Author. A book.
+\end{thebibliography}
+\end{document}
+"""
+
+
+def test_latex_sections_carry_their_trail_and_the_preamble_abstract_and_references_are_their_own() -> None:
+    assert _sections("paper.tex", "latex", PAPER, budget=200) == [
+        ("preamble", 1, 2), ("Restock Planning with Noisy Demand", 3, 4), ("Abstract", 6, 8),
+        ("Introduction", 10, 12), ("Introduction > Contributions", 14, 15),
+        ("The Demand Model, in Full", 17, 22),  # the listing's \section and the commented one are no headings
+        ("The Demand Model, in Full > Estimating the rate", 24, 25), ("References", 27, 30)]
+    chunk = chunk_document(prepare("paper.tex", "latex", PAPER), ChunkSettings(budget=200), "syntax")[3]
+    assert chunk.embed_text.startswith("% paper.tex :: Introduction\n% ----")  # the rule above goes with it
+
+
+def test_latex_a_chapter_file_without_a_document_is_its_headings() -> None:
+    text = "\\chapter{Stock}\nIntro.\n\n\\section{Counting}\nCount it.\n\n\\section{Moving \\{braces\\}}\nMove it.\n"
+    assert detect_language("chapters/stock.tex") == "latex"
+    assert _sections("stock.tex", "latex", text, budget=100) == [
+        ("Stock", 1, 2), ("Stock > Counting", 4, 5), ("Stock > Moving braces", 7, 8)]
