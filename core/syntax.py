@@ -30,7 +30,7 @@ from core.builder import LOOSE_SYMBOL, MIN_ROOM, ChunkMaker, Prepared, flag_over
 from core.chunk import Chunk
 from core.document import Document
 from core.fixed import chunk_fixed
-from core.languages import LANGUAGES, CodeSpec, comment_line, get_spec
+from core.languages import LANGUAGES, CodeSpec, TextSpec, comment_line, get_spec
 from core.parsing import ERROR_FALLBACK_RATIO, Damage, top_level_nodes, written_start
 from core.settings import ChunkSettings
 
@@ -2680,12 +2680,17 @@ class Definition:
 def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> list[Definition]:
     """Every definition in a code document, nested ones included, in source order.
 
-    Empty for languages without a grammar. Used by the damage metrics, the UI's cut markers
+    Empty for languages without a grammar; a Markdown document's are those of its fenced code
+    (:func:`core.text.fence_definitions`). Used by the damage metrics, the UI's cut markers
     and the evaluation's symbol targets.
     """
     if prep.parts is not None:  # a markup file's script blocks (core.embedded)
         return [d for part, part_prep in prep.parts if part.code for d in list_definitions(part_prep, settings)]
     spec = LANGUAGES.get(prep.doc.language)
+    if isinstance(spec, TextSpec) and spec.style == "markdown":  # its fenced code's
+        from core.text import fence_definitions  # (core.text imports this module)
+
+        return fence_definitions(prep)
     if not isinstance(spec, CodeSpec) or prep.tree is None:
         return []
     settings = settings or ChunkSettings(unit="lines", budget=10_000)

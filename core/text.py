@@ -4,6 +4,7 @@ mid-line (except a single line longer than the budget, which is cut and flagged)
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import replace
 from functools import partial
 
@@ -12,7 +13,7 @@ from core.chunk import Chunk
 from core.document import Document
 from core.languages import LANGUAGES, TextSpec, fence_language
 from core.settings import ChunkSettings
-from core.syntax import chunk_syntax
+from core.syntax import Definition, chunk_syntax, list_definitions
 
 # CommonMark's: an ATX heading indented at most 3 spaces (``# Using C#`` keeps its ``#``: a
 # closing run needs a space before it), a setext heading's underline, a fence's opener (its
@@ -283,13 +284,49 @@ def _fence_chunks(maker: ChunkMaker, opener: int, closer: int, language: str | N
     chunked by syntax, or when its code does not parse whole (a REPL session with its output,
     ``...`` in place of code, a shell prompt): it is then cut by lines, as prose is, rather
     than into chunks flagged ``damaged``."""
-    if language is None or not any(not maker.doc.is_blank(at) for at in range(opener + 1, closer)):
+    part = _fence_code(maker.prep, opener, closer, language, title)
+    if part is None:
         return None
-    part = maker.prep.fence(opener + 1, closer - 1, language, "" if title == _NO_TITLE else title)
     chunks = chunk_syntax(part, maker.settings)
     if not chunks or any(c.fallback or "damaged" in c.flags for c in chunks):
         return None
     return [replace(c, language=maker.doc.language) for c in chunks]
+
+
+def _fence_code(prep: Prepared, opener: int, closer: int, language: str | None, title: str) -> Prepared | None:
+    """The code of the fence on lines ``opener..closer`` as its own prepared document, named
+    under the section's ``title`` (:meth:`Prepared.fence`); None when the fence names no
+    language chunked by syntax, holds nothing, or its code does not parse whole."""
+    if language is None or not any(not prep.doc.is_blank(at) for at in range(opener + 1, closer)):
+        return None
+    part = prep.fence(opener + 1, closer - 1, language, "" if title == _NO_TITLE else title)
+    damage = part.damage
+    return part if damage is not None and not damage.ranges else None
+
+
+def fence_definitions(prep: Prepared) -> list[Definition]:
+    """The definitions of a Markdown document's fenced code, in order, named under their
+    section's heading trail as the chunks of that code are (``Guide > Install > install``):
+    those of the fences the text chunker may cut by syntax (:func:`_fence_chunks`: a language
+    chunked by syntax, code that parses whole, within the copies allowed), so that the damage
+    metrics and the app's cut markers see where fixed windows cut a README's functions."""
+    doc = prep.doc
+    fenced = _fences(doc)
+    if not fenced.languages:
+        return []
+    sections = _cut(doc, _markdown_starts(doc, fenced), _NO_TITLE)
+    firsts = [first for first, _, _ in sections]
+    found: list[Definition] = []
+    for opener, language in fenced.languages.items():
+        index = bisect_right(firsts, opener) - 1
+        title = sections[index][2] if index >= 0 else _NO_TITLE
+        part = _fence_code(prep, opener, fenced.closers[opener], language, title)
+        if part is None:
+            continue
+        context = part.context
+        for definition in list_definitions(part):
+            found.append(replace(definition, symbol=f"{context} > {definition.symbol}") if context else definition)
+    return found
 
 
 def _blocks(doc: Document, first: int, last: int, kept: set[int]) -> list[tuple[int, int]]:

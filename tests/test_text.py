@@ -6,7 +6,9 @@ import pytest
 
 from core.chunking import chunk_document, prepare
 from core.languages import detect_language, fence_language
+from core.metrics import boundary_damage
 from core.settings import ChunkSettings
+from core.syntax import list_definitions
 from tests.helpers import SAMPLES, assert_lossless, assert_slices_true
 
 FILES = ["py_inventory/README.md", "py_inventory/config.yaml", "polyglot_scripts/settings.toml",
@@ -606,3 +608,17 @@ def test_latex_a_chapter_file_without_a_document_is_its_headings() -> None:
     assert detect_language("chapters/stock.tex") == "latex"
     assert _sections("stock.tex", "latex", text, budget=100) == [
         ("Stock", 1, 2), ("Stock > Counting", 4, 5), ("Stock > Moving braces", 7, 8)]
+
+
+def test_markdown_fence_definitions_are_listed_so_fixed_windows_cuts_show() -> None:
+    text = GUIDE + "\n## REPL\n\n```python\n>>> install('.')\nTrue\n```\n\n```console\n$ tool install\n```\n"
+    prep = prepare("docs/guide.md", "markdown", text)
+    assert [(d.symbol, d.kind, d.first, d.last) for d in list_definitions(prep)] == [
+        ("Guide > Install > install", "function", 9, 13), ("Guide > Install > plan", "function", 16, 19),
+        ("Guide > Install > Installer", "class", 22, 24), ("Guide > Install > Installer.run", "method", 23, 24),
+    ]  # (the REPL session does not parse; a console session is no code)
+    settings = ChunkSettings(unit="chars", budget=180)
+    fixed = boundary_damage(prep, chunk_document(prep, settings, "fixed"), budget=180, model=settings.model)
+    syntax = boundary_damage(prep, chunk_document(prep, settings, "syntax"), budget=180, model=settings.model)
+    assert fixed.cut and fixed.without_signature
+    assert not syntax.cut and not syntax.without_signature
