@@ -2680,17 +2680,17 @@ class Definition:
 def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> list[Definition]:
     """Every definition in a code document, nested ones included, in source order.
 
-    Empty for languages without a grammar; a Markdown document's are those of its fenced code
-    (:func:`core.text.fence_definitions`). Used by the damage metrics, the UI's cut markers
+    Empty for languages without a grammar; a Markdown or reStructuredText document's are those
+    of its fenced code (:func:`core.text.fence_definitions`). Used by the damage metrics, the UI's cut markers
     and the evaluation's symbol targets.
     """
     if prep.parts is not None:  # a markup file's script blocks (core.embedded)
         return [d for part, part_prep in prep.parts if part.code for d in list_definitions(part_prep, settings)]
     spec = LANGUAGES.get(prep.doc.language)
-    if isinstance(spec, TextSpec) and spec.style == "markdown":  # its fenced code's
+    if isinstance(spec, TextSpec) and spec.style in ("markdown", "rst"):  # its fenced code's
         from core.text import fence_definitions  # (core.text imports this module)
 
-        return fence_definitions(prep)
+        return fence_definitions(prep, spec.style)
     if not isinstance(spec, CodeSpec) or prep.tree is None:
         return []
     settings = settings or ChunkSettings(unit="lines", budget=10_000)

@@ -107,10 +107,9 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
     def fits(first: int, last: int, title: str) -> bool:
         return maker.prefix_size(title, "") + maker.lines_size(first, last) <= settings.budget
 
-    fenced: _Fenced | None = None  # a Markdown document's fences
-    if style == "markdown":
-        fenced = _fences(doc)
-        sections = _cut(doc, _markdown_starts(doc, fenced), _NO_TITLE)
+    fenced: _Fenced | None = None  # a Markdown document's fences, a reStructuredText one's code blocks
+    if style in _CODE_BLOCKS:
+        fenced, sections = _code_blocks(doc, style)
     elif doc.language == "yaml" and (documents := _yaml_documents(doc)):
         sections = _stream_sections(doc, documents, fits)
     else:
@@ -209,12 +208,12 @@ def _split_section(  # type: ignore[no-untyped-def]
 ) -> list[Span | Chunk]:
     """Blank-line blocks packed under the budget (a fence's blank lines cut no block); a block
     too big for any chunk by lines, its first lines with the blocks before it (a heading stays
-    with the text under it); then pieces of a line. A Markdown fence is packed whole when it
-    fits a chunk; one too big for that, in a language chunked by syntax, is cut by
-    :func:`_fence_chunks` (its opening line goes with the lines before it, its closing line
-    with those after it), else by lines as any block."""
+    with the text under it); then pieces of a line. A Markdown fence (a reStructuredText code
+    block) is packed whole when it fits a chunk; one too big for that, in a language chunked
+    by syntax, is cut by :func:`_fence_chunks` (its opening lines go with the lines before it,
+    its closing line with those after it), else by lines as any block."""
     kept = fenced.lines if fenced is not None else set()
-    closers = fenced.closers if fenced is not None else {}
+    codes = fenced.blocks if fenced is not None else {}
     out: list[Span | Chunk] = []
     start: int | None = None
     end = first
@@ -222,7 +221,7 @@ def _split_section(  # type: ignore[no-untyped-def]
     def close_run() -> None:
         nonlocal start
         if start is not None:
-            # (A run of fence lines alone, the ```` ``` ```` after a fence's code: kept, not indexed.)
+            # (A run of fence lines alone, the ```` ``` ```` after a fence's code: kept, unindexed.)
             alone = fenced is not None and all(at in fenced.markers or doc.is_blank(at) for at in range(start, end + 1))
             out.append((title, start, end, ("divider",) if alone else (), None, None))
             start = None
@@ -237,25 +236,26 @@ def _split_section(  # type: ignore[no-untyped-def]
             continue
         line = block_first
         while line <= block_last:
-            closer = closers.get(line)
-            if closer is not None and closer <= block_last and fenced is not None:
-                if start is not None and fits(start, closer, title):
-                    end, line = closer, closer + 1
+            block = codes.get(line)
+            if block is not None and block[2] <= block_last and fenced is not None:
+                code_first, code_last, block_end = block
+                if start is not None and fits(start, block_end, title):
+                    end, line = block_end, block_end + 1
                     continue
-                if fits(line, closer, title):
+                if fits(line, block_end, title):
                     close_run()
-                    start, end, line = line, closer, closer + 1
+                    start, end, line = line, block_end, block_end + 1
                     continue
-                code = _fence_chunks(maker, line, closer, fenced.languages.get(line), title)
+                code = _fence_chunks(maker, code_first, code_last, fenced.languages.get(line), title)
                 if code is not None:
-                    if start is not None and fits(start, line, title):
-                        end = line
+                    if start is not None and fits(start, code_first - 1, title):
+                        end = code_first - 1
                     else:
                         close_run()
-                        start = end = line
+                        start, end = line, code_first - 1
                     close_run()
                     out.extend(code)
-                    line = closer  # the closing line starts the lines after the code
+                    line = code_last + 1  # a fence's closing line starts the lines after the code
                     continue
             if start is not None and fits(start, line, title):
                 end = line
@@ -277,14 +277,14 @@ def _split_section(  # type: ignore[no-untyped-def]
     return out
 
 
-def _fence_chunks(maker: ChunkMaker, opener: int, closer: int, language: str | None, title: str) -> list[Chunk] | None:
-    """The code between a Markdown fence's lines ``opener`` and ``closer``, cut by the syntax
-    chunker of ``language`` (functions whole, a long one in parts that repeat its signature),
+def _fence_chunks(maker: ChunkMaker, first: int, last: int, language: str | None, title: str) -> list[Chunk] | None:
+    """The code on lines ``first..last`` of a Markdown fence (a reStructuredText code block), cut
+    by the syntax chunker of ``language`` (functions whole, a long one in parts that repeat its signature),
     its chunks named under the section's ``title``; None when the fence names no language
     chunked by syntax, or when its code does not parse whole (a REPL session with its output,
     ``...`` in place of code, a shell prompt): it is then cut by lines, as prose is, rather
     than into chunks flagged ``damaged``."""
-    part = _fence_code(maker.prep, opener, closer, language, title)
+    part = _fence_code(maker.prep, first, last, language, title)
     if part is None:
         return None
     chunks = chunk_syntax(part, maker.settings)
@@ -293,34 +293,32 @@ def _fence_chunks(maker: ChunkMaker, opener: int, closer: int, language: str | N
     return [replace(c, language=maker.doc.language) for c in chunks]
 
 
-def _fence_code(prep: Prepared, opener: int, closer: int, language: str | None, title: str) -> Prepared | None:
-    """The code of the fence on lines ``opener..closer`` as its own prepared document, named
-    under the section's ``title`` (:meth:`Prepared.fence`); None when the fence names no
-    language chunked by syntax, holds nothing, or its code does not parse whole."""
-    if language is None or not any(not prep.doc.is_blank(at) for at in range(opener + 1, closer)):
+def _fence_code(prep: Prepared, first: int, last: int, language: str | None, title: str) -> Prepared | None:
+    """A fence's code on lines ``first..last`` as its own prepared document, named under the
+    section's ``title`` (:meth:`Prepared.fence`); None when the fence names no language chunked
+    by syntax, holds nothing, or its code does not parse whole."""
+    if language is None or not any(not prep.doc.is_blank(at) for at in range(first, last + 1)):
         return None
-    part = prep.fence(opener + 1, closer - 1, language, "" if title == _NO_TITLE else title)
+    part = prep.fence(first, last, language, "" if title == _NO_TITLE else title)
     damage = part.damage
     return part if damage is not None and not damage.ranges else None
 
 
-def fence_definitions(prep: Prepared) -> list[Definition]:
-    """The definitions of a Markdown document's fenced code, in order, named under their
-    section's heading trail as the chunks of that code are (``Guide > Install > install``):
-    those of the fences the text chunker may cut by syntax (:func:`_fence_chunks`: a language
-    chunked by syntax, code that parses whole, within the copies allowed), so that the damage
-    metrics and the app's cut markers see where fixed windows cut a README's functions."""
-    doc = prep.doc
-    fenced = _fences(doc)
-    if not fenced.languages:
-        return []
-    sections = _cut(doc, _markdown_starts(doc, fenced), _NO_TITLE)
+def fence_definitions(prep: Prepared, style: str) -> list[Definition]:
+    """The definitions of a Markdown document's fenced code (a reStructuredText one's code
+    blocks: ``style``), in order, named under their section's heading trail as the chunks of
+    that code are (``Guide > Install > install``): those of the fences the text chunker may
+    cut by syntax (:func:`_fence_chunks`: a language chunked by syntax, code that parses whole,
+    within the copies allowed), so that the damage metrics and the app's cut markers see
+    where fixed windows cut a README's functions."""
+    fenced, sections = _code_blocks(prep.doc, style)
     firsts = [first for first, _, _ in sections]
     found: list[Definition] = []
     for opener, language in fenced.languages.items():
         index = bisect_right(firsts, opener) - 1
         title = sections[index][2] if index >= 0 else _NO_TITLE
-        part = _fence_code(prep, opener, fenced.closers[opener], language, title)
+        code_first, code_last, _ = fenced.blocks[opener]
+        part = _fence_code(prep, code_first, code_last, language, title)
         if part is None:
             continue
         context = part.context
@@ -571,15 +569,81 @@ FENCE_COPY_BYTES = 32 << 20
 class _Fenced:
     """The lines of a Markdown document inside fences and HTML comments (their first and last
     lines included), and the last line of its YAML front matter (0 without one); the closed
-    fences: the closing line of each by its opening line, the language of those whose info
-    string names one chunked by syntax, and the lines that open or close one."""
+    fences: by its opening line, each one's code lines (first, last) and its last line, the
+    language of those whose info string names one chunked by syntax, and the lines that open
+    or close one. A reStructuredText document's code blocks likewise."""
 
     def __init__(self, lines: set[int], front_matter: int) -> None:
         self.lines = lines
         self.front_matter = front_matter
-        self.closers: dict[int, int] = {}
+        self.blocks: dict[int, tuple[int, int, int]] = {}
         self.languages: dict[int, str] = {}
         self.markers: set[int] = set()
+        self.copies = 1  # fences in a language that may be parsed in a copy (FENCE_COPY_BYTES)
+
+    def add(self, opener: int, first: int, last: int, end: int, info: str) -> None:
+        """A fence opened on line ``opener``, its code on ``first..last``, closed on ``end``
+        (``last`` when nothing closes it), its info string ``info``."""
+        self.blocks[opener] = (first, last, end)
+        self.markers.update(range(opener, first))
+        self.markers.update(range(last + 1, end + 1))
+        language = fence_language(info)
+        if language is not None and len(self.languages) < self.copies:
+            self.languages[opener] = language
+
+
+_CODE_BLOCKS = ("markdown", "rst")
+
+
+def _code_blocks(doc: Document, style: str) -> tuple[_Fenced, list[Section]]:
+    """A Markdown or reStructuredText document's fences (code blocks) and sections."""
+    if style == "markdown":
+        fenced = _fences(doc)
+        return fenced, _cut(doc, _markdown_starts(doc, fenced), _NO_TITLE)
+    return _rst_code(doc), _rst(doc)
+
+
+# A reStructuredText code block's directive (Sphinx's ``code-block`` and ``sourcecode``,
+# docutils' ``code``) and its language; the options right under it (``:linenos:``).
+_RST_CODE = re.compile(r"^([ \t]*)\.\.[ \t]+(?:code-block|sourcecode|code)[ \t]*::[ \t]*(.*)$")
+_RST_OPTION = re.compile(r"^[ \t]+:[\w-]+:")
+
+
+def _rst_code(doc: Document) -> _Fenced:
+    """A reStructuredText document's code blocks: each directive's lines indented under it
+    (blank lines among them), its options and the blank line after them before its code."""
+    text_of = _reader(doc)
+    found = _Fenced(set(), 0)
+    found.copies = _copies(doc)
+    n = doc.line_count
+    line = 1
+    while line <= n:
+        directive = _RST_CODE.match(text_of(line))
+        if directive is None:
+            line += 1
+            continue
+        indent, last = len(directive.group(1).expandtabs()), line
+        for at in range(line + 1, n + 1):
+            text = text_of(at)
+            if text.strip():
+                if len(text) - len(text.lstrip()) <= indent:
+                    break
+                last = at
+        first = line + 1
+        while first <= last and _RST_OPTION.match(text_of(first)):
+            first += 1
+        while first <= last and doc.is_blank(first):
+            first += 1
+        found.lines.update(range(line, last + 1))
+        if first <= last:
+            found.add(line, first, last, last, directive.group(2))
+        line = last + 1
+    return found
+
+
+def _copies(doc: Document) -> int:
+    """How many fences of ``doc`` may be parsed in a copy of it (:data:`FENCE_COPY_BYTES`)."""
+    return max(1, FENCE_COPY_BYTES // max(len(doc.data), 1))
 
 
 def _fences(doc: Document) -> _Fenced:
@@ -591,7 +655,7 @@ def _fences(doc: Document) -> _Fenced:
         # front matter, and its headings are not hidden up to the next one.)
         front = next((line for line in range(2, n + 1) if _FRONT_MATTER_END.match(text_of(line))), 0)
     found = _Fenced(set(), front)
-    copies = max(1, FENCE_COPY_BYTES // max(len(doc.data), 1))
+    found.copies = _copies(doc)
     lines = found.lines
     opener: str | None = None  # the open fence's run (```` ``` ````, ``~~~~``)
     opened_at = 0  # its line
@@ -615,11 +679,8 @@ def _fences(doc: Document) -> _Fenced:
         stripped = text.strip()
         closes = stripped and set(stripped) == {opener[0]} and len(stripped) >= len(opener)
         if closes and len(text) - len(text.lstrip(" ")) <= 3:
-            found.closers[opened_at] = line
-            found.markers.update((opened_at, line))
-            language = fence_language(text_of(opened_at).lstrip(" ")[len(opener) :])
-            if language is not None and len(found.languages) < copies:
-                found.languages[opened_at] = language
+            if line > opened_at + 1:
+                found.add(opened_at, opened_at + 1, line - 1, line, text_of(opened_at).lstrip(" ")[len(opener) :])
             opener = None
     return found
 

@@ -622,3 +622,53 @@ def test_markdown_fence_definitions_are_listed_so_fixed_windows_cuts_show() -> N
     syntax = boundary_damage(prep, chunk_document(prep, settings, "syntax"), budget=180, model=settings.model)
     assert fixed.cut and fixed.without_signature
     assert not syntax.cut and not syntax.without_signature
+
+
+GUIDE_RST = """Guide
+=====
+
+Install
+-------
+
+Run this, with the path you want:
+
+.. code-block:: python
+   :caption: install.py
+
+   def install(path):
+       \"\"\"Install into path.\"\"\"
+       if not path:
+           raise ValueError("no path")
+       return True
+
+
+   def plan(path):
+       \"\"\"The steps, in order.\"\"\"
+       steps = [path + "/bin", path + "/lib"]
+       return steps
+
+Then call it.
+"""
+
+
+def test_rst_a_code_block_too_big_for_a_chunk_is_cut_by_its_languages_syntax() -> None:
+    prep = prepare("docs/guide.rst", "rst", GUIDE_RST)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=190, merge_siblings=False), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert [(c.symbol, c.strategy, c.start_line, c.end_line) for c in chunks] == [
+        ("Guide > Install", "text", 1, 10),  # the directive and its option go with the words above
+        ("Guide > Install > install", "syntax", 12, 16),
+        ("Guide > Install > plan", "syntax", 19, 22),
+        ("Guide > Install", "text", 24, 24),
+    ]
+    assert [d.symbol for d in list_definitions(prep)] == ["Guide > Install > install", "Guide > Install > plan"]
+
+
+def test_rst_a_code_block_that_fits_a_chunk_is_not_cut_at_its_blank_lines() -> None:
+    text = GUIDE_RST.replace("Then call it.", "Then call it, and read what it printed: " + "words " * 30)
+    prep = prepare("docs/guide.rst", "rst", text)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=400, merge_siblings=False), "syntax")
+    assert_lossless(prep, chunks)
+    block = [c for c in chunks if "def install" in c.text or "def plan" in c.text]
+    assert len(block) == 1 and block[0].text.startswith(".. code-block:: python") and "return steps" in block[0].text
