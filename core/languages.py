@@ -486,7 +486,7 @@ class TextSpec:
     name: str
     extensions: tuple[str, ...]
     comment: tuple[str, str]
-    style: str  # markdown | rst | latex | keys | toml | sql | make | docker | blocks
+    style: str  # markdown | rst | latex | keys | toml | sql | make | docker | fortran_fixed | cython | blocks
 
 
 @dataclass(frozen=True)
@@ -1636,7 +1636,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
         ),  # fmt: skip
         CodeSpec(
             name="fortran",
-            extensions=(".f90", ".f95", ".f03", ".f08"),  # free form (fixed-form ``.f``/``.for`` stay text)
+            extensions=(".f90", ".f95", ".f03", ".f08"),  # free form (fixed-form ``.f``/``.for``: ``fortran_fixed``)
             comment=("!", ""),
             # Doxygen's ``!>`` opens a procedure's documentation (``!!`` lines continue it): it
             # belongs to the definition below across a blank line too.
@@ -1848,6 +1848,10 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
         # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
         TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
         TextSpec("latex", (".tex", ".ltx"), ("%", ""), "latex"),
+        # (Fixed-form Fortran, which the Fortran grammar reads as errors: sections per program unit.)
+        TextSpec("fortran_fixed", (".f", ".for", ".f77", ".ftn"), ("!", ""), "fortran_fixed"),
+        # (Cython, which the Python grammar reads as errors: sections per top-level definition.)
+        TextSpec("cython", (".pyx", ".pxd", ".pxi"), ("#", ""), "cython"),
         TextSpec("rst", (".rst",), ("..", ""), "rst"),
         TextSpec("yaml", (".yaml", ".yml"), ("#", ""), "keys"),
         TextSpec("toml", (".toml", ".ini", ".cfg"), ("#", ""), "toml"),

@@ -61,6 +61,8 @@ _PYGMENTS_NAMES = {
     "ocaml_interface": "ocaml",
     "erlang": "erlang",
     "fortran": "fortran",
+    "fortran_fixed": "fortranfixed",
+    "cython": "cython",
     "glsl": "glsl",
     "clojure": "clojure",
     "css": "css",

@@ -1088,11 +1088,121 @@ def _docker(doc: Document) -> list[Section]:
     return _cut(doc, starts, "<top>")
 
 
+# A fixed-form Fortran program unit's first statement: past the label columns (six of them, or
+# a tab), with the prefixes and a function's type before its keyword (``DOUBLE PRECISION
+# FUNCTION DDOT(N, X)``, ``RECURSIVE SUBROUTINE``, ``CHARACTER*8 FUNCTION``).
+_F77_TYPE = r"(?:INTEGER|REAL|LOGICAL|COMPLEX|CHARACTER|DOUBLE\s*PRECISION|DOUBLE\s*COMPLEX|BYTE)(?:\s*\*\s*(?:\d+|\(\s*\*\s*\)))?"
+_F77_UNIT = re.compile(
+    rf"^(?: {{6}}|[ 0-9]{{0,5}}\t)\s*(?:(?:RECURSIVE|PURE|ELEMENTAL|IMPURE)\s+)*(?:{_F77_TYPE}\s+)?"
+    r"(PROGRAM|SUBROUTINE|FUNCTION|BLOCK\s*DATA|MODULE(?!\s+PROCEDURE))\b\s*([A-Za-z]\w*)?",
+    re.IGNORECASE,
+)
+# A comment line: ``C``, ``c``, ``*`` or ``!`` in the first column (``!`` anywhere before code).
+_F77_COMMENT = re.compile(r"^(?:[Cc*!]|\s*!)")
+
+
+def _fortran_fixed(doc: Document) -> list[Section]:
+    """Fixed-form Fortran (``.f``, ``.for``), which the Fortran grammar cannot read: a section per
+    program unit (``SUBROUTINE DAXPY``, ``DOUBLE PRECISION FUNCTION DDOT``, ``PROGRAM MAIN``,
+    ``BLOCK DATA``), titled by its keyword and name as written, with the comment lines right
+    above it (its description, in the classic libraries)."""
+    text_of = _reader(doc)
+    starts: list[tuple[int, str]] = []
+    above: int | None = None
+    for line in range(1, doc.line_count + 1):
+        text = text_of(line)
+        if _F77_COMMENT.match(text):
+            above = above or line
+            continue
+        found = _F77_UNIT.match(text)
+        if found is not None:
+            starts.append((above or line, " ".join(found.group(0).split())[:_MAX_TITLE]))
+        above = None
+    return _cut(doc, starts, "<top>")
+
+
+# A Cython statement that may start a definition at the top level, and what its title keeps:
+# its words up to the parameters or the colon (``cdef class Ledger``, ``cpdef double price``).
+_CY_DEFINITION = re.compile(r"^(?:async[ \t]+def|def|cpdef|cdef|class|ctypedef)\b")
+_CY_TITLE = re.compile(r"^[^(:#]*")
+_CY_STRING = re.compile(r"\"\"\"|'''|#")
+_CY_LOOKAHEAD = 20  # lines a definition's head may take before its colon
+
+
+def _cython(doc: Document) -> list[Section]:
+    """Cython (``.pyx``, ``.pxd``, ``.pxi``), which the Python grammar reads as errors: a section
+    per top-level definition (``def``, ``cpdef``, ``class``, and a ``cdef`` or ``ctypedef`` whose
+    head ends with a colon: a function, a ``cdef class``, a struct, an ``extern`` block), with
+    the decorators and comment lines right above it; the statements between definitions (a
+    ``.pxd``'s one-line declarations, imports) make ``<module>`` sections. Lines in a
+    triple-quoted string (a docstring at the margin) start nothing."""
+    text_of = _reader(doc)
+    n = doc.line_count
+    starts: list[tuple[int, str]] = []
+    above: int | None = None
+    quote: str | None = None  # the triple quote a string is open with
+    in_definition = False  # the last section started is a definition's
+    depth = 0  # brackets open at the line's start (a head's ``):`` at the margin continues it)
+    for line in range(1, n + 1):
+        text = text_of(line)
+        opened_here, inside = quote, depth > 0
+        quote = _cy_quote(text, quote)
+        if opened_here is None:
+            code = text.split("#", 1)[0]
+            depth = max(depth + code.count("(") + code.count("[") - code.count(")") - code.count("]"), 0)
+        if opened_here is not None or inside or not text or text[0] in " \t\f":
+            if text.strip() and opened_here is None:
+                above = None
+            continue
+        if text[0] in "#@":
+            above = above or line
+            continue
+        if _CY_DEFINITION.match(text) and _cy_defines(text_of, line, n):
+            starts.append((above or line, " ".join(_CY_TITLE.match(text).group().split())[:_MAX_TITLE]))  # type: ignore[union-attr]
+            in_definition = True
+        elif in_definition or not starts:
+            starts.append((above or line, "<module>"))
+            in_definition = False
+        above = None
+    return _cut(doc, starts, "<module>")
+
+
+def _cy_quote(text: str, quote: str | None) -> str | None:
+    """The triple quote open after ``text`` given the one open before it (a ``#`` outside a
+    string ends the line's code; quotes inside one-line strings are not told apart)."""
+    for found in _CY_STRING.finditer(text):
+        mark = found.group()
+        if quote is None:
+            if mark == "#":
+                break
+            quote = mark
+        elif mark == quote:
+            quote = None
+    return quote
+
+
+def _cy_defines(text_of, line: int, n: int) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the statement on ``line`` is a definition: ``def`` and ``class`` always; a
+    ``cdef`` or ``ctypedef`` when its head, brackets closed, ends with a colon (``cdef int x =
+    0`` and a ``.pxd``'s prototypes are statements)."""
+    first = text_of(line)
+    if not first.startswith(("cdef", "ctypedef", "cpdef")):
+        return True
+    depth = 0
+    for at in range(line, min(n, line + _CY_LOOKAHEAD) + 1):
+        code = text_of(at).split("#", 1)[0]
+        depth += code.count("(") + code.count("[") - code.count(")") - code.count("]")
+        if depth <= 0:
+            return code.rstrip().endswith(":")
+    return False
+
+
 def _whole(doc: Document) -> list[Section]:
     return _cut(doc, [], "<document>")
 
 
 _SECTIONERS = {
     "rst": _rst, "keys": _keys, "toml": _toml, "sql": _sql, "make": _make, "docker": _docker, "latex": _latex,
+    "fortran_fixed": _fortran_fixed, "cython": _cython,
     "blocks": _whole,
 }

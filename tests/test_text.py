@@ -672,3 +672,31 @@ def test_rst_a_code_block_that_fits_a_chunk_is_not_cut_at_its_blank_lines() -> N
     assert_lossless(prep, chunks)
     block = [c for c in chunks if "def install" in c.text or "def plan" in c.text]
     assert len(block) == 1 and block[0].text.startswith(".. code-block:: python") and "return steps" in block[0].text
+
+
+def test_fixed_form_fortran_is_a_section_per_program_unit_with_its_comment_above() -> None:
+    # ``.f`` files were skipped as of an unknown type (the Fortran grammar reads fixed form as errors).
+    text = ("C     BLAS-like helpers for the restock model.\n"
+            "      DOUBLE PRECISION FUNCTION DDOT2(N, X, Y)\n      INTEGER N\n      DOUBLE PRECISION X(N), Y(N)\n"
+            "      DDOT2 = X(1)*Y(1)\n      RETURN\n      END\n\n"
+            "*     Scale a vector in place.\n*     (A second line of the description.)\n"
+            "      SUBROUTINE DSCAL2(N, A, X)\ncf2py intent(in,out) x\n      INTEGER N\n      X(1) = A*X(1)\n      END\n\n"
+            "      PROGRAM MAIN\n      CALL DSCAL2(1, 2D0, V)\n      END\n")
+    assert detect_language("blas/ddot2.f") == "fortran_fixed" and detect_language("old/MAIN.FOR") == "fortran_fixed"
+    assert _sections("ddot2.f", "fortran_fixed", text, budget=400) == [
+        ("DOUBLE PRECISION FUNCTION DDOT2", 1, 7), ("SUBROUTINE DSCAL2", 9, 15), ("PROGRAM MAIN", 17, 19)]
+
+
+def test_cython_is_a_section_per_top_level_definition() -> None:
+    # ``.pyx``/``.pxd`` files were skipped as of an unknown type (the Python grammar reads them as errors).
+    text = ('"""Stock math in C.\n\ncdef class NotAHeading:\n"""\ncimport cython\nfrom libc.math cimport floor\n\n'
+            "cdef int LIMIT = 100\n\n"
+            "# Whole cartons only.\n@cython.boundscheck(False)\ncpdef double cartons(double units, double per):\n"
+            "    return floor(units / per)\n\n"
+            "cdef inline bint low(\n    double on_hand,\n    double floor_,\n):\n    return on_hand < floor_\n\n"
+            "cdef class Ledger:\n    cdef dict levels\n\n    def add(self, sku, qty):\n        self.levels[sku] = qty\n\n"
+            "MAX_BINS = 8\n")
+    assert detect_language("stock/math.pyx") == "cython" and detect_language("stock/math.pxd") == "cython"
+    assert _sections("math.pyx", "cython", text, budget=400) == [
+        ("<module>", 1, 8), ("cpdef double cartons", 10, 13), ("cdef inline bint low", 15, 19),
+        ("cdef class Ledger", 21, 25), ("<module>", 27, 27)]
