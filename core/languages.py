@@ -7,7 +7,7 @@ sample file and one parametrized test case. Node type names are tree-sitter-lang
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
 from core.errors import SettingsError
@@ -223,6 +223,12 @@ class CodeSpec:
       API's ``WINAPI``, ``CALLBACK``, ``WINBASEAPI``): with them known, ``DWORD WINAPI
       ThreadProc(...) {`` has one type left, ``DWORD``, and its head is read (it was flagged
       ``damaged``, the grammar taking ``WINAPI`` for the name);
+    - ``head_keywords``: names reserved to the implementation that are keywords of the
+      grammar's own (CUDA's ``__global__``, ``__device__``, ``__host__``, ``__shared__``,
+      ``__launch_bounds__(256)``), passed over by ``head_macros`` as ``static`` is. Read as
+      C++'s spec reads an unknown ``__owur`` before a known type, as a macro, they were
+      spaces to the parser: a kernel lost the word that makes it one, and its repeated
+      signature lost it too;
     - ``annotations``: a regular expression of whole names read as spaces wherever they stand, with
       their parenthesised argument if any (Microsoft's SAL: ``_In_ HINSTANCE hInstance``,
       ``_In_reads_bytes_(cb) const BYTE *pb``; Linux's ``char __user *buf``): the grammar took
@@ -443,6 +449,7 @@ class CodeSpec:
     trailing_macros: bool = False
     head_macros: bool = False
     never_types: frozenset[str] = frozenset()
+    head_keywords: frozenset[str] = frozenset()
     annotations: str = ""
     label_words: dict[str, str] = field(default_factory=dict)
     doc_comments: tuple[str, ...] = ()
@@ -521,6 +528,67 @@ _JS_REGISTRATIONS: dict[str, frozenset[str]] = {
     "callbacks": frozenset({"arrow_function", "function_expression", "function"}),
     "callback_bodies": frozenset({"statement_block"}),
 }
+
+_CPP = CodeSpec(
+    name="cpp",
+    # (Arduino's sources are C++ to the grammar; so are templates' ``.ipp``, ``.tpp`` and
+    # inline ``.inl`` files.)
+    extensions=(".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx", ".ino", ".ipp", ".tpp", ".inl"),
+    comment=_C_LIKE,
+    functions=frozenset({"function_definition", "lambda_expression"}),
+    containers=frozenset(
+        {"class_specifier", "struct_specifier", "union_specifier", "enum_specifier", "namespace_definition"}
+    ),
+    wrappers=frozenset(
+        {
+            "template_declaration", "type_definition", "declaration", "field_declaration", "friend_declaration",
+            "linkage_specification",  # ``extern "C" int f(void);`` (opened when it holds a block)
+        }
+    ),  # fmt: skip
+    free_wrappers=frozenset({"friend_declaration"}),
+    # ``extern "C" { ... }``: its block is opened too (a namespace's block is its body,
+    # never a sibling, so it is not opened here).
+    transparent=frozenset(
+        {"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification", "declaration_list"}
+    ),
+    name_fields=("name", "declarator"),
+    naming_wrappers=frozenset({"type_definition"}),  # (as in C)
+    kinds={"namespace_definition": "namespace", "enum_specifier": "enum", "struct_specifier": "struct"},
+    anonymous_names={"namespace_definition": "<anonymous>"},
+    needs_body=frozenset({"class_specifier", "struct_specifier", "union_specifier", "enum_specifier"}),
+    member_declarations={"field_declaration": "function_declarator", "declaration": "function_declarator"},
+    prototypes={"declaration": "function_declarator"},  # (in a class body: member declarations)
+    opens_error_root=True,
+    comment_macros=_C_DECLS_MACROS,
+    argument_macros=_ARGUMENT_MACROS,
+    docs_below=True,
+    macro_lines=True,
+    class_macros=True,
+    trailing_macros=True,
+    head_macros=True,
+    never_types=_WINDOWS_HEAD_MACROS,
+    annotations=_ANNOTATIONS,
+    label_words=_QT_LABEL_WORDS,
+)
+
+# CUDA is C++ with the qualifiers of where code runs (``__global__``, ``__device__``,
+# ``__host__``, ``__shared__``, ``__constant__``, ``__launch_bounds__(256)``) and kernel launches
+# (``scale<<<blocks, threads>>>(...)``): the C++ grammar read every kernel's head and launch as
+# an error. Its own grammar is C++'s with those added, the same node types, so it is read as
+# C++ is; a kernel (``__global__``, a keyword of the function's own) is of kind ``kernel``, its
+# prototype too.
+_CUDA = replace(
+    _CPP,
+    name="cuda",
+    extensions=(".cu", ".cuh"),
+    keyword_kinds={"function_definition": {"__global__": "kernel"}, "declaration": {"__global__": "kernel"}},
+    head_keywords=frozenset(
+        {
+            "__global__", "__device__", "__host__", "__forceinline__", "__noinline__", "__launch_bounds__",
+            "__shared__", "__constant__", "__managed__", "__local__", "__grid_constant__",
+        }
+    ),  # fmt: skip
+)
 
 LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
     spec.name: spec
@@ -778,47 +846,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             never_types=_WINDOWS_HEAD_MACROS,
             annotations=_ANNOTATIONS,
         ),
-        CodeSpec(
-            name="cpp",
-            # (CUDA's and Arduino's sources are C++ to the grammar; so are templates' ``.ipp``,
-            # ``.tpp`` and inline ``.inl`` files.)
-            extensions=(".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx", ".cu", ".cuh", ".ino", ".ipp", ".tpp", ".inl"),
-            comment=_C_LIKE,
-            functions=frozenset({"function_definition", "lambda_expression"}),
-            containers=frozenset(
-                {"class_specifier", "struct_specifier", "union_specifier", "enum_specifier", "namespace_definition"}
-            ),
-            wrappers=frozenset(
-                {
-                    "template_declaration", "type_definition", "declaration", "field_declaration", "friend_declaration",
-                    "linkage_specification",  # ``extern "C" int f(void);`` (opened when it holds a block)
-                }
-            ),  # fmt: skip
-            free_wrappers=frozenset({"friend_declaration"}),
-            # ``extern "C" { ... }``: its block is opened too (a namespace's block is its body,
-            # never a sibling, so it is not opened here).
-            transparent=frozenset(
-                {"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification", "declaration_list"}
-            ),
-            name_fields=("name", "declarator"),
-            naming_wrappers=frozenset({"type_definition"}),  # (as in C)
-            kinds={"namespace_definition": "namespace", "enum_specifier": "enum", "struct_specifier": "struct"},
-            anonymous_names={"namespace_definition": "<anonymous>"},
-            needs_body=frozenset({"class_specifier", "struct_specifier", "union_specifier", "enum_specifier"}),
-            member_declarations={"field_declaration": "function_declarator", "declaration": "function_declarator"},
-            prototypes={"declaration": "function_declarator"},  # (in a class body: member declarations)
-            opens_error_root=True,
-            comment_macros=_C_DECLS_MACROS,
-            argument_macros=_ARGUMENT_MACROS,
-            docs_below=True,
-            macro_lines=True,
-            class_macros=True,
-            trailing_macros=True,
-            head_macros=True,
-            never_types=_WINDOWS_HEAD_MACROS,
-            annotations=_ANNOTATIONS,
-            label_words=_QT_LABEL_WORDS,
-        ),
+        _CPP,
+        _CUDA,
         CodeSpec(
             name="csharp",
             extensions=(".cs",),

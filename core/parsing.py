@@ -116,7 +116,7 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
         if spec.trailing_macros:
             read = _trailing_macros_blanked(read)
         if spec.head_macros:
-            read = _head_macros_blanked(read, spec.never_types)
+            read = _head_macros_blanked(read, spec.never_types, spec.head_keywords)
         if spec.class_macros:
             read = _class_macros_blanked(read)
         if spec.macro_lines:
@@ -545,19 +545,23 @@ _STATEMENT_WORDS = _NOT_DECLARATORS | frozenset(
 )
 
 
-def _head_macros_blanked(data: bytes, never_types: frozenset[str] = frozenset()) -> bytes:
+def _head_macros_blanked(
+    data: bytes, never_types: frozenset[str] = frozenset(), keywords: frozenset[str] = frozenset()
+) -> bytes:
     """``data`` with the macros in a declaration's head (SQLite's ``SQLITE_API int
     sqlite3_open(...);``, zlib's ``ZEXTERN int ZEXPORT deflate``, libxml2's ``XMLPUBFUN xmlChar *
     XMLCALL xmlStrdup``, see ``CodeSpec.head_macros``) written as spaces, line breaks kept;
     ``data`` itself when it holds none. Only where the head's type is known (:func:`_head_spans`):
     ``DWORD API f(void);`` is left as it is unless ``API`` is one of ``never_types``
-    (``WINAPI``), ``FILE *f;`` has no macro."""
+    (``WINAPI``), ``FILE *f;`` has no macro. Words of ``keywords`` (``CodeSpec.head_keywords``)
+    are the grammar's own, read as ``static`` is, never a macro."""
     out: bytearray | None = None
     known = frozenset(name.encode("ascii") for name in never_types)
+    own = frozenset(name.encode("ascii") for name in keywords)
     for line in _HEAD_LINE.finditer(data):
         if not _declaration_starts(data, line.start()):
             continue
-        spans = _head_spans(data, line.end(), known)
+        spans = _head_spans(data, line.end(), known, own)
         if spans:
             out = _spaced(data, out, spans)
     if known:
@@ -617,7 +621,9 @@ def _declaration_starts(data: bytes, start: int) -> bool:
     return True
 
 
-def _head_spans(data: bytes, start: int, never_types: frozenset[bytes] = frozenset()) -> list[tuple[int, int]]:
+def _head_spans(
+    data: bytes, start: int, never_types: frozenset[bytes] = frozenset(), keywords: frozenset[bytes] = frozenset()
+) -> list[tuple[int, int]]:
     """The macros of the declaration head at ``start`` (its words up to the declarator's name and
     what follows it, :data:`_DECLARATOR_ENDS`), as (start, end) offsets; [] when there is none
     or the head's type is not known. The type is a built-in one or a tag's (``struct s``), else
@@ -628,7 +634,9 @@ def _head_spans(data: bytes, start: int, never_types: frozenset[bytes] = frozens
     when more of the head follows (``PyAPI_FUNC(int) f``), else it is the name's parameters.
 
     A name reserved to the implementation (``__owur``, ``__m128i``) is a macro where the type
-    is known otherwise (``__owur int f``, ``__owur X509 *f``), else it may be the type.
+    is known otherwise (``__owur int f``, ``__owur X509 *f``), else it may be the type; one of
+    ``keywords`` (CUDA's ``__global__``, ``__launch_bounds__(256)``) is the grammar's own, passed
+    over as ``static`` is.
 
     Left as they are, as no such head: a name in capitals (X11's ``CARD32 mask B32;``, a
     macro after the name), a name after parameters (``lzma_end(...) lzma_nothrow;``, ``f()
@@ -670,7 +678,7 @@ def _head_spans(data: bytes, start: int, never_types: frozenset[bytes] = frozens
             tag = True
         elif name in _BUILT_IN_TYPES:
             known_type = True
-        elif name not in _SPECIFIERS and name not in _GRAMMAR_KNOWS:
+        elif name not in _SPECIFIERS and name not in _GRAMMAR_KNOWS and name not in keywords:
             words.append((token.start(1), token.end(), name, False))
             last, name_at = b"word", tokens - 1
     while at < len(data) and data[at] in b" \t\r\n":

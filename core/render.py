@@ -27,6 +27,7 @@ _PYGMENTS_NAMES = {
     "rust": "rust",
     "c": "c",
     "cpp": "cpp",
+    "cuda": "cuda",
     "csharp": "csharp",
     "ruby": "ruby",
     "php": "php",

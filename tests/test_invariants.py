@@ -42,6 +42,7 @@ def test_samples_cover_many_languages() -> None:
                      "fortran", "glsl",
                      "clojure",
                      "css", "scss",
+                     "cuda",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

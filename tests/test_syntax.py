@@ -38,6 +38,13 @@ LANGUAGE_CASES = {
     "c": ("systems_kit/c/ringbuf.c", [("rb_push", "function"), ("rb_read_line", "function")]),
     "cpp": ("systems_kit/cpp/matrix.cpp",
             [("linalg.Matrix.transpose", "method"), ("linalg.Matrix.multiply", "method"), ("linalg", "namespace")]),
+    # C++ with ``__global__`` kernels (their own kind), ``__device__`` helpers and ``__host__
+    # __device__`` methods, read by CUDA's grammar (its launches ``<<<...>>>`` too).
+    "cuda": ("polyglot_scripts/cuda/nightly_reprice.cu",
+             [("shop.planRestock", "kernel"), ("shop.repriceSkus", "kernel"), ("shop.smoothDemand", "kernel"),
+              ("shop.roundToNine", "function"), ("shop.SkuRecord", "struct"), ("shop.SkuRecord.floorCents", "method"),
+              ("shop.SkuRecord.belowReorderPoint", "method"), ("shop.runNightlyReprice", "function"),
+              ("shop", "namespace")]),
     "csharp": ("polyglot_scripts/csharp/OrderQueue.cs",
                [("Shop.Orders.OrderQueue.Enqueue", "method"), ("Shop.Orders.OrderQueue.Entry", "class")]),
     "ruby": ("polyglot_scripts/ruby/report.rb", [("Reports.Summary.render", "method"), ("Reports.OrderLog", "class")]),
@@ -3529,7 +3536,11 @@ def test_dart_a_syntax_error_is_marked_damaged_in_its_member_only() -> None:
     # A ``ContainerDecl`` is its own body: its head is the ``const`` that names it, to its ``{``.
     ("polyglot_scripts/zig/restock.zig", "Bin", "pub const Bin = struct {",
      ["Bin.Rank", "Bin.parse", "Bin.urgency", "Bin.packsToOrder"], "planRestock", "pub fn planRestock("),
-], ids=["solidity", "zig"])
+    # A kernel's parts repeat its head with ``__global__`` (C++'s reading blanked the word).
+    ("polyglot_scripts/cuda/nightly_reprice.cu", "shop.SkuRecord", "struct SkuRecord",
+     ["shop.SkuRecord.floorCents", "shop.SkuRecord.belowReorderPoint"], "shop.planRestock",
+     "__global__ void planRestock("),
+], ids=["solidity", "zig", "cuda"])
 def test_solidity_and_zig_split_into_a_head_with_members_and_functions_into_parts(
     rel, container, head, members, function, signature
 ) -> None:
@@ -3565,7 +3576,9 @@ def test_solidity_and_zig_split_into_a_head_with_members_and_functions_into_part
      ".stock-badge", ".order-total, .order-total--sticky"),
     ("polyglot_scripts/scss/_shelf-labels.scss", "  height: $height;", "  height: $height %% ];",
      "barcode-area", "%label-frame"),
-], ids=["solidity", "zig", "css", "scss"])
+    ("polyglot_scripts/cuda/nightly_reprice.cu", "    return whole + 9.0f;", "    return whole + + 9.0f %% (;",
+     "shop.roundToNine", "shop.repriceSkus"),
+], ids=["solidity", "zig", "css", "scss", "cuda"])
 def test_a_syntax_error_in_a_sample_damages_its_definition_only(rel, old, new, hurt, sound) -> None:
     text = (SAMPLES / rel).read_text("utf-8")
     assert old in text
@@ -3582,6 +3595,29 @@ def test_a_syntax_error_in_a_sample_damages_its_definition_only(rel, old, new, h
     garbage = "\n".join(") ( %% } { ;; => ]" for _ in range(60)) + "\n"
     chunks = chunk_document(prepare(rel, detect_language(rel), garbage), ChunkSettings(unit="chars", budget=400), "syntax")
     assert chunks and all(c.fallback == "parse_error" for c in chunks)
+# ---- CUDA ---------------------------------------------------------------------------------------
+
+
+def test_cuda_kernels_keep_their_qualifiers_and_launches_are_read_without_damage() -> None:
+    # The C++ grammar read every ``__global__`` head, ``__launch_bounds__`` and ``<<<...>>>``
+    # launch as errors; CUDA's reads them, and its words are no head macros to blank.
+    rel = "polyglot_scripts/cuda/nightly_reprice.cu"
+    prep = _prep(rel)
+    assert prep.doc.language == "cuda" and not prep.damage.ranges
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=300), "syntax")
+    assert_lossless(prep, chunks)
+    assert not any(c.flags or c.fallback for c in chunks)
+    launches = [c for c in chunks if "<<<" in c.text]
+    assert len(launches) == 3 and all(c.symbol == "shop.runNightlyReprice" for c in launches)
+    heads = {c.header.partition("\n")[0] for c in chunks if c.kind == "kernel" and c.part > 1}
+    assert "__global__ void __launch_bounds__(Window) smoothDemand(const float* sold, float* forecast, float alpha," in heads
+    assert any(h.startswith("__global__ void repriceSkus(") for h in heads)
+    # (C++ knows no such words: there a reserved name before a known type is still a macro.)
+    head = b"__global__ void k(float* p);\n"
+    assert core.parsing._head_macros_blanked(head, frozenset(), LANGUAGES["cuda"].head_keywords) == head
+    assert core.parsing._head_macros_blanked(head) == b"           void k(float* p);\n"
+
+
 def test_r_anonymous_functions_are_definitions_only_where_a_name_is_given() -> None:
     # ``function(x)``'s ``name`` field is its keyword: a function passed to ``lapply`` or
     # standing alone names nothing, and a call of such is no class; a helper assigned in a

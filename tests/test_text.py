@@ -362,8 +362,8 @@ WEB_PROJECT = {
 def test_a_web_projects_files_are_chunked_not_skipped(tmp_path) -> None:  # type: ignore[no-untyped-def]
     # A Vue project's .vue, .html and .scss files (and .proto, .tf, CUDA's .cu) were skipped as
     # "unknown file type": nothing of a front end reached the index. With no syntax spec they
-    # are cut at blank-line blocks, never inside a line; CUDA is C++ to the grammar, and
-    # Protocol Buffers, Terraform and SCSS have specs of their own.
+    # are cut at blank-line blocks, never inside a line; CUDA, Protocol Buffers, Terraform and
+    # SCSS have specs of their own.
     from core.sources import load_folder
 
     for rel, text in WEB_PROJECT.items():
@@ -378,8 +378,8 @@ def test_a_web_projects_files_are_chunked_not_skipped(tmp_path) -> None:  # type
         assert chunks, source.path
         assert_slices_true(prep, chunks)
         assert_lossless(prep, chunks)
-        if source.language == "cpp":
-            assert [(c.kind, c.symbol) for c in chunks] == [("function", "add")] and not chunks[0].flags
+        if source.language == "cuda":
+            assert [(c.kind, c.symbol) for c in chunks] == [("kernel", "add")] and not chunks[0].flags
         elif source.language == "proto":
             assert [(c.kind, c.symbol) for c in chunks] == [("module", "<module>"), ("message", "User")]
         elif source.language == "hcl":
