@@ -34,8 +34,16 @@ _SAL_WORDS = (
 # Linux's annotations for its checker, sparse, which stand for nothing to a compiler: ``char
 # __user *buf``, ``void __iomem *base``, ``typedef unsigned __bitwise gfp_t``.
 _SPARSE_WORDS = "user iomem rcu percpu force kernel bitwise nocast safe".split()
-_ANNOTATIONS = (
-    r"_(?<![\w$]_)(?:(?:" + "|".join(_SAL_WORDS) + r")(?:_[A-Za-z0-9]+)*_|_(?:" + "|".join(_SPARSE_WORDS) + r"))(?![\w$])"
+_ANNOTATION_NAMES = r"(?:" + "|".join(_SAL_WORDS) + r")(?:_[A-Za-z0-9]+)*_|_(?:" + "|".join(_SPARSE_WORDS) + r")"
+_ANNOTATIONS = r"_(?<![\w$]_)(?:" + _ANNOTATION_NAMES + r")(?![\w$])"
+# CUDA's words its grammar does not know, read as those annotations are: ``__align__(16)`` on a
+# struct or an array (a macro for ``__attribute__((aligned(16)))``), the launch bounds of
+# Hopper's kernels (``__cluster_dims__(2, 1, 1)``, ``__maxnreg__(32)``), and an extended
+# lambda's ``__device__`` (``[] __device__ (float x) {...}``, ``[=] __host__ __device__``), right
+# after its ``]``: its parameter list is read as its argument, the lambda as one without any.
+_CUDA_ANNOTATIONS = (
+    r"_(?<![\w$]_)(?:" + _ANNOTATION_NAMES + r"|_(?:align|cluster_dims|maxnreg)__"
+    r"|_(?:(?<=\]__)|(?<=\][ \t]__))(?:host|device)__(?:[ \t]+__(?:host|device)__)?)(?![\w$])"
 )
 # Qt's words in a class's access labels (``public slots:``, ``signals:``), and what they stand
 # for: the grammar knows neither.
@@ -234,7 +242,8 @@ class CodeSpec:
       ``_In_reads_bytes_(cb) const BYTE *pb``; Linux's ``char __user *buf``): the grammar took
       each for a type, and every function of a Visual Studio project's template, every
       kernel function taking a user pointer, for an error; the chunks keep their text. (GLSL's
-      precision qualifiers and statements the C-derived grammar does not know, too);
+      precision qualifiers and statements the C-derived grammar does not know, too, and CUDA's
+      ``__align__(16)`` and an extended lambda's ``__device__``);
     - ``label_words``: words of a class's access labels the grammar does not know, and what
       they stand for, written in their place (Qt's ``public slots:`` is ``public:``,
       ``signals:`` is ``public:``): the members below them were ``damaged``; only in a label,
@@ -582,6 +591,7 @@ _CUDA = replace(
     name="cuda",
     extensions=(".cu", ".cuh"),
     keyword_kinds={"function_definition": {"__global__": "kernel"}, "declaration": {"__global__": "kernel"}},
+    annotations=_CUDA_ANNOTATIONS,
     head_keywords=frozenset(
         {
             "__global__", "__device__", "__host__", "__forceinline__", "__noinline__", "__launch_bounds__",

@@ -1119,6 +1119,30 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
     assert symbols == {"required", "required.<function>", "install"}
 
 
+_CUDA_FORMS = (
+    "#pragma once\n#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n\n"
+    "/// Declared here, defined in restock.cu.\n__global__ void restockKernel(const int* onHand, int* orders, int n);\n"
+    "extern \"C\" __global__ void cAbiKernel(float* p) { p[0] = 0; }\n"
+    "__device__ float lerpPrice(float a, float b, float t);\n\n"
+    "struct __align__(16) PricePair { float net; float gross; };\n\n"
+    "template <typename T>\nstruct DeviceSpan {\n    T* data;\n    int size;\n"
+    "    __host__ __device__ T& operator[](int i) const { return data[i]; }\n    __device__ T sum() const;\n};\n\n"
+    "namespace {\n__global__ void __launch_bounds__(128, 4) warpTotals(const float* in, float* out) {\n"
+    "    auto block = cg::this_thread_block();\n    float v = in[block.thread_rank()];\n    #pragma unroll\n"
+    "    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);\n"
+    "    if (block.thread_rank() == 0) out[blockIdx.x] = v;\n}\n}  // namespace\n\n"
+    "template <>\n__global__ void sumKernel<float>(const float* in, float* out);\n\n"
+    "__global__ void __cluster_dims__(2, 1, 1) clusterKernel(float* input, float* output) {\n"
+    "    extern __shared__ __align__(16) unsigned char smem[];\n    output[threadIdx.x] = __ldg(&input[threadIdx.x]);\n}\n\n"
+    "class Pricer {\npublic:\n    __host__ __device__ Pricer(float r) : rate(r) {}\n    __device__ float apply(float p) const;\n"
+    "private:\n    float rate;\n};\n__device__ float Pricer::apply(float p) const { return p * rate; }\n\n"
+    "inline void launchAll(float* d, int n, cudaStream_t stream) {\n"
+    "    auto twice = [] __device__ (float x) { return 2.0f * x; };\n"
+    "    thrust::transform(thrust::device, d, d + n, d, [=] __host__ __device__ (float x) { return x * n; });\n"
+    "    warpTotals<<<dim3((n + 127) / 128), dim3(128), 0, stream>>>(d, d);\n}\n"
+)
+
+
 @pytest.mark.parametrize(
     ("language", "path", "source", "expected"),
     [
@@ -1468,6 +1492,14 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          [(".page", "rule"), (".page-light", "rule"), (".mt-#{$i}", "rule"), (".menu \u00bb %menu-item", "rule"),
           (".menu \u00bb & > li", "rule"), (".menu \u00bb &:hover, &:focus-within", "rule"), ("on-hover", "mixin"),
           ("on-hover \u00bb &:hover", "rule")]),
+        # A header's kernel prototypes and specializations are kernels, a ``__device__`` one a
+        # function; ``extern "C"`` kernels, launch bounds, ``__align__(16)`` structs, Hopper's
+        # ``__cluster_dims__``, a member defined outside its class, an extended lambda.
+        ("cuda", "kernels.cuh", _CUDA_FORMS,
+         [("restockKernel", "kernel"), ("lerpPrice", "function"), ("cAbiKernel", "kernel"), ("PricePair", "struct"),
+          ("DeviceSpan", "struct"), ("DeviceSpan.operator[]", "method"), ("<anonymous>", "namespace"),
+          ("<anonymous>.warpTotals", "kernel"), ("sumKernel", "kernel"), ("clusterKernel", "kernel"),
+          ("Pricer", "class"), ("Pricer.Pricer", "method"), ("Pricer.apply", "method"), ("launchAll", "function")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
@@ -1482,7 +1514,8 @@ def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_defini
          "ocaml-and-bindings-values-functors-class-types", "erlang-header-forms", "erlang-bound-funs",
          "fortran-interfaces-submodule-external", "glsl-interface-blocks-subroutines",
          "clojure-arities-types-extensions-metadata", "clojure-reader-conditionals",
-         "css-selector-lists-at-rules", "scss-directives-placeholders-nesting"],
+         "css-selector-lists-at-rules", "scss-directives-placeholders-nesting",
+         "cuda-prototypes-specializations-bounds-lambdas"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -3604,6 +3637,7 @@ def test_cuda_kernels_keep_their_qualifiers_and_launches_are_read_without_damage
     rel = "polyglot_scripts/cuda/nightly_reprice.cu"
     prep = _prep(rel)
     assert prep.doc.language == "cuda" and not prep.damage.ranges
+    assert not prepare("kernels.cuh", "cuda", _CUDA_FORMS).damage.ranges
     chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=300), "syntax")
     assert_lossless(prep, chunks)
     assert not any(c.flags or c.fallback for c in chunks)
