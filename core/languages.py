@@ -1962,11 +1962,18 @@ _CPP_HINT = re.compile(
     r"(?:public|private|protected)[ \t]*:|#[ \t]*include[ \t]*<\w+>|using[ \t]+namespace\b)",
     re.MULTILINE,
 )
+# What only CUDA writes: a line that opens with where a function runs (``__global__ void``,
+# ``__host__ __device__ inline``, after ``template <...>`` or ``static``), or a kernel launch.
+_CUDA_HINT = re.compile(
+    r"^[ \t]*(?:template[ \t]*<[^\n]*>[ \t]*)?(?:(?:static|inline)[ \t]+)*__(?:global|device|host)__[ \t]"
+    r"|\w[ \t]*<<<[^;\n]*>>>[ \t]*\(",
+    re.MULTILINE,
+)
 # Extensions two languages share, and what tells the other one, tried in order: a header
-# named ``.h`` may be Objective-C's or C++'s; a ``.m`` file MATLAB's (text here) or
+# named ``.h`` may be Objective-C's, CUDA's or C++'s; a ``.m`` file MATLAB's (text here) or
 # Objective-C's (an iOS project's every class).
 _CONTENT_HINTS: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
-    ".h": ((_OBJC_HINT, "objc"), (_CPP_HINT, "cpp")),
+    ".h": ((_OBJC_HINT, "objc"), (_CUDA_HINT, "cuda"), (_CPP_HINT, "cpp")),
     ".m": ((_OBJC_HINT, "objc"),),
 }
 

@@ -247,6 +247,20 @@ def test_a_header_named_h_is_read_as_cpp_when_only_cpp_parses_it() -> None:
 
 
 
+def test_a_header_named_h_that_writes_cuda_is_read_as_cuda_when_c_does_not_parse_it() -> None:
+    # Kernels' headers are often ``.h`` files: ``__host__ __device__`` methods, ``__global__``
+    # prototypes, ``<<<...>>>`` launches in inline helpers.
+    cuda = (b"#include <vector>\nstruct Span {\n    float* p;\n"
+            b"    __host__ __device__ float at(int i) const { return p[i]; }\n};\n"
+            b"__global__ void scale(Span s, float f);\n"
+            b"inline void run(Span s) { scale<<<1, 32>>>(s, 2.0f); }\n")
+    assert load_bytes("span.h", cuda).language == "cuda"
+    assert load_bytes("span.h", cuda, language="cpp").language == "cpp", "a language given is kept"
+    # A C header that names a CUDA word in a comment parses as C and stays C.
+    c_header = b"/* Host side of the __global__ kernels. */\nint launch_scale(float *p, int n);\n"
+    assert load_bytes("scale.h", c_header).language == "c"
+
+
 def test_objective_c_is_told_by_its_content_in_m_files_and_h_headers() -> None:
     objc = (b"#import <Foundation/Foundation.h>\n\n@interface Shelf : NSObject\n- (void)restock:(int)n;\n@end\n\n"
             b"@implementation Shelf\n- (void)restock:(int)n {\n    NSLog(@\"%d\", n);\n}\n@end\n")
