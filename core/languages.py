@@ -260,6 +260,9 @@ class CodeSpec:
       an operand). The grammar read such a line as a type or a declaration: the definition
       after it was named after the macro or lost in a parse error. When reading them so leaves
       most of a file in error, the file as written is parsed (:func:`core.parsing.parse`);
+    - ``line_nodes``: nodes that, too big for a chunk, are cut by their lines, not by their
+      children (CMake's bracket comment ``#[[ ... ]]``, whose ``#[[`` and ``]]`` are children on
+      lines of their own: cut by its children, each was a chunk alone);
     - ``packed_members``: containers whose members are packed together up to the budget, as
       with ``merge_siblings``, when the container is split (Rust's ``extern "C" {...}`` of
       one-line foreign functions: a chunk each was ~200 characters of signature);
@@ -321,9 +324,11 @@ class CodeSpec:
       of a node on the way (Julia's ``function restock!(item)``: ``signature`` >
       ``call_expression`` > ``identifier``, through ``where_expression`` and a return type's
       ``typed_expression``; Haskell's infix ``a <+> b = ...``: ``infix``'s ``operator``);
-      ``call_heads``: definitions that are one only when that way passes a node of the type
-      given (Julia's one-line ``total(xs) = sum(xs)`` is an ``assignment`` whose left side is a
-      call; ``rate = 0.2`` is a statement);
+      ``path_skips``: named children passed over on that way, as if they were not there
+      (CMake's ``function`` keyword, a named node before ``function(restock sku)``'s
+      arguments, the first of which is the name); ``call_heads``: definitions that are one
+      only when that way passes a node of the type given (Julia's one-line ``total(xs) =
+      sum(xs)`` is an ``assignment`` whose left side is a call; ``rate = 0.2`` is a statement);
     - ``body_openers``: a keyword that is the first token of a body (one of ``body_types``) is
       the body's, on its head's line, not a keyword leading the first member (OCaml's ``module
       Stock = struct``, ``sig``, ``object``; as Elixir's ``do`` always is);
@@ -355,7 +360,12 @@ class CodeSpec:
       ``name_fields`` (``add(cart, item)`` through its callee, ``add(x) when x > 0`` through the
       left side). ``trait_fields`` names a keyword argument there: Elixir's ``defimpl Priced,
       for: Item`` is ``<Item as Priced>``, as Rust's ``impl`` is named. The keyword that opens
-      its body (``do``) is the body's, no definition's;
+      its body (``do``) is the body's, no definition's; ``name_followers``: calls right after
+      such a definition whose first argument is its name are its own, with the comments between
+      them (CMake's ``target_link_libraries(inventory PRIVATE m)``,
+      ``set_target_properties(inventory ...)`` or a project's ``shop_strict_warnings(inventory)``
+      under ``add_library(inventory ...)``: a target and what configures it are one answer, not
+      a definition and a loose chunk of its settings); elsewhere such a call is code;
     - ``closers``: statements that close the definition they end, read as a closing brace is
       (glued to the chunk before them when it fits, never a chunk or a member of their own):
       Fortran's ``end module pricing``, ``end subroutine restock``, ``end type``, named nodes
@@ -463,7 +473,9 @@ class CodeSpec:
     label_words: dict[str, str] = field(default_factory=dict)
     doc_comments: tuple[str, ...] = ()
     packed_members: frozenset[str] = frozenset()
+    line_nodes: frozenset[str] = frozenset()
     name_paths: frozenset[str] = frozenset()
+    path_skips: frozenset[str] = frozenset()
     call_heads: dict[str, str] = field(default_factory=dict)
     function_children: dict[str, frozenset[str]] = field(default_factory=dict)
     body_openers: bool = False
@@ -472,6 +484,7 @@ class CodeSpec:
     type_signatures: frozenset[str] = frozenset()
     comment_types: frozenset[str] = frozenset()
     definition_calls: frozenset[str] = frozenset()
+    name_followers: bool = False
     closers: frozenset[str] = frozenset()
     argument_lists: bool = False
     callee_skips: frozenset[str] = frozenset()

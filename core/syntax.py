@@ -396,6 +396,13 @@ class _Run:
             definition, wrappers = self.find_definition(node, in_function=in_function, callbacks=callbacks, in_class=in_class)
             if definition is not None and _key(definition) in self._continued:
                 definition, wrappers = None, []  # a later equation: a statement of the first's (``equations``)
+            if definition is None and spec.name_followers and (host := self._follows(units, node)) is not None:
+                # CMake's ``target_link_libraries(inventory ...)`` after ``add_library(inventory
+                # ...)``: the target's own, with the comments above it.
+                host.nodes.extend([*attached, node])
+                host.last = max(host.last, last)
+                attached = []
+                continue
             unit = Unit(first, last, [node], definition, wrappers, closer=node.type in spec.closers)
             leads = definition is not None or (bool(spec.prototypes) and self.cut_short(node))  # (its prototype follows)
             if leads and attached and (self._leads(attached[-1], first) or _key(attached[-1]) in heads):
@@ -416,6 +423,29 @@ class _Run:
         units.sort(key=lambda u: (u.first, u.nodes[0].start_byte))
         fused = _fuse(units, self.cut_short if spec.prototypes else None)
         return self._join_equations(fused) if spec.equations else fused
+
+    def _follows(self, units: list[Unit], node: Node) -> Unit | None:
+        """The unit of the defining call right before ``node`` when ``node`` is a call whose
+        first argument is that definition's name (``CodeSpec.name_followers``), else None."""
+        spec = self.spec
+        host = units[-1] if units else None
+        if (
+            host is not None
+            and host.definition is None
+            and len(units) > 1
+            and all(self.is_comment(n) for n in host.nodes)
+            and host.first <= units[-2].last
+        ):
+            host = units[-2]  # ``add_library(inventory a.c)  # the core`` then its settings
+        if (
+            host is None
+            or host.definition is None
+            or host.definition.type not in spec.definition_calls
+            or node.type not in spec.definition_calls
+        ):
+            return None
+        name = self._call_name(node)
+        return host if name is not None and name == self.name(host) else None
 
     def _join_equations(self, units: list[Unit]) -> list[Unit]:
         """Units of one definition's type signature and equations, one after the other with
@@ -1018,7 +1048,7 @@ class _Run:
         passed: list[str] = []
         current = node
         for _ in range(_MAX_NAME_PATH):
-            first = current.named_children[0] if current.named_child_count else None
+            first = next((c for c in current.named_children if c.type not in spec.path_skips), None)
             if first is None:
                 break
             if first.type in spec.name_types:
@@ -2166,6 +2196,9 @@ class _Run:
             if self.fits(current.first, current.last, symbol, header):
                 ordered.append(current)
                 continue
+            if self.spec.line_nodes and any(node.type in self.spec.line_nodes for node in current.nodes):
+                ordered.append(Unit(current.first, current.last, []))  # (``CodeSpec.line_nodes``)
+                continue
             children = [c for node in current.nodes for c in node.children]
             if deep and len(children) > _MAX_LOOK_INSIDE:
                 ordered.append(Unit(current.first, current.last, []))  # a data table: lines cut it alike
@@ -2719,8 +2752,11 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                 definition.type in spec.properties
                 or definition.type in spec.equations
                 or _key(definition) in run._sibling_bodies
+                or (spec.name_followers and definition.type in spec.definition_calls)
             ):
-                last = max(last, unit.last)  # its accessors below, its later equations, its sibling body
+                # Its accessors below, its later equations, its sibling body, the calls after it
+                # that name it (``CodeSpec.name_followers``).
+                last = max(last, unit.last)
             # Decorators and attributes attached above it are part of it (comments are not).
             lead = [n for n in unit.nodes if n.start_byte < outer.start_byte and not run.is_comment(n)]
             if lead:
