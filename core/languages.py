@@ -613,6 +613,22 @@ _CUDA = replace(
     ),  # fmt: skip
 )
 
+def _cmake_spellings(words: tuple[str, ...]) -> frozenset[str]:
+    """CMake commands as written: as documented, lower-cased and upper-cased (CMake reads
+    ``ADD_LIBRARY`` as ``add_library``; the grammar keeps the text)."""
+    return frozenset(spelling for word in words for spelling in (word, word.lower(), word.upper()))
+
+
+# CMake's defining calls, by kind: a target, or a dependency fetched or built with the project.
+_CMAKE_TARGET_KINDS = (
+    (("add_library",), "library"),
+    (("add_executable",), "executable"),
+    (("add_custom_target",), "target"),
+    (("FetchContent_Declare", "ExternalProject_Add"), "dependency"),
+)
+_CMAKE_TARGETS = frozenset().union(*(_cmake_spellings(words) for words, _ in _CMAKE_TARGET_KINDS))
+
+
 LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
     spec.name: spec
     for spec in (
@@ -1848,6 +1864,43 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             # ``Priced.nil.cost``; ``(extend-type Item Priced (cost ...) Shipped (weight ...))``.
             member_groups=frozenset({"extend-protocol", "extend-type"}),
         ),  # fmt: skip
+        CodeSpec(
+            name="cmake",
+            extensions=(".cmake",),  # (and ``CMakeLists.txt``: ``_BY_WHOLE_NAME``)
+            comment=("#", ""),
+            # ``function(name args)`` ... ``endfunction()`` and ``macro(...)`` ... ``endmacro()``:
+            # a ``function_def`` holds its head (``function_command``), its ``body`` and its end.
+            # A target is a call (``definition_calls``), typed by its command:
+            # ``add_library(inventory STATIC ...)``, ``add_executable``, ``add_custom_target``,
+            # and a dependency fetched or built beside the project (``FetchContent_Declare(fmt
+            # ...)``, ``ExternalProject_Add``), named by its first argument. Commands are
+            # case-insensitive: the lower- and upper-case spellings are listed (``ADD_LIBRARY``).
+            definition_calls=frozenset({"normal_command"}),
+            functions=frozenset({"function_def", "macro_def", *_CMAKE_TARGETS}),
+            containers=frozenset(),
+            # In a function's body a target is one of its statements (``add_executable(${name}
+            # ...)`` in a project's helper).
+            local_statements=_CMAKE_TARGETS,
+            # ``target_link_libraries(inventory ...)`` right after ``add_library(inventory ...)``
+            # is the target's own: one chunk of the target and its settings.
+            name_followers=True,
+            # ``#[[ ... ]]`` bracket comments as well as ``#`` lines.
+            attached=_COMMENTS | {"bracket_comment"},
+            line_nodes=frozenset({"bracket_comment"}),
+            body_types=frozenset({"body"}),
+            # No field names a definition: a function's name is its head's first argument, past
+            # the ``function`` keyword (a named node); a target's, its call's first argument
+            # (``${PROJECT_NAME}_core`` as written, quotes off).
+            name_paths=frozenset({"function_command", "macro_command", "argument_list"}),
+            path_skips=frozenset({"function", "macro"}),
+            name_types=frozenset({"identifier", "argument"}),
+            # ``endfunction()`` closes its function as a brace does.
+            closers=frozenset({"endfunction_command", "endmacro_command"}),
+            kinds={
+                "macro_def": "macro",
+                **{word: kind for words, kind in _CMAKE_TARGET_KINDS for word in _cmake_spellings(words)},
+            },
+        ),
         *(
             CodeSpec(
                 name=css_name,
@@ -1925,7 +1978,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("sass", (".sass",), ("//", "")),  # (no grammar for the indented syntax, nor for Less)
                 ("less", (".less",), ("//", "")),
                 ("groovy", (".groovy", ".gradle"), ("//", "")),
-                ("cmake", (".cmake",), ("#", "")),
                 ("nix", (".nix",), ("#", "")),
                 # (MATLAB's and Octave's; a ``.m`` file of Objective-C is told by its content.)
                 ("matlab", (".m",), ("%", "")),

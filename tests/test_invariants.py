@@ -43,6 +43,7 @@ def test_samples_cover_many_languages() -> None:
                      "clojure",
                      "css", "scss",
                      "cuda",
+                     "cmake",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

@@ -207,6 +207,11 @@ LANGUAGE_CASES = {
              ("@supports not (display: grid)", "supports"), ("stock-drop", "keyframes"), ("@font-face", "font-face"),
              (".order-total, .order-total--sticky", "rule"), ('.stock-badge[data-level="ok"]', "rule"),
              (".price-tag \u00bb .price-tag__currency::after", "rule")]),
+    # ``function(name ...)`` and ``macro(name ...)`` are named by their first argument; a
+    # function defined in a function's body is nested in it.
+    "cmake": ("polyglot_scripts/cmake/cmake/StockTools.cmake",
+              [("stock_embed_price_table._stock_cents", "function"), ("stock_embed_price_table", "function"),
+               ("stock_add_tool", "function"), ("stock_strict_warnings", "function"), ("stock_low_mark", "macro")]),
     # Mixins and functions by their names; placeholders and nested rules (``&__title``) too.
     "scss": ("polyglot_scripts/scss/_shelf-labels.scss",
              [("price-block \u00bb &.is-promotion \u00bb .price__was", "rule"), ("price-block", "mixin"),
@@ -221,6 +226,7 @@ LANGUAGE_CASES = {
 COMMENT_PREFIXES = {
     "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
     "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%", "fortran": "!", "clojure": ";;", "css": "/*", "scss": "/*",
+    "cmake": "#",
 }  # fmt: skip
 
 
@@ -1500,6 +1506,18 @@ _CUDA_FORMS = (
           ("DeviceSpan", "struct"), ("DeviceSpan.operator[]", "method"), ("<anonymous>", "namespace"),
           ("<anonymous>.warpTotals", "kernel"), ("sumKernel", "kernel"), ("clusterKernel", "kernel"),
           ("Pricer", "class"), ("Pricer.Pricer", "method"), ("Pricer.apply", "method"), ("launchAll", "function")]),
+        # Commands in capitals (CMake reads any case), a quoted name, a function a macro
+        # defines, a bracket comment above a function; targets of every kind and dependencies.
+        ("cmake", "legacy.cmake",
+         "#[[ Old-style helpers, in capitals. ]]\nFUNCTION(Shop_Legacy_Add name)\n  ADD_LIBRARY(${name} STATIC ${ARGN})\n"
+         "ENDFUNCTION()\nfunction(\"quoted_helper\" x)\nendfunction()\nmacro(shop_define_helpers)\n"
+         "  function(shop_generated_helper)\n  endfunction()\nendmacro(shop_define_helpers)\n"
+         "ADD_EXECUTABLE(legacy_tool main.c)\nadd_custom_target(docs ALL COMMAND doxygen)\n"
+         "ExternalProject_Add(zlib_ext URL https://zlib.net/zlib.tar.gz)\n"
+         "fetchcontent_declare(fmt GIT_REPOSITORY https://github.com/fmtlib/fmt.git)\n",
+         [("Shop_Legacy_Add", "function"), ("quoted_helper", "function"), ("shop_define_helpers", "macro"),
+          ("shop_define_helpers.shop_generated_helper", "function"), ("legacy_tool", "executable"), ("docs", "target"),
+          ("zlib_ext", "dependency"), ("fmt", "dependency")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
@@ -1515,7 +1533,8 @@ _CUDA_FORMS = (
          "fortran-interfaces-submodule-external", "glsl-interface-blocks-subroutines",
          "clojure-arities-types-extensions-metadata", "clojure-reader-conditionals",
          "css-selector-lists-at-rules", "scss-directives-placeholders-nesting",
-         "cuda-prototypes-specializations-bounds-lambdas"],
+         "cuda-prototypes-specializations-bounds-lambdas",
+         "cmake-capitals-quoted-names-macro-nesting-target-kinds"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -3612,6 +3631,13 @@ def test_solidity_and_zig_split_into_a_head_with_members_and_functions_into_part
     ("polyglot_scripts/cuda/nightly_reprice.cu", "    return whole + 9.0f;", "    return whole + + 9.0f %% (;",
      "shop.roundToNine", "shop.repriceSkus"),
 ], ids=["solidity", "zig", "css", "scss", "cuda"])
+    # An ``endif(`` left open in a loop: the function it is in is damaged, the others are sound.
+    ("polyglot_scripts/cmake/cmake/StockTools.cmake", "      continue()\n    endif()\n    string(REPLACE",
+     "      continue()\n    endif(\n    string(REPLACE", "stock_embed_price_table", "stock_add_tool"),
+    # A ``)`` too many in a top-level ``if`` block: that block's chunk, not the targets around it.
+    ("polyglot_scripts/cmake/CMakeLists.txt", "  target_sources(pickstation PRIVATE src/station/zpl_label.cpp)\n",
+     "  target_sources(pickstation PRIVATE src/station/zpl_label.cpp))\n", "<module>", "stockcore"),
+], ids=["solidity", "zig", "css", "scss", "cmake-function", "cmake-top-level"])
 def test_a_syntax_error_in_a_sample_damages_its_definition_only(rel, old, new, hurt, sound) -> None:
     text = (SAMPLES / rel).read_text("utf-8")
     assert old in text
@@ -4121,6 +4147,125 @@ def test_css_files_by_extension_and_less_and_sass_stay_text() -> None:
     for path in ("theme.less", "theme.sass"):
         chunks = _syntax(path, detect_language(path), ".a\n  color: red\n\n.b\n  margin: 0\n", unit="chars", budget=12)
         assert chunks and all(c.strategy == "text" for c in chunks)
+
+
+# ---- CMake ------------------------------------------------------------------------------------
+
+_CMAKE_LISTS = "polyglot_scripts/cmake/CMakeLists.txt"
+_CMAKE_MODULE = "polyglot_scripts/cmake/cmake/StockTools.cmake"
+
+
+def test_cmake_targets_are_definitions_with_the_calls_that_configure_them_right_after() -> None:
+    prep = _prep(_CMAKE_LISTS)
+    assert prep.doc.language == "cmake"
+    found = {d.symbol: d for d in list_definitions(prep)}
+    assert {(s, d.kind) for s, d in found.items()} >= {
+        ("stockcore", "library"), ("pickstation", "executable"), ("label-samples", "target"), ("nlohmann_json", "dependency")
+    }
+    text = prep.doc.data.decode()
+    lines = text.splitlines()
+    # ``add_library(stockcore ...)``, then every call whose first argument is ``stockcore``, with
+    # the comment above the last: one definition, up to the alias, which names another target.
+    stockcore = found["stockcore"]
+    assert lines[stockcore.name_line - 1] == "add_library(stockcore STATIC"
+    assert lines[stockcore.last - 1].startswith("stock_embed_price_table(stockcore ")
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=1500), "syntax")
+    target = next(c for c in chunks if c.symbol == "stockcore")
+    assert (target.kind, target.parts) == ("library", 1)
+    assert target.text.startswith("# Stock levels per bin") and "target_link_libraries(stockcore" in target.text
+    assert "# The prices the labels print" in target.text and "ALIAS" not in target.text
+    assert target.embed_text.startswith(f"# {_CMAKE_LISTS} :: stockcore")
+    # A ``FetchContent_Declare`` takes its ``FetchContent_MakeAvailable``; the station its
+    # warnings, not the ``if()`` block after it (whose first argument is no target).
+    assert next(c for c in chunks if c.symbol == "nlohmann_json").text.rstrip().endswith("FetchContent_MakeAvailable(nlohmann_json)")
+    station = next(c for c in chunks if c.symbol == "pickstation")
+    assert station.text.rstrip().endswith("stock_strict_warnings(pickstation)")
+    # Targets in a top-level ``if()`` stay in its block (a loose statement, whole): no definitions.
+    assert "stockcore_tests" not in found and "Catch2" not in found
+
+
+@pytest.mark.parametrize("budget", [400, 500, 700, 1000, 1500])
+def test_cmake_blocks_and_commands_of_many_lines_are_never_cut_when_they_fit(budget: int) -> None:
+    for rel in (_CMAKE_LISTS, _CMAKE_MODULE):
+        prep = _prep(rel)
+        chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=budget), "syntax")
+        assert_slices_true(prep, chunks)
+        assert_lossless(prep, chunks)
+        assert_budget(chunks, budget)
+        # Every block and command of several lines, at the top level or in a function's body,
+        # that fits beside a breadcrumb and a repeated signature (200 characters at most here).
+        whole = 0
+        stack = list(prep.tree.root_node.children)
+        while stack:
+            node = stack.pop()
+            if node.type in ("function_def", "macro_def", "body"):
+                stack.extend(node.children)
+            first, last = node.start_point.row + 1, node.end_point.row + 1
+            blocky = node.type in ("normal_command", "if_condition", "foreach_loop", "while_loop", "function_def")
+            if not blocky or first == last or len(node.text) + 200 > budget:
+                continue
+            whole += 1
+            assert any(c.start_line <= first and last <= c.end_line for c in chunks), (rel, budget, node.type, first)
+        assert whole >= 4
+        assert not any(c.text.strip() in ("endfunction()", "endmacro()", ")") for c in chunks)
+
+
+def test_cmake_a_target_in_a_function_is_a_statement_and_a_call_between_ends_a_targets_settings() -> None:
+    source = (
+        "function(shop_add_plugin name)\n  add_library(${name} MODULE ${ARGN})\n"
+        "  target_link_libraries(${name} PRIVATE shop_core)\nendfunction()\n"
+        "add_library(shop_core STATIC core.c)  # the core\ntarget_compile_features(shop_core PUBLIC cxx_std_20)\n"
+        "install(TARGETS shop_core)\ntarget_link_libraries(shop_core PRIVATE m)\n"
+    )
+    found = [(d.symbol, d.kind, d.first, d.last) for d in list_definitions(prepare("CMakeLists.txt", "cmake", source))]
+    assert found == [("shop_add_plugin", "function", 1, 4), ("shop_core", "library", 5, 6)]
+    chunks = _syntax("CMakeLists.txt", "cmake", source, unit="chars", budget=4000)
+    assert [(c.kind, c.symbol, c.start_line, c.end_line) for c in chunks] == [
+        ("function", "shop_add_plugin", 1, 4), ("library", "shop_core", 5, 6), ("module", "<module>", 7, 8)
+    ]
+
+
+def test_cmake_a_long_function_is_split_into_parts_under_its_signature_with_its_nested_function() -> None:
+    # No containers in CMake: a function's nested function is the member of its split parts.
+    prep = _prep(_CMAKE_MODULE)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=300), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, 300)
+    signature = "function(stock_embed_price_table target csv)"
+    parts = [c for c in chunks if c.symbol == "stock_embed_price_table"]
+    assert len(parts) >= 5 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert all(c.kind == "function" and c.parts == len(parts) for c in parts)
+    assert all(c.parent_id == parts[0].id for c in parts[1:])
+    opening = next(i for i, c in enumerate(parts) if signature in c.text)
+    assert all(c.header == signature for c in parts[opening + 1 :])
+    assert parts[-1].text.rstrip().endswith("endfunction()")
+    nested = [c for c in chunks if c.symbol == "stock_embed_price_table._stock_cents"]
+    inner = "function(_stock_cents euros out_var)"
+    assert len(nested) >= 2 and nested[0].parent_id == parts[0].id and nested[0].header in (signature, inner)
+    assert nested[0].text.lstrip().startswith("# Euros as the export writes them")
+    assert all(c.header == inner and c.parent_id == nested[0].id for c in nested[1:])
+    assert nested[-1].text.rstrip().endswith("  endfunction()")
+    # A target too big for a chunk: its parts repeat its head, the calls after it included.
+    prep = _prep(_CMAKE_LISTS)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=300), "syntax")
+    assert_lossless(prep, chunks)
+    target = [c for c in chunks if c.symbol == "stockcore"]
+    assert len(target) >= 4 and all(c.kind == "library" for c in target)
+    assert [c.part for c in target] == list(range(1, len(target) + 1))
+    assert all(c.header == "add_library(stockcore STATIC" and c.parent_id == target[0].id for c in target[1:])
+    assert "stock_embed_price_table(stockcore" in target[-1].text
+    assert not any(set(c.flags) - {"divider"} or c.fallback for c in chunks)  # (``# ---- the station ----``)
+
+
+def test_cmake_a_bracket_comment_too_big_for_a_chunk_is_cut_by_lines() -> None:
+    # Cut by its children, its ``#[[`` and its ``]]`` were each a chunk of their own.
+    source = "#[[\n" + "".join(f"  Restock rule {i}: order a pack when the bin holds less than {i} units.\n" for i in range(8)) + "]]\n"
+    source += "cmake_minimum_required(VERSION 3.24)\n"
+    chunks = _syntax("rules.cmake", "cmake", source, unit="chars", budget=300)
+    assert len(chunks) >= 3
+    assert chunks[0].text.startswith("#[[\n  Restock rule 0")
+    assert not any(c.text.strip() in ("#[[", "]]") for c in chunks)
 
 
 @pytest.mark.parametrize("budget", [30, 40, 60])
