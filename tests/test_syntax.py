@@ -3630,14 +3630,13 @@ def test_solidity_and_zig_split_into_a_head_with_members_and_functions_into_part
      "barcode-area", "%label-frame"),
     ("polyglot_scripts/cuda/nightly_reprice.cu", "    return whole + 9.0f;", "    return whole + + 9.0f %% (;",
      "shop.roundToNine", "shop.repriceSkus"),
-], ids=["solidity", "zig", "css", "scss", "cuda"])
     # An ``endif(`` left open in a loop: the function it is in is damaged, the others are sound.
     ("polyglot_scripts/cmake/cmake/StockTools.cmake", "      continue()\n    endif()\n    string(REPLACE",
      "      continue()\n    endif(\n    string(REPLACE", "stock_embed_price_table", "stock_add_tool"),
     # A ``)`` too many in a top-level ``if`` block: that block's chunk, not the targets around it.
     ("polyglot_scripts/cmake/CMakeLists.txt", "  target_sources(pickstation PRIVATE src/station/zpl_label.cpp)\n",
      "  target_sources(pickstation PRIVATE src/station/zpl_label.cpp))\n", "<module>", "stockcore"),
-], ids=["solidity", "zig", "css", "scss", "cmake-function", "cmake-top-level"])
+], ids=["solidity", "zig", "css", "scss", "cuda", "cmake-function", "cmake-top-level"])
 def test_a_syntax_error_in_a_sample_damages_its_definition_only(rel, old, new, hurt, sound) -> None:
     text = (SAMPLES / rel).read_text("utf-8")
     assert old in text
