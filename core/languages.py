@@ -103,7 +103,10 @@ class CodeSpec:
       ``name_after``: node types named from the child right after a token of theirs, through a
       format (Dart's ``V operator +(V o)`` is ``operator +``; its named constructor
       ``Cart.fromJson(...)`` is ``fromJson`` after the ``.``, in ``Cart``'s breadcrumb);
-      where the token is missing, the name is found as any is;
+      where the token is missing, the name is found as any is; ``name_prefixes``: tokens right
+      before a definition's ``name`` that are part of its name (MATLAB's property accessors,
+      ``function set.Price(obj, v)`` and ``function v = get.Price(obj)``, are ``set.Price`` and
+      ``get.Price``: both were ``Price``);
     - ``scoping``: definitions that, without a body, scope the declarations after them
       (file-scoped namespaces: ``namespace Shop.Orders;``); one is itself in no namespace
       before it, with a body or without (Perl's ``package main;`` or ``package Shop::Price {``
@@ -130,9 +133,19 @@ class CodeSpec:
       ``head_ends``: per such definition type, the token (or node) of its own that ends its head (Zig's
       ``pub const Item = struct {``: the ``ContainerDecl``'s fields and ``Decl``s are its own
       children after its ``{``), which then starts at a keyword before it on its line (``pub``);
+      for a definition with a body of its own, the token (or node) its repeated signature ends
+      with, its head still running to its body (MATLAB's ``function plan = plan(ledger, opts)``:
+      its help text and its ``arguments`` block, between its parameters and its ``block``, lead
+      its first part and are not repeated above the others);
       ``line_heads``: such definitions whose signature, repeated above their members, is their
       first line (Objective-C's ``@interface Store : NSObject <Pricing>``, PowerShell's ``class
       Store : Base {``): their members start on the lines below, no node holds them together;
+      ``help_heads``: such definitions whose signature is their first line (and the lines
+      that continue it) and whose head runs on over the comment that starts right under it,
+      their help text (MATLAB's ``classdef``: what ``help StockLedger`` prints); their members
+      start after it. (Read as a comment above the first member, the help went with the first
+      method when no ``properties`` block stood between; and members were read from the first
+      definition, none when all of them are in ``methods`` blocks);
     - ``uncommented_heads``: the lines of comments inside a definition's head are no part of its
       repeated signature (PowerShell's comment-based help between ``function Sync-Stock {`` and
       its ``param(...)`` block, which is the signature a reader wants above each part);
@@ -494,6 +507,8 @@ class CodeSpec:
     value_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
     member_groups: frozenset[str] = frozenset()
     head_names: frozenset[str] = frozenset()
+    help_heads: frozenset[str] = frozenset()
+    name_prefixes: frozenset[str] = frozenset()
     path_separator: str = "."
     grammar: str = ""
 
@@ -1901,6 +1916,36 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 **{word: kind for words, kind in _CMAKE_TARGET_KINDS for word in _cmake_spellings(words)},
             },
         ),
+        CodeSpec(
+            name="matlab",
+            extensions=(".m",),  # (a ``.m`` file of Objective-C is told by its content: ``_CONTENT_HINTS``)
+            comment=("%", ""),
+            # MATLAB's and GNU Octave's (Octave's own syntax, ``#`` comments and ``endfunction``,
+            # is not the grammar's). A function file's primary function and the local functions
+            # after it, with ``end`` or without, a function nested in one (named ``outer.inner``),
+            # a script's local functions after its statements. ``function_signature``: a method
+            # declared in a ``methods`` block without a body (abstract, or defined in its own file).
+            functions=frozenset({"function_definition", "function_signature"}),
+            # A ``classdef`` holds its blocks as its own children: ``properties``, ``events`` and
+            # ``enumeration`` blocks are its statements (its fields), a ``methods`` block is
+            # opened (``guards``): its functions are the class's methods, its line (``methods
+            # (Static)``) and the comments under it go with the first of them, as a decorator does.
+            containers=frozenset({"class_definition"}),
+            guards=frozenset({"methods"}),
+            guard_bodies=frozenset({"function_definition", "function_signature"}),
+            own_bodies=frozenset({"class_definition"}),
+            help_heads=frozenset({"class_definition"}),  # ``classdef Ledger < handle`` and its help text
+            # A function's help text is the comment block right under its signature, then comes
+            # its ``arguments`` block: both are its head, in its first part; its ``function ...
+            # (...)`` line alone is repeated above the others (and with no parameters, its
+            # help's lines are left out of it).
+            body_types=frozenset({"block"}),
+            head_ends={"function_definition": "function_arguments"},
+            uncommented_heads=True,
+            # A property's accessors, ``function set.Price(obj, v)``, ``get.Price``.
+            name_prefixes=frozenset({"set.", "get."}),
+            keyword_kinds={"function_definition": {"set.": "setter", "get.": "getter"}},
+        ),
         *(
             CodeSpec(
                 name=css_name,
@@ -1979,8 +2024,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("less", (".less",), ("//", "")),
                 ("groovy", (".groovy", ".gradle"), ("//", "")),
                 ("nix", (".nix",), ("#", "")),
-                # (MATLAB's and Octave's; a ``.m`` file of Objective-C is told by its content.)
-                ("matlab", (".m",), ("%", "")),
                 ("properties", (".properties",), ("#", "")),
             )
         ),
@@ -2035,8 +2078,8 @@ _CUDA_HINT = re.compile(
     re.MULTILINE,
 )
 # Extensions two languages share, and what tells the other one, tried in order: a header
-# named ``.h`` may be Objective-C's, CUDA's or C++'s; a ``.m`` file MATLAB's (text here) or
-# Objective-C's (an iOS project's every class).
+# named ``.h`` may be Objective-C's, CUDA's or C++'s; a ``.m`` file MATLAB's or Objective-C's
+# (an iOS project's every class).
 _CONTENT_HINTS: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
     ".h": ((_OBJC_HINT, "objc"), (_CUDA_HINT, "cuda"), (_CPP_HINT, "cpp")),
     ".m": ((_OBJC_HINT, "objc"),),
@@ -2086,7 +2129,7 @@ def detect_language(path: str) -> str | None:
 _FENCE_ALIASES = {
     "golang": "go", "c++": "cpp", "c#": "csharp", "cs": "csharp", "shell": "bash", "node": "javascript",
     "python3": "python", "py3": "python", "objective-c": "objc", "objectivec": "objc", "obj-c": "objc",
-    "terraform": "hcl", "protobuf": "proto", "pwsh": "powershell", "posh": "powershell",
+    "terraform": "hcl", "protobuf": "proto", "pwsh": "powershell", "posh": "powershell", "octave": "matlab",
 }  # fmt: skip
 # The info string's first word: after an opening ``{`` and a dot (R Markdown's ``{r setup}``,
 # Pandoc's ``{.python}``), up to a space, a comma (rustdoc's ``rust,ignore``) or a brace.

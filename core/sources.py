@@ -401,7 +401,7 @@ def load_bytes(
     if hinted is not None and hinted != language:
         # A C++ header named .h: taken as C++ when it does not parse as C (a C header that
         # mentions C++ in a comment or an ``#ifdef __cplusplus`` block parses and stays C).
-        # A ``.m`` file (MATLAB's, read as text) that writes ``@interface``: Objective-C.
+        # A ``.m`` file that writes ``@interface`` and does not parse as MATLAB: Objective-C.
         from core.parsing import parses_cleanly
 
         if language not in CODE_LANGUAGES or not parses_cleanly(language, text):

@@ -965,6 +965,11 @@ class _Run:
             trait_name = _clean_name(self._text(trait)) if trait is not None else None
             if trait_name:
                 name = f"<{name} as {trait_name.rsplit('.', 1)[-1]}>"  # ``fmt::Display``: ``Display``
+        if spec.name_prefixes:
+            named = next((c for f in spec.name_fields if (c := definition.child_by_field_name(f)) is not None), None)
+            before = named.prev_sibling if named is not None else None
+            if before is not None and before.type in spec.name_prefixes:
+                name = f"{before.type}{name}"  # MATLAB's ``function set.Price(obj, v)``: ``set.Price``
         qualifier = spec.qualifiers.get(typed)
         if qualifier is not None:
             node = definition.child_by_field_name(qualifier)
@@ -1204,6 +1209,8 @@ class _Run:
             start = written_start(self.doc.data, start)  # (read as spaces by the parser alone)
         if definition.type in spec.line_heads:
             end = min(definition.end_byte, self.doc.line_end(self.doc.line_of_byte(start)))  # its first line
+        if typed in spec.help_heads:
+            end = self.help_end(definition, help_text=False)  # its first line and those continuing it
         text = self.doc.slice(start, end).rstrip()
         if spec.uncommented_heads:
             # PowerShell's help comment between ``function Get-Price {`` and its ``param(...)``:
@@ -1263,9 +1270,12 @@ class _Run:
         """Where the head of a definition that is its own body ends (``CodeSpec.head_ends``):
         after its opening token or node (Zig's ``{``, Clojure's ``[items]``), or, in a Lisp
         (``body_starts``), before the first of its arguments that opens its body when that
-        comes first (a multi-arity ``([x] ...)``); None without either."""
+        comes first (a multi-arity ``([x] ...)``); None without either. A ``help_heads``
+        definition's head is its first line and the comment right under it."""
         spec = self.spec
         typed = self.type_of(definition)
+        if typed in spec.help_heads:
+            return self.help_end(definition)
         opener = spec.head_ends.get(typed)
         if opener is None:
             return None
@@ -1295,6 +1305,24 @@ class _Run:
             named = [c for c in definition.named_children if c.start_byte >= callee.end_byte and not self.is_comment(c)]
             return named[0].end_byte if named else None
         return None
+
+    def help_end(self, definition: Node, *, help_text: bool = True) -> int:
+        """Where the head of a ``CodeSpec.help_heads`` definition ends: after the comment that
+        starts on the line right under its first line (its help text; MATLAB's ``classdef``),
+        else after its first line, continuation lines included (``classdef (Sealed) Ledger <
+        ...`` then ``handle``). ``help_text=False``: after that line, the help left out."""
+        data = self.doc.data
+        children = [c for c in definition.children if c.is_named or data[c.start_byte : c.end_byte].strip()]
+        if not children:
+            return definition.end_byte
+        at = 0  # the last child of the first line: each one starts where the one before ends
+        while at + 1 < len(children) and children[at + 1].start_point.row == children[at].end_point.row:
+            at += 1
+        last = children[at]
+        below = children[at + 1] if at + 1 < len(children) else None
+        if help_text and below is not None and self.is_comment(below) and below.start_point.row == last.end_point.row + 1:
+            return below.end_byte
+        return last.end_byte
 
     def members_start(self, container: Node) -> int:
         """Where a container that is its own body (``self_bodies``) has its first member: what
@@ -1708,7 +1736,7 @@ class _Run:
                 # [items]``: its docstring is its head's, no member's nor the first method's).
                 head_last = max(head_last, self.doc.line_of_byte(head_end - 1))
             inside = lead[:-1] + list(body.children)
-            if self.spec.argument_lists and head_end is not None:
+            if head_end is not None and (self.spec.argument_lists or self.type_of(definition) in self.spec.help_heads):
                 inside = [c for c in inside if c.start_byte >= head_end]
             # Tokens after the body (Ruby's ``end``, a wrapper's ``;``) close the last chunk.
             tail = [c for c in definition.children if c.start_byte >= body.end_byte]
@@ -2797,6 +2825,8 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                     opener = spec.head_ends.get(definition.type)
                     head = next((c for c in definition.children if c.type == opener), None) if opener else None
                     start = head.end_byte if head is not None else run.members_start(definition)
+                    if typed in spec.help_heads:  # (its members may be in blocks that are no definitions)
+                        start = run.help_end(definition)
                     members = [c for c in members if c.start_byte >= start]
                 stack.append((members, symbol_path, classy, depth + 1, function_body, typed in spec.registrations))
     found.sort(key=lambda d: (d.first, -d.last))

@@ -44,6 +44,7 @@ def test_samples_cover_many_languages() -> None:
                      "css", "scss",
                      "cuda",
                      "cmake",
+                     "matlab",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

@@ -266,11 +266,12 @@ def test_objective_c_is_told_by_its_content_in_m_files_and_h_headers() -> None:
             b"@implementation Shelf\n- (void)restock:(int)n {\n    NSLog(@\"%d\", n);\n}\n@end\n")
     assert load_bytes("Shelf.m", objc).language == "objc"
     assert load_bytes("Shelf.h", objc).language == "objc"
+    assert load_bytes("Empty.m", b"@implementation Empty\n@end\n").language == "objc"  # (no MATLAB either)
     matlab = b"function total = restock(levels, points)\n% Units to order per shelf.\ntotal = max(points - levels, 0);\nend\n"
     source = load_bytes("restock.m", matlab)
-    assert source.language == "matlab"  # MATLAB's: cut at blank-line blocks, never skipped as unknown
+    assert source.language == "matlab"  # no Objective-C in it: MATLAB's, chunked by its syntax spec
     chunks = chunk_document(prepare(source.path, source.language, source.text), ChunkSettings(), "syntax")
-    assert "".join(c.text for c in chunks).strip() == matlab.decode().strip()
+    assert [(c.kind, c.symbol, c.text) for c in chunks] == [("function", "restock", matlab.decode().strip())]
     # A C header that imports (an old GCC extension) but parses as C stays C.
     assert load_bytes("compat.h", b'#import "base.h"\nint add(int a, int b);\n').language == "c"
 

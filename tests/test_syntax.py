@@ -198,6 +198,13 @@ LANGUAGE_CASES = {
                  ("shop.inventory.restock-planner.with-review", "macro"),
                  ("shop.inventory.restock-planner.supplier-of", "function"),
                  ("shop.inventory.restock-planner.default-lead-days", "variable")]),
+    # A ``classdef`` is its own body, headed by its first line and its help; the functions of
+    # its ``methods`` blocks are its methods (the block's line goes with the first, as a
+    # decorator does); a property's ``get.``/``set.`` method is named with its prefix.
+    "matlab": ("polyglot_scripts/matlab/StockLedger.m",
+               [("StockLedger.pick", "method"), ("StockLedger", "class"), ("StockLedger.StockLedger", "method"),
+                ("StockLedger.receive", "method"), ("StockLedger.get.SkuCount", "getter"),
+                ("StockLedger.set.Site", "setter"), ("StockLedger.fromCount", "method"), ("StockLedger.record", "method")]),
     # A rule set is named by its selectors as written; group rules (``@media``, ``@layer``,
     # ``@supports``) by their head, of their at-rule's kind; nested parts joined by `` » ``.
     "css": ("polyglot_scripts/css/checkout.css",
@@ -225,7 +232,7 @@ LANGUAGE_CASES = {
 # The breadcrumb line's comment syntax per language ("//" for the rest).
 COMMENT_PREFIXES = {
     "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
-    "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%", "fortran": "!", "clojure": ";;", "css": "/*", "scss": "/*",
+    "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%", "fortran": "!", "clojure": ";;", "css": "/*", "scss": "/*", "matlab": "%",
     "cmake": "#",
 }  # fmt: skip
 
@@ -1518,6 +1525,34 @@ _CUDA_FORMS = (
          [("Shop_Legacy_Add", "function"), ("quoted_helper", "function"), ("shop_define_helpers", "macro"),
           ("shop_define_helpers.shop_generated_helper", "function"), ("legacy_tool", "executable"), ("docs", "target"),
           ("zlib_ext", "dependency"), ("fmt", "dependency")]),
+        # Functions without ``end`` (a script's local function after its statements), a nested
+        # function, a function with neither parameters nor outputs.
+        ("matlab", "reprice.m",
+         "% Reprices the aisle's labels.\nlabels = load_labels(\"A7\");\nlabels = reprice(labels);\n\n"
+         "function labels = reprice(labels)\n% Rounds every price to 5 cents.\nfor k = 1:numel(labels)\n"
+         "    labels(k).Price = round_price(labels(k).Price);\nend\n\n% Rounds one price.\n"
+         "function p = round_price(p)\np = round(p * 20) / 20;\n\nfunction print_all\ndisp(\"all\")\n",
+         [("reprice", "function"), ("round_price", "function"), ("print_all", "function")]),
+        ("matlab", "restock_wave.m",
+         "function restock_wave(bins)\n    function n = short(bin)\n        n = bin.Target - bin.Level;\n    end\n"
+         "    arrayfun(@short, bins);\nend\n",
+         [("restock_wave", "function"), ("restock_wave.short", "function")]),
+        # An abstract class's methods declared without a body (and one defined in its own file,
+        # declared in a ``methods (Static)`` block), a dependent property's accessors, a class of
+        # enumeration members with a method.
+        ("matlab", "PriceRule.m",
+         "classdef (Abstract) PriceRule < handle\n    % A rule that changes a shelf price.\n"
+         "    properties (Dependent)\n        Label\n    end\n    methods (Abstract)\n        % The price after the rule.\n"
+         "        p = apply(rule, price)\n    end\n    methods\n        function v = get.Label(rule)\n"
+         "            v = class(rule);\n        end\n        function set.Label(rule, v)\n            rule.Note = v;\n"
+         "        end\n    end\n    methods (Static, Access = protected)\n        r = fromRow(row)\n    end\nend\n",
+         [("PriceRule", "class"), ("PriceRule.apply", "method"), ("PriceRule.get.Label", "getter"),
+          ("PriceRule.set.Label", "setter"), ("PriceRule.fromRow", "method")]),
+        ("matlab", "Priority.m",
+         "classdef Priority < uint8\n    enumeration\n        Low (1)\n        Urgent (3)\n    end\n    events\n"
+         "        Escalated\n    end\n    methods\n        function tf = isRush(p)\n            tf = p >= Priority.Urgent;\n"
+         "        end\n    end\nend\n",
+         [("Priority", "class"), ("Priority.isRush", "method")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
@@ -1534,7 +1569,9 @@ _CUDA_FORMS = (
          "clojure-arities-types-extensions-metadata", "clojure-reader-conditionals",
          "css-selector-lists-at-rules", "scss-directives-placeholders-nesting",
          "cuda-prototypes-specializations-bounds-lambdas",
-         "cmake-capitals-quoted-names-macro-nesting-target-kinds"],
+         "cmake-capitals-quoted-names-macro-nesting-target-kinds",
+         "matlab-functions-without-end-script", "matlab-nested-function", "matlab-abstract-accessors-static",
+         "matlab-enumeration-events"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -4289,3 +4326,122 @@ def test_no_chunk_is_whitespace_alone_and_the_parts_stay_numbered() -> None:
     assert_lossless(prep, chunks)
     parts = [c for c in chunks if c.symbol == "Get-X"]
     assert [c.part for c in parts] == list(range(1, len(parts) + 1)) and all(c.parts == len(parts) for c in parts)
+
+
+# ---- MATLAB ----------------------------------------------------------------------------------
+
+
+def test_matlab_a_classdef_splits_into_its_head_blocks_and_methods_and_a_long_method_into_parts() -> None:
+    rel = "polyglot_scripts/matlab/StockLedger.m"
+    prep = _prep(rel)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert_lossless(prep, chunks)
+    assert_slices_true(prep, chunks)
+    heads = [c for c in chunks if c.kind == "class_header" and c.symbol == "StockLedger"]
+    header = heads[0]
+    # Its head is its first line and its help text, all of it (``CodeSpec.help_heads``).
+    assert header.text.startswith("classdef StockLedger < handle\n    %STOCKLEDGER Units on hand")
+    assert "%   See also plan_restock." in "\n".join(c.text for c in heads)
+    assert "members of StockLedger" in header.header and "pick" in header.header and "get.SkuCount" in header.header
+    inside = [c for c in chunks if c.parent_id in {h.id for h in heads}]
+    # The ``properties`` and ``events`` blocks are the class's statements, under its head.
+    blocks = [c for c in inside if c.kind == "statements"]
+    assert any("properties (SetAccess = private)" in c.text for c in blocks)
+    assert any(c.text.lstrip().startswith("events") for c in blocks)
+    assert all(c.header == "classdef StockLedger < handle" for c in blocks)
+    # A ``methods`` block's line leads its first method, as a decorator would.
+    methods = {c.symbol: c for c in inside if c.kind in ("method", "getter", "setter")}
+    assert {"StockLedger.StockLedger", "StockLedger.receive", "StockLedger.fromCount", "StockLedger.record"} <= set(methods)
+    assert methods["StockLedger.StockLedger"].text.startswith("    methods\n        function obj = StockLedger(site)")
+    assert methods["StockLedger.fromCount"].text.startswith("    methods (Static)\n        function ledger = fromCount(")
+    assert methods["StockLedger.get.SkuCount"].kind == "getter" and methods["StockLedger.set.Site"].kind == "setter"
+    parts = [c for c in chunks if c.symbol == "StockLedger.pick"]
+    assert len(parts) >= 3 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert parts[0].text.startswith("        function pick(obj, order)\n            %PICK Takes an order's lines")
+    assert parts[0].parent_id == header.id
+    assert all(c.header == "function pick(obj, order)" and c.parent_id == parts[0].id for c in parts[1:])
+    assert not any(c.flags or c.fallback for c in chunks)
+
+
+def test_matlab_a_long_function_repeats_its_signature_without_its_help_or_arguments_block() -> None:
+    rel = "polyglot_scripts/matlab/plan_restock.m"
+    prep = _prep(rel)
+    found = {(d.symbol, d.kind) for d in list_definitions(prep)}
+    assert {("plan_restock", "function"), ("plan_restock.target_units", "function"), ("packs_for", "function"),
+            ("cheapest_offer", "function"), ("drop_small_orders", "function")} <= found
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=300), "syntax")
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, 300)
+    parts = [c for c in chunks if c.symbol == "plan_restock"]
+    assert len(parts) >= 5 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    signature = "function plan = plan_restock(ledger, suppliers, options)"
+    # The help text right under the signature is the function's head: it leads part 1.
+    assert parts[0].text.startswith(signature + "\n%PLAN_RESTOCK Purchase lines")
+    assert all(c.header == signature and c.parent_id == parts[0].id for c in parts[1:])
+    # The ``arguments`` block follows the help, in the parts, not in the repeated signature.
+    assert any("\narguments\n    ledger (1,1) StockLedger" in c.text for c in parts[1:])
+    nested = next(c for c in chunks if c.symbol == "plan_restock.target_units")
+    assert nested.text.lstrip().startswith("function units = target_units(sku)") and nested.parent_id == parts[0].id
+    local = next(c for c in chunks if c.symbol == "packs_for")
+    assert local.parent_id is None and local.text.startswith("function packs = packs_for(packSize, shortfall)\n%PACKS_FOR")
+    # Where the budget leaves room for a whole head, the signature is still its own line: the
+    # head's help and ``arguments`` block are not repeated (``head_ends``), nor the help of a
+    # function without parameters (``uncommented_heads``).
+    body = "".join(f"total = total + lines({i}).Units * lines({i}).PriceEur;\n" for i in range(1, 16))
+    for head, signature in (
+        ("function total = cart_total(lines)\n% Sums a cart.\narguments\n    lines struct\nend\n",
+         "function total = cart_total(lines)"),
+        ("function restock_all\n% Restocks every aisle.\n", "function restock_all"),
+    ):
+        parts = _syntax("cart.m", "matlab", head + "total = 0;\n" + body, unit="chars", budget=400)
+        assert len(parts) >= 3 and parts[0].text.startswith(head.rstrip())
+        assert all(c.header == signature for c in parts[1:])
+
+
+def test_matlab_a_class_help_stays_in_its_header_when_methods_follow_it() -> None:
+    # With no ``properties`` block between, the help under ``classdef`` went to the first
+    # method, as a comment above a definition does (``CodeSpec.help_heads``).
+    methods = "".join(
+        f"        function n = free{i}(obj)\n            % Free slots, way {i}.\n            n = obj.Slots - {i};\n        end\n"
+        for i in range(6)
+    )
+    source = (
+        "classdef Shelf\n    %SHELF One bay of the Lyon racks.\n    %   Holds one SKU at a time.\n"
+        f"    methods\n{methods}    end\nend\n"
+    )
+    chunks = _syntax("Shelf.m", "matlab", source, unit="chars", budget=250)
+    header = chunks[0]
+    assert (header.kind, header.symbol) == ("class_header", "Shelf")
+    assert header.text == "classdef Shelf\n    %SHELF One bay of the Lyon racks.\n    %   Holds one SKU at a time."
+    first = next(c for c in chunks if c.symbol == "Shelf.free0")
+    assert first.text.startswith("    methods\n        function n = free0(obj)") and first.parent_id == header.id
+    found = {d.symbol: d for d in list_definitions(prepare("Shelf.m", "matlab", source))}
+    assert found["Shelf"].signature_last == 3
+    assert [s for s in found if s != "Shelf"] == [f"Shelf.free{i}" for i in range(6)]
+
+
+def test_matlab_broken_code_is_damaged_in_its_definition_and_garbage_falls_back() -> None:
+    source = (
+        "function open_till(name)\n% Opens the till.\nfprintf(\"open %s\\n\", name);\nend\n\n"
+        "function total = till_total(prices)\n% Sums the prices.\ntotal = 0;\nfor k = 1:numel(prices\n"
+        "    total = total + prices(k);\nend\nend\n\nfunction close_till()\ndisp(\"closed\");\nend\n"
+    )
+    chunks = _syntax("till.m", "matlab", source, unit="chars", budget=150)
+    assert all(c.fallback is None for c in chunks)
+    assert any("damaged" in c.flags for c in chunks if c.symbol == "till_total")
+    for symbol in ("open_till", "close_till"):
+        found = [c for c in chunks if c.symbol == symbol]
+        assert found and not any("damaged" in c.flags for c in found), symbol
+    rel = "polyglot_scripts/matlab/StockLedger.m"
+    text = (SAMPLES / rel).read_text("utf-8")
+    old = "            obj.ReorderPoints(char(sku)) = max(0, units);"
+    assert old in text
+    broken = prepare(rel, "matlab", text.replace(old, "            obj.ReorderPoints(char(sku) = max(0, units;", 1))
+    chunks = chunk_document(broken, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert_lossless(broken, chunks)
+    damaged = {c.symbol for c in chunks if "damaged" in c.flags}
+    assert damaged == {"StockLedger.setReorderPoint"}, damaged
+    assert {d.symbol for d in list_definitions(_prep(rel))} == {d.symbol for d in list_definitions(broken)}
+    # A line of words is a command (``hold on``): garbage that starts with punctuation is none.
+    garbage = _syntax("junk.m", "matlab", ") ( %{ } { ;; => ] end\n" * 40, unit="chars", budget=200)
+    assert garbage and all(c.fallback == "parse_error" for c in garbage)
