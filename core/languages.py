@@ -183,7 +183,12 @@ class CodeSpec:
     - ``comment_hosts``: nodes whose grammar takes in the comments after them, about what
       follows (Kotlin's ``import_list`` and ``package_header`` hold the doc comment of the
       class below them): where one ends with a comment it is read through its children, so
-      the comment goes with the definition below;
+      the comment goes with the definition below; ``tail_comments``: definitions that take in
+      the comments after their code when nothing closes them (MATLAB's functions written
+      without ``end``, one running on to the next ``function``: the help of the one below, a
+      ``%%`` section's title are the last children of its block): those from the first that
+      starts its line under a blank line are read as the definition's next siblings, and it
+      ends on its code (a comment right under its last statement stays its own);
     - ``annotation_holders``: statements that are an annotation the grammar did not attach
       (Kotlin reads a file-level ``@Suppress("X")`` above a ``fun`` as a ``prefix_expression``):
       one that starts with an ``annotation`` goes with the definition below, as a decorator;
@@ -508,6 +513,7 @@ class CodeSpec:
     member_groups: frozenset[str] = frozenset()
     head_names: frozenset[str] = frozenset()
     help_heads: frozenset[str] = frozenset()
+    tail_comments: frozenset[str] = frozenset()
     name_prefixes: frozenset[str] = frozenset()
     path_separator: str = "."
     grammar: str = ""
@@ -1942,6 +1948,9 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             body_types=frozenset({"block"}),
             head_ends={"function_definition": "function_arguments"},
             uncommented_heads=True,
+            # Without ``end`` a function's block runs on to the next ``function``: the comments
+            # it ends with after a blank line are the next one's (its help, a ``%%`` title).
+            tail_comments=frozenset({"function_definition"}),
             # A property's accessors, ``function set.Price(obj, v)``, ``get.Price``.
             name_prefixes=frozenset({"set.", "get."}),
             keyword_kinds={"function_definition": {"set.": "setter", "get.": "getter"}},

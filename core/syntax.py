@@ -198,6 +198,7 @@ class _Run:
         # key, and the sibling and the head that stands for it (found by :meth:`units`).
         self._sibling_bodies: dict[tuple[int, int, str], tuple[Node, Node]] = {}
         self._definition_words = spec.definitions if spec.definition_calls else frozenset()
+        self._tails: dict[tuple[int, int, str], list[Node]] = {}  # (see :meth:`tail`)
 
     def type_of(self, node: Node) -> str:
         """``node``'s type, or for a call that defines (``CodeSpec.definition_calls``: Elixir's
@@ -321,7 +322,9 @@ class _Run:
                 stack.extend(reversed(children))
             elif node.end_byte > node.start_byte:
                 flat.append(node)
-                if data[node.end_byte - 1] in (32, 9):  # ends on indentation (see _peeled)
+                if node.type in spec.tail_comments and self.tail(node):
+                    flat.extend(self.tail(node))  # (read first: no comment twice)
+                elif data[node.end_byte - 1] in (32, 9):  # ends on indentation (see _peeled)
                     flat.extend(_peeled(node, data))
         units: list[Unit] = []
         attached: list[Node] = []
@@ -335,7 +338,7 @@ class _Run:
         closer: Unit | None = None  # the definition an ``end`` keyword closed, with its line
         closed_line = 0
         for node in flat:
-            first, last = _lines(node, data)
+            first, last = self.node_lines(node)
             if closer is not None and first == closed_line:
                 closer.nodes.append(node)  # the name after ``end`` (Scala's ``end linePrice``)
                 closer.last = max(closer.last, last)
@@ -446,6 +449,54 @@ class _Run:
             return None
         name = self._call_name(node)
         return host if name is not None and name == self.name(host) else None
+
+    def tail(self, node: Node) -> list[Node]:
+        """The comments a ``CodeSpec.tail_comments`` definition ends with that are about what
+        follows it (MATLAB's function without ``end`` holds the help of the one below, a ``%%``
+        section's title): from the first that starts its line under a blank line, to its end."""
+        key = _key(node)
+        found = self._tails.get(key)
+        if found is not None:
+            return found
+        found = self._tails[key] = []
+        data = self.doc.data
+        current = node
+        for _ in range(_MAX_TRAIL_DEPTH):  # down its last children to the block that ends with them
+            children = [c for c in current.children if c.is_named or data[c.start_byte : c.end_byte].strip()]
+            if not children:
+                return found
+            if self.is_comment(children[-1]):
+                break
+            current = children[-1]
+        else:
+            return found
+        run: list[Node] = []
+        for child in reversed(children):
+            if not self.is_comment(child):
+                break
+            run.insert(0, child)
+        doc = self.doc
+        for at, comment in enumerate(run):
+            line = comment.start_point.row + 1
+            if (
+                line > 1
+                and doc.is_blank(line - 1)
+                and not data[doc.line_start(line) : comment.start_byte].strip()
+            ):
+                found.extend(run[at:])
+                break
+        return found
+
+    def node_lines(self, node: Node) -> tuple[int, int]:
+        """:func:`_lines` of ``node``, less the comments after its code that are about what
+        follows it (``CodeSpec.tail_comments``)."""
+        first, last = _lines(node, self.doc.data)
+        tail = self.tail(node) if node.type in self.spec.tail_comments else []
+        if tail:
+            last = tail[0].start_point.row  # (the blank line above the first of them)
+            while last > first and self.doc.is_blank(last):
+                last -= 1
+        return first, last
 
     def _join_equations(self, units: list[Unit]) -> list[Unit]:
         """Units of one definition's type signature and equations, one after the other with
@@ -1702,7 +1753,7 @@ class _Run:
         # the last chunk holds anyway.) For a property, its accessors on the lines below it.
         # (By lines as chunks count them: a definition that ends on the indentation of the next
         # line, as one before Scala 3's ``end name`` does, ends on the line above.)
-        outer_last = _lines(outer, self.doc.data)[1]
+        outer_last = self.node_lines(outer)[1]
         paired = self._sibling_bodies.get(_key(definition))  # (its body is after it, yet no code after it)
         after = [
             n for n in unit.nodes
@@ -2775,7 +2826,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
             if run.scopes(unit):
                 path = symbol_path
             outer = unit.wrappers[0] if unit.wrappers else definition
-            first, last = _lines(outer, run.doc.data)
+            first, last = run.node_lines(outer)
             if (
                 definition.type in spec.properties
                 or definition.type in spec.equations

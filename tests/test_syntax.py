@@ -4398,6 +4398,26 @@ def test_matlab_a_long_function_repeats_its_signature_without_its_help_or_argume
         assert all(c.header == signature for c in parts[1:])
 
 
+def test_matlab_comments_a_function_without_end_ends_with_go_with_the_function_below() -> None:
+    # Without ``end`` a function's block runs on to the next ``function``: the help of the one
+    # below and a section's title were the last lines of the one above (``CodeSpec.tail_comments``).
+    source = (
+        "function reprice(labels)\n% Reprices every label.\nfor k = 1:numel(labels)\n"
+        "    labels(k) = round_price(labels(k));\nend\n\n"
+        "% ROUND_PRICE rounds to 5 cents (the tills hold no smaller coin).\nfunction p = round_price(p)\n"
+        "p = round(p * 20) / 20;\n% (rounded half up)\n\n%% Printing\n\nfunction print_labels(labels)\ndisp(labels)\n"
+    )
+    chunks = _syntax("reprice.m", "matlab", source, unit="chars", budget=4000)
+    texts = {c.symbol: c.text for c in chunks}
+    assert texts["reprice"].endswith("    labels(k) = round_price(labels(k));\nend")
+    assert texts["round_price"].startswith("% ROUND_PRICE rounds to 5 cents")
+    assert texts["round_price"].endswith("% (rounded half up)"), "a comment right under its code is its own"
+    assert "%% Printing" not in texts["round_price"]
+    assert all(c.symbol != "reprice" or "ROUND_PRICE" not in c.text for c in chunks)
+    lines = {d.symbol: (d.first, d.last) for d in list_definitions(prepare("reprice.m", "matlab", source))}
+    assert lines == {"reprice": (1, 5), "round_price": (8, 10), "print_labels": (14, 15)}
+
+
 def test_matlab_a_class_help_stays_in_its_header_when_methods_follow_it() -> None:
     # With no ``properties`` block between, the help under ``classdef`` went to the first
     # method, as a comment above a definition does (``CodeSpec.help_heads``).
