@@ -189,6 +189,12 @@ class CodeSpec:
       ``%%`` section's title are the last children of its block): those from the first that
       starts its line under a blank line are read as the definition's next siblings, and it
       ends on its code (a comment right under its last statement stays its own);
+    - ``blank_tokens``: tokens of whitespace the grammar keeps (MATLAB's newlines, which end
+      its statements): in no unit, as the blank they are (a comment with the newline after it
+      was no comment alone: not moved down to the code right under it, nor a leading part);
+    - ``cell_marks``: how a comment that opens a cell starts, in the language's own editor
+      (MATLAB's ``%% Load the export``, a section run alone): loose code is cut where a cell
+      starts, as in a notebook's script of ``# %%`` cells;
     - ``annotation_holders``: statements that are an annotation the grammar did not attach
       (Kotlin reads a file-level ``@Suppress("X")`` above a ``fun`` as a ``prefix_expression``):
       one that starts with an ``annotation`` goes with the definition below, as a decorator;
@@ -514,6 +520,8 @@ class CodeSpec:
     head_names: frozenset[str] = frozenset()
     help_heads: frozenset[str] = frozenset()
     tail_comments: frozenset[str] = frozenset()
+    blank_tokens: frozenset[str] = frozenset()
+    cell_marks: tuple[str, ...] = ()
     name_prefixes: frozenset[str] = frozenset()
     path_separator: str = "."
     grammar: str = ""
@@ -1951,6 +1959,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             # Without ``end`` a function's block runs on to the next ``function``: the comments
             # it ends with after a blank line are the next one's (its help, a ``%%`` title).
             tail_comments=frozenset({"function_definition"}),
+            blank_tokens=frozenset({"\n"}),  # (every statement's newline is a token)
+            cell_marks=("%%",),  # a script's ``%% Load the export`` cells
             # A property's accessors, ``function set.Price(obj, v)``, ``get.Price``.
             name_prefixes=frozenset({"set.", "get."}),
             keyword_kinds={"function_definition": {"set.": "setter", "get.": "getter"}},

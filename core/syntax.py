@@ -320,7 +320,7 @@ class _Run:
                 opener = next((i for i, child in enumerate(children) if child.type in spec.guard_bodies), 0)
                 heads.update(_key(child) for child in children[:opener])  # what stands before its block
                 stack.extend(reversed(children))
-            elif node.end_byte > node.start_byte:
+            elif node.end_byte > node.start_byte and node.type not in spec.blank_tokens:
                 flat.append(node)
                 if node.type in spec.tail_comments and self.tail(node):
                     flat.extend(self.tail(node))  # (read first: no comment twice)
@@ -2214,10 +2214,24 @@ class _Run:
         data = self.doc.data
         for k in range(len(group) - 1, 0, -1):
             node = group[k][0].nodes[0]
-            if "comment" in node.type and _CELL_MARKER.match(data, node.start_byte, node.end_byte):
+            if "comment" in node.type and (
+                _CELL_MARKER.match(data, node.start_byte, node.end_byte) or self.opens_cell(node)
+            ):
                 above = self.comments_right_above(group, k, group[k][0].first, floor=1)
                 return [above, k] if above < k else [k]
         return []
+
+    def opens_cell(self, comment: Node) -> bool:
+        """Whether ``comment`` opens a cell in the language's own editor (``CodeSpec.cell_marks``:
+        MATLAB's ``%% Load the export``, a section the editor runs alone)."""
+        data = self.doc.data
+        for mark in self.spec.cell_marks:
+            end = comment.start_byte + len(mark)
+            if data.startswith(mark.encode(), comment.start_byte) and (
+                end >= comment.end_byte or data[end : end + 1] in (b" ", b"\t", b"\r", b"\n")
+            ):
+                return True
+        return False
 
     def comments_right_above(self, group: list[tuple[Unit, str]], at: int, first: int, floor: int = 0) -> int:
         """Where, in ``group``, the run of comment units that ends just before ``group[at]`` and

@@ -4440,6 +4440,26 @@ def test_matlab_a_class_help_stays_in_its_header_when_methods_follow_it() -> Non
     assert [s for s in found if s != "Shelf"] == [f"Shelf.free{i}" for i in range(6)]
 
 
+def test_matlab_a_script_is_cut_where_its_cells_start() -> None:
+    # ``%%`` opens a cell the editor runs alone (``CodeSpec.cell_marks``): the cut goes there,
+    # not after the first lines of the next cell.
+    source = (
+        "%% Load the nightly export\ndata = readtable(\"stock.csv\");\ndata.Cover = data.Units ./ max(1, data.Daily);\n"
+        "%% Flag low cover\nlow = data(data.Cover < 3, :);\nlow = sortrows(low, \"Cover\");\n"
+        "fprintf(\"%d SKUs under three days\\n\", height(low));\n%% Mail the buyers\n"
+        "body = compose(\"%s: %.1f days\", low.Sku, low.Cover);\n"
+        "sendmail(\"buyers@shop.example\", \"Low cover\", strjoin(body, newline));\n"
+    )
+    chunks = _syntax("low_cover.m", "matlab", source, unit="chars", budget=250)
+    assert [c.text.splitlines()[0] for c in chunks] == ["%% Load the nightly export", "%% Flag low cover", "%% Mail the buyers"]
+    assert all(c.kind == "module" for c in chunks)
+    # A plain comment right above the code it is about goes with it, newline tokens or not
+    # (``CodeSpec.blank_tokens``: the grammar's newline after it made it no comment alone).
+    source = "% Load\nclear; clc\ndata = readtable(\"stock.csv\");\nformat long\n\n% Cover\ncover = data.Units ./ data.Daily;\n"
+    chunks = _syntax("cover.m", "matlab", source, unit="chars", budget=100)
+    assert [c.text.splitlines()[0] for c in chunks] == ["% Load", "% Cover"]
+
+
 def test_matlab_broken_code_is_damaged_in_its_definition_and_garbage_falls_back() -> None:
     source = (
         "function open_till(name)\n% Opens the till.\nfprintf(\"open %s\\n\", name);\nend\n\n"
