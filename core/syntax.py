@@ -337,8 +337,9 @@ class _Run:
         closers = _CLOSING_KEYWORDS | spec.closing_keywords
         closer: Unit | None = None  # the definition an ``end`` keyword closed, with its line
         closed_line = 0
+        tails = spec.tail_comments
         for node in flat:
-            first, last = self.node_lines(node)
+            first, last = self.node_lines(node) if tails else _lines(node, data)
             if closer is not None and first == closed_line:
                 closer.nodes.append(node)  # the name after ``end`` (Scala's ``end linePrice``)
                 closer.last = max(closer.last, last)
