@@ -338,7 +338,9 @@ class CodeSpec:
       subtests (``t.Run("empty cart", func(t *testing.T) {...})``) are a test function's units;
     - ``local_statements``: definitions that are plain statements in a function's body (Go's
       ``type testCase struct {...}`` at the top of a test: the test's own code, not a type of
-      the package);
+      the package); in a Lisp (``argument_lists``) one of kind ``function`` stays a nested
+      definition (Scheme's ``(define (helper x) ...)`` in a ``define``, where ``(define total
+      0)`` is a local variable, a statement);
     - ``iife_wraps``: nodes around a function called where it is written (``(function (root)
       { ... })(this);``, ``!function () {...}()``, UMD's factory argument): at a file's top level
       such a statement is opened, and the definitions inside are the file's own (older
@@ -403,7 +405,9 @@ class CodeSpec:
       the callee, its name its first argument's. It is its own body (``own_bodies``), its head
       its text to its ``head_ends`` node (the parameter vector) or to the argument before its
       first of ``body_starts`` (a multi-arity ``([x] ...)``, a protocol's signatures), else
-      to its name (``(def rate 0.2)``); a split part repeats that head. ``dispatch_names``: such
+      to its name (``(def rate 0.2)``); a word whose ``head_ends`` is ``""`` has no such node
+      (Scheme's ``(define total (lambda ...))`` is headed ``(define total``); a split part
+      repeats that head. ``dispatch_names``: such
       definitions named by their first two arguments (a multimethod's implementation:
       ``(defmethod price :book [item]`` is ``price :book``); ``member_calls``: per container
       word, the type every other list in it is, named by its callee (a protocol's method
@@ -415,6 +419,17 @@ class CodeSpec:
       argument is a list of the word given (``(def total (fn [xs] ...))`` is a function). Its
       docstring, on lines of its own between its name and its parameters, is left out of the
       repeated head (``uncommented_heads``, with strings ``attached``) and leads its first part.
+    - ``name_lists``: per defining word (``argument_lists``), the kind it has when its first
+      argument is a list that holds its name as its first word: the call it defines (Scheme's
+      ``(define (total items) ...)`` is the function ``total``, headed ``(define (total
+      items)``; a curried ``(define ((adder n) x) ...)`` is ``adder``). Without such a list it
+      is named and kinded as any (``(define rate 0.2)``, a variable). A first argument that is
+      a list, for any other word, names it as written (R7RS's ``(define-library (shop stock)
+      ...)`` is ``(shop stock)``);
+    - ``open_calls``: defining-list words (``argument_lists``) whose lists, at a file's or a
+      container's level, are opened when they hold a definition, as ``guards`` are: their
+      definitions are the level's own and what stands before the first goes with it (Scheme's
+      ``(begin ...)`` in an R7RS ``define-library``); in a function's body they are code.
     """
 
     name: str
@@ -517,6 +532,8 @@ class CodeSpec:
     member_calls: dict[str, str] = field(default_factory=dict)
     value_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
     member_groups: frozenset[str] = frozenset()
+    name_lists: dict[str, str] = field(default_factory=dict)
+    open_calls: frozenset[str] = frozenset()
     head_names: frozenset[str] = frozenset()
     help_heads: frozenset[str] = frozenset()
     tail_comments: frozenset[str] = frozenset()
@@ -1965,6 +1982,109 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name_prefixes=frozenset({"set.", "get."}),
             keyword_kinds={"function_definition": {"set.": "setter", "get.": "getter"}},
         ),
+        # Scheme (R7RS, R6RS, Guile) and Racket: every form is a list, a definition by its first
+        # symbol, as Clojure's are (``argument_lists``). ``(define (total items) ...)`` writes the
+        # function as the call it defines: named by that list's first word, headed by the list
+        # (``name_lists``); ``(define rate 0.2)`` is a variable, ``(define f (lambda ...))`` a
+        # function. A ``define`` in a ``define``'s body is its nested definition.
+        CodeSpec(
+            name="scheme",
+            extensions=(".scm", ".ss", ".sld", ".sls"),  # (R7RS libraries ``.sld``, R6RS ones ``.sls``)
+            comment=(";;", ""),
+            definition_calls=frozenset({"list"}),
+            argument_lists=True,
+            callee_skips=frozenset({"(", "[", "{"}),
+            name_types=frozenset({"symbol"}),
+            functions=frozenset({"define", "define*", "define-public", "define-syntax", "define-syntax-rule"}),
+            # An R7RS ``define-library`` (an R6RS ``library``) holds its exports, imports and
+            # definitions; Guile's ``(define-module (shop stock) ...)`` scopes what follows, as
+            # Clojure's ``ns`` does. Both are named by their list as written: ``(shop stock)``.
+            containers=frozenset({"define-record-type", "define-library", "library", "define-module"}),
+            scoping=frozenset({"define-module"}),
+            # R7RS's ``(begin ...)`` in a ``define-library`` (or at a file's top) holds definitions.
+            open_calls=frozenset({"begin"}),
+            own_bodies=frozenset(
+                {"define", "define*", "define-public", "define-syntax", "define-syntax-rule", "define-library", "library"}
+            ),
+            # A definition is its own body, headed by its call list (``name_lists``), else (no
+            # token of its own ends its head: ``""``) by its name and the atoms after it up to its
+            # first list: ``(define total`` over a ``(lambda ...)``, ``(define-library (shop
+            # stock)`` over its ``(export ...)``, ``(define rate`` of ``(define rate 0.2)``.
+            head_ends=dict.fromkeys(
+                ("define", "define*", "define-public", "define-syntax", "define-syntax-rule", "define-library", "library"),
+                "",
+            ),
+            body_starts=frozenset({"list"}),
+            name_lists={
+                "define": "function", "define*": "function", "define-public": "function",
+                "define-syntax": "macro", "define-syntax-rule": "macro",
+            },
+            value_kinds=dict.fromkeys(
+                ("define", "define*", "define-public"), {"lambda": "function", "case-lambda": "function"}
+            ),
+            # In a body, ``(define total 0)`` is a local variable, one of its statements; an
+            # internal ``(define (helper x) ...)`` is a nested function.
+            local_statements=frozenset({"define", "define*", "define-syntax", "define-syntax-rule"}),
+            kinds={
+                "define": "variable", "define*": "variable", "define-public": "variable", "define-syntax": "macro",
+                "define-syntax-rule": "macro", "define-record-type": "record", "define-library": "module",
+                "library": "module", "define-module": "module",
+            },
+            method_marks=(),  # (a name may hold a dot: no method written outside its class)
+        ),  # fmt: skip
+        CodeSpec(
+            name="racket",
+            extensions=(".rkt",),
+            comment=(";;", ""),
+            definition_calls=frozenset({"list"}),
+            argument_lists=True,
+            callee_skips=frozenset({"(", "[", "{"}),
+            name_types=frozenset({"symbol"}),
+            attached=_COMMENTS | {"sexp_comment"},  # ``#;`` comments a whole form out
+            functions=frozenset(
+                {
+                    "define", "define/contract", "define-syntax", "define-syntax-rule", "define-simple-macro",
+                    "define-syntax-parse-rule",
+                }
+            ),
+            # A ``struct``'s fields and options; a submodule's forms (``(module+ test ...)``,
+            # ``(module shop racket/base ...)``, headed by its language).
+            containers=frozenset({"struct", "define-struct", "module", "module+", "module*"}),
+            open_calls=frozenset({"begin", "begin-for-syntax"}),
+            own_bodies=frozenset(
+                {
+                    "define", "define/contract", "define-syntax", "define-syntax-rule", "define-simple-macro",
+                    "define-syntax-parse-rule", "module", "module+", "module*",
+                }
+            ),
+            head_ends=dict.fromkeys(
+                (
+                    "define", "define/contract", "define-syntax", "define-syntax-rule", "define-simple-macro",
+                    "define-syntax-parse-rule", "module", "module+", "module*",
+                ),
+                "",  # (``(module shop racket/base``: headed by its language too)
+            ),
+            body_starts=frozenset({"list"}),
+            # ``(define/contract (restock! item n) (-> item? natural? item?) ...)``: its contract
+            # is the first line of its body.
+            name_lists={
+                "define": "function", "define/contract": "function", "define-syntax": "macro",
+                "define-syntax-rule": "macro", "define-simple-macro": "macro", "define-syntax-parse-rule": "macro",
+            },
+            value_kinds=dict.fromkeys(
+                ("define", "define/contract"), {"lambda": "function", "λ": "function", "case-lambda": "function"}
+            ),
+            local_statements=frozenset(
+                {"define", "define-syntax", "define-syntax-rule", "define-simple-macro", "define-syntax-parse-rule"}
+            ),
+            kinds={
+                "define": "variable", "define/contract": "variable", "define-syntax": "macro",
+                "define-syntax-rule": "macro", "define-simple-macro": "macro", "define-syntax-parse-rule": "macro",
+                "struct": "struct", "define-struct": "struct", "module": "module", "module+": "module",
+                "module*": "module",
+            },
+            method_marks=(),
+        ),  # fmt: skip
         *(
             CodeSpec(
                 name=css_name,

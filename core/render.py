@@ -66,6 +66,8 @@ _PYGMENTS_NAMES = {
     "cython": "cython",
     "glsl": "glsl",
     "clojure": "clojure",
+    "scheme": "scheme",
+    "racket": "racket",
     "css": "css",
     "scss": "scss",
     "sass": "sass",

@@ -299,6 +299,7 @@ class _Run:
         stack = list(reversed(nodes))
         opens = bool(spec.iife_wraps) and not in_function
         guards = spec.guards if not in_function else frozenset()
+        opened = spec.open_calls if not in_function else frozenset()
         heads: set[tuple[int, int, str]] = set()  # the opened guards' own tokens (``if x:``)
         while stack:
             node = stack.pop()
@@ -319,6 +320,12 @@ class _Run:
                 children = node.children
                 opener = next((i for i, child in enumerate(children) if child.type in spec.guard_bodies), 0)
                 heads.update(_key(child) for child in children[:opener])  # what stands before its block
+                stack.extend(reversed(children))
+            elif opened and (inner := self._opened_call(node, opened)) is not None:
+                # Scheme's ``(begin (define ...) ...)`` in an R7RS library: its definitions are
+                # the level's own, what stands before the first goes with it.
+                children = node.children
+                heads.update(_key(child) for child in children[:inner])
                 stack.extend(reversed(children))
             elif node.end_byte > node.start_byte and node.type not in spec.blank_tokens:
                 flat.append(node)
@@ -626,6 +633,13 @@ class _Run:
             and not any(tag in data[node.start_byte : node.end_byte] for tag in _NOT_ITEM_DOC_TAGS)
         )
 
+    def _opened_call(self, node: Node, words: frozenset[str]) -> int | None:
+        """For a Lisp list whose callee is one of ``words`` (``CodeSpec.open_calls``) and that
+        holds a definition, the index of its first child that is one; else None."""
+        if node.type not in self.spec.definition_calls or self._callee_word(node) not in words:
+            return None
+        return next((i for i, c in enumerate(node.children) if c.is_named and self.find_definition(c)[0] is not None), None)
+
     def _guards_definition(self, node: Node, guards: frozenset[str], depth: int = 0) -> bool:
         """Whether guard ``node`` (see ``CodeSpec.guards``) holds a definition in its blocks."""
         for child in node.named_children:
@@ -716,8 +730,12 @@ class _Run:
                     for w in wrappers
                 ):
                     return None, []  # R's ``lapply(xs, function(x) ...)``: no name, no definition
-                if in_function and typed in spec.local_statements:
-                    return None, []
+                if (
+                    in_function
+                    and typed in spec.local_statements
+                    and not (spec.argument_lists and self.kind(current, False) == "function")
+                ):
+                    return None, []  # (Scheme's ``(define total 0)``; its ``(define (helper x) ...)`` stays one)
                 head = spec.call_heads.get(typed)
                 if head is not None and head not in self._path_name(current)[1]:
                     return None, []  # ``rate = 0.2``, not ``total(xs) = sum(xs)``
@@ -1164,16 +1182,50 @@ class _Run:
                 if text:
                     name = f"{text}.{name}"
             return name
-        arguments = [
-            c for c in call.named_children
-            if callee is not None and c.start_byte >= callee.end_byte and c.type not in spec.callee_skips
-            and not self.is_comment(c)
-        ]  # fmt: skip
-        name = self._word(arguments[0]) if arguments else None
+        arguments = self._list_arguments(call)
+        first = arguments[0] if arguments else None
+        if first is not None and typed in spec.name_lists:
+            first = self._listed_name(first)
+        name = self._word(first)
+        if name is None and first is not None and first.type in spec.definition_calls:
+            # A list names it as written: R7RS's ``(define-library (shop stock) ...)``.
+            name = _clean_name(self._text(first))
         if name and typed in spec.dispatch_names and len(arguments) > 1:
             value = _cut(" ".join(self._text(arguments[1]).decode("utf-8", "replace").split()), _MAX_LABEL)
             name = f"{name} {value}"
         return name
+
+    def _list_arguments(self, call: Node) -> list[Node]:
+        """A defining list's arguments: its named children after its callee, comments left out."""
+        spec = self.spec
+        callee = self._call_head(call)
+        if callee is None:
+            return []
+        return [
+            c for c in call.named_children
+            if c.start_byte >= callee.end_byte and c.type not in spec.callee_skips and not self.is_comment(c)
+        ]  # fmt: skip
+
+    def _name_list(self, call: Node) -> Node | None:
+        """The first argument of a defining list that names it inside a list of its own
+        (``CodeSpec.name_lists``: Scheme's ``(define (total items) ...)``), or None."""
+        if self.type_of(call) not in self.spec.name_lists:
+            return None
+        arguments = self._list_arguments(call)
+        return arguments[0] if arguments and arguments[0].type in self.spec.definition_calls else None
+
+    def _listed_name(self, node: Node) -> Node:
+        """The node that names a definition in its first argument (``CodeSpec.name_lists``):
+        that argument, or when it is a list the first word inside it, past the lists a curried
+        ``(define ((adder n) x) ...)`` nests (``adder``)."""
+        for _ in range(_MAX_CALL_NAME_DEPTH):
+            if node.type not in self.spec.definition_calls:
+                break
+            inner = next((c for c in node.named_children if not self.is_comment(c)), None)
+            if inner is None:
+                break
+            node = inner
+        return node
 
     def _keyword_argument(self, call: Node, key: str) -> Node | None:
         """The value of a defining call's keyword argument ``key`` (``for:`` of Elixir's
@@ -1331,6 +1383,9 @@ class _Run:
         opener = spec.head_ends.get(typed)
         if opener is None:
             return None
+        listed = self._name_list(definition) if spec.name_lists else None
+        if listed is not None:
+            return listed.end_byte  # Scheme's ``(define (total items)``: the call it defines
         callee = self._call_head(definition) if spec.argument_lists else None
         # What names it comes first: a multimethod's dispatch value may be a vector too.
         # (A member's name is its callee: its parameters come first.)
@@ -1379,8 +1434,13 @@ class _Run:
     def members_start(self, container: Node) -> int:
         """Where a container that is its own body (``self_bodies``) has its first member: what
         comes before is its head (``extension (s: String)``), no member of it."""
+        opened = self.spec.open_calls
         return next(
-            (c.start_byte for c in container.named_children if self.find_definition(c)[0] is not None),
+            (
+                c.start_byte
+                for c in container.named_children
+                if self.find_definition(c)[0] is not None or (opened and self._opened_call(c, opened) is not None)
+            ),
             container.end_byte,
         )
 
@@ -1444,6 +1504,8 @@ class _Run:
             word = _KIND_WORD.match(text.lstrip("@")) if text else None
             if word:
                 return word.group()  # HCL's block type: ``resource``, ``variable``
+        if spec.name_lists and self._name_list(definition) is not None:
+            return spec.name_lists[typed]  # Scheme's ``(define (total items) ...)``: a function
         values = spec.value_kinds.get(typed)
         if values:  # Clojure's ``(def total (fn [xs] ...))``: a function
             callee = self._call_head(definition)

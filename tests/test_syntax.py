@@ -10,7 +10,7 @@ import pytest
 import core.parsing
 
 from core.chunking import chunk_document, prepare
-from core.languages import CODE_LANGUAGES, LANGUAGES, detect_language
+from core.languages import CODE_LANGUAGES, LANGUAGES, detect_language, fence_language
 from core.settings import ChunkSettings
 from core.syntax import list_definitions
 from tests.helpers import SAMPLES, assert_budget, assert_lossless, assert_slices_true
@@ -205,6 +205,20 @@ LANGUAGE_CASES = {
                [("StockLedger.pick", "method"), ("StockLedger", "class"), ("StockLedger.StockLedger", "method"),
                 ("StockLedger.receive", "method"), ("StockLedger.get.SkuCount", "getter"),
                 ("StockLedger.set.Site", "setter"), ("StockLedger.fromCount", "method"), ("StockLedger.record", "method")]),
+    # The Lisps beyond Clojure: lists typed by their first symbol (``argument_lists``). Scheme's
+    # ``(define (name args) ...)`` names the function in its call list (``name_lists``); an R7RS
+    # library's ``(begin ...)`` is opened (``open_calls``), its name its list as written; a
+    # ``define`` inside a ``define`` is nested.
+    "scheme": ("polyglot_scripts/scheme/cycle_count.sld",
+               [("(shop cycle-count).reconcile", "function"), ("(shop cycle-count)", "module"),
+                ("(shop cycle-count).count", "record"), ("(shop cycle-count).tolerances", "variable"),
+                ("(shop cycle-count).reconcile.latest-per-bin", "function"),
+                ("(shop cycle-count).with-upload", "macro"), ("(shop cycle-count).print-report", "function")]),
+    # Racket's structs, ``define/contract``, a ``module+ test`` submodule and its definitions.
+    "racket": ("polyglot_scripts/racket/order_pricing.rkt",
+               [("price-order", "function"), ("price-order.best-saving", "function"), ("line", "struct"),
+                ("line-cents", "function"), ("tier-discounts", "variable"), ("with-tier-percent", "macro"),
+                ("test", "module"), ("test.cart", "variable")]),
     # A rule set is named by its selectors as written; group rules (``@media``, ``@layer``,
     # ``@supports``) by their head, of their at-rule's kind; nested parts joined by `` » ``.
     "css": ("polyglot_scripts/css/checkout.css",
@@ -233,6 +247,7 @@ LANGUAGE_CASES = {
 COMMENT_PREFIXES = {
     "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
     "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%", "fortran": "!", "clojure": ";;", "css": "/*", "scss": "/*", "matlab": "%",
+    "scheme": ";;", "racket": ";;",
     "cmake": "#",
 }  # fmt: skip
 
@@ -1482,6 +1497,30 @@ _CUDA_FORMS = (
          "(ns shop.clock)\n\n#?(:clj\n   (defn now [] (System/currentTimeMillis))\n   :cljs\n"
          "   (defn now [] (.now js/Date)))\n\n(defn later [ms]\n  (+ (now) ms))\n",
          [("shop.clock.now", "function"), ("shop.clock.later", "function")]),
+        # A curried define, a define of a lambda, Guile's ``define*``/``define-public`` and its
+        # ``define-module`` scoping what follows (a second one not in the first), a top-level
+        # ``begin`` opened, an R6RS ``library``, a function nested in a function.
+        ("scheme", "forms.scm",
+         "(define-module (shop stock) #:use-module (srfi srfi-1))\n(define ((adder n) x) (+ n x))\n"
+         "(define total (lambda (xs) (apply + xs)))\n(define* (restock bin #:optional (qty 1)) qty)\n"
+         "(define-public (pick bin) bin)\n(begin\n  (define a 1)\n  (define (b) 2))\n"
+         "(define (outer x)\n  (define y 2)\n  (define (inner z) (* y z))\n  (inner x))\n"
+         "(define-module (shop price))\n(define rate 0.2)\n"
+         "(library (shop ledger)\n  (export post)\n  (import (rnrs))\n  (define (post e) e))\n",
+         [("(shop stock)", "module"), ("(shop stock).adder", "function"), ("(shop stock).total", "function"),
+          ("(shop stock).restock", "function"), ("(shop stock).pick", "function"), ("(shop stock).a", "variable"),
+          ("(shop stock).b", "function"), ("(shop stock).outer.inner", "function"), ("(shop price)", "module"),
+          ("(shop price).rate", "variable"), ("(shop price).(shop ledger).post", "function")]),
+        # A submodule with its language, ``module*``, a ``define-syntax`` with a call list, ``λ``,
+        # a bracketed form, ``define-struct``, ``begin-for-syntax``, a contracted variable.
+        ("racket", "forms.rkt",
+         "#lang racket\n(module shop racket/base\n  (provide f)\n  (define (f) 1))\n(module* main #f\n  (f))\n"
+         "(define-syntax (swap! stx) (syntax-case stx () [(_ a b) #'(set! a b)]))\n(define inc (\u03bb (x) (+ x 1)))\n"
+         "[define (bracketed x) x]\n(define-struct bin (sku qty))\n(begin-for-syntax\n  (define (helper stx) stx))\n"
+         "(define/contract rate real? 0.2)\n(define-simple-macro (twice e) (begin e e))\n",
+         [("shop", "module"), ("shop.f", "function"), ("main", "module"), ("swap!", "macro"), ("inc", "function"),
+          ("bracketed", "function"), ("bin", "struct"), ("helper", "function"), ("rate", "variable"),
+          ("twice", "macro")]),
         # A selector list over lines is one name on one line, a long one cut; ``@layer a, b;``
         # defines nothing; the generic at-rule's kind is its keyword.
         ("css", "at-rules.css",
@@ -1567,6 +1606,7 @@ _CUDA_FORMS = (
          "ocaml-and-bindings-values-functors-class-types", "erlang-header-forms", "erlang-bound-funs",
          "fortran-interfaces-submodule-external", "glsl-interface-blocks-subroutines",
          "clojure-arities-types-extensions-metadata", "clojure-reader-conditionals",
+         "scheme-curried-guile-modules-begin-library", "racket-submodules-structs-macros",
          "css-selector-lists-at-rules", "scss-directives-placeholders-nesting",
          "cuda-prototypes-specializations-bounds-lambdas",
          "cmake-capitals-quoted-names-macro-nesting-target-kinds",
@@ -2029,6 +2069,99 @@ def test_a_broken_clojure_file_is_chunked_around_the_damage_or_falls_back() -> N
     assert {d.symbol for d in list_definitions(_prep(rel))} == {d.symbol for d in list_definitions(broken)}
     # A ``)`` left out leaves every form after it open to the end: the file is cut in windows.
     prep = prepare(rel, "clojure", text.replace(old, "(max 0 (- par on-hand))\n", 1))
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert chunks and all(c.fallback == "parse_error" for c in chunks)
+    assert_lossless(prep, chunks)
+
+
+# ---- Scheme, Racket, Common Lisp and Emacs Lisp ----------------------------------------------
+
+
+def _lisp_container(language: str) -> tuple[str, str, str, list[str]]:
+    """A container of six members in ``language``: its source, its symbol, its head, and the
+    symbols of the members that are definitions."""
+    pad = "    " if language == "scheme" else "  "
+    members = "\n".join(
+        f"{pad};; Step {i}.\n{pad}(define (step-{i} bin)\n{pad}  (* (bin-units bin) {i}))" for i in range(6)
+    )
+    if language == "scheme":
+        source = f"(define-library (shop steps)\n  (export step-0)\n  (import (scheme base))\n  (begin\n{members}))\n"
+        return source, "(shop steps)", "(define-library (shop steps)", [f"(shop steps).step-{i}" for i in range(6)]
+    source = f"#lang racket/base\n(module+ steps\n{members})\n"
+    return source, "steps", "(module+ steps", [f"steps.step-{i}" for i in range(6)]
+
+
+_LISP_LONG = {
+    "scheme": ("(define (sum-lines lines rate)", '  "Sums the lines."\n  (define total 0)\n', "(display", "  total)\n"),
+    "racket": ("(define (sum-lines lines rate)", '  "Sums the lines."\n  (define total 0)\n', "(displayln", "  total)\n"),
+}
+
+
+@pytest.mark.parametrize("language", ["scheme", "racket"])
+def test_a_lisp_container_splits_into_its_head_and_members_and_a_long_function_repeats_its_head(language) -> None:
+    path = f"split{LANGUAGES[language].extensions[0]}"
+    source, container, head, definitions = _lisp_container(language)
+    chunks = _syntax(path, language, source, unit="chars", budget=200)
+    header = next(c for c in chunks if c.kind == "class_header")
+    assert header.symbol == container and header.text.startswith(head), (header.symbol, header.text)
+    members = [c for c in chunks if c.parent_id == header.id]
+    assert len(members) >= 4 and all(c.header == head for c in members), [(c.symbol, c.header) for c in members]
+    # (A member's comment stays with it; the library's ``(begin`` line goes with its first.)
+    assert [c.symbol for c in members if c.symbol in definitions] == definitions
+    assert all(c.kind == "function" and f";; Step {i}." in c.text for i, c in enumerate(c for c in members if c.symbol in definitions))
+    # A long function: its parts repeat its name and parameters; its docstring leads its first part.
+    signature, lead, call, end = _LISP_LONG[language]
+    body = "".join(f"  {call} \"line {i}\" (* {i} rate))\n" for i in range(30))
+    chunks = _syntax(path, language, f"{signature}\n{lead}{body}{end[:-2]})\n", unit="chars", budget=300)
+    parts = [c for c in chunks if c.symbol == "sum-lines"]
+    assert len(parts) >= 3 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert parts[0].kind == "function" and parts[0].text.startswith(f'{signature}\n  "Sums the lines."')
+    assert all(p.header == signature and p.parent_id == parts[0].id for p in parts[1:]), [p.header for p in parts]
+
+
+def test_lisp_lists_that_define_nothing_are_code() -> None:
+    # A local variable is a statement of its function, a local function a nested definition;
+    # a datum comment, a quoted list, a lambda, ``define-values`` and a definition inside a
+    # ``let`` are code.
+    source = (
+        "(define (outer x)\n  (define y 2)\n  (define (inner z) (* y z))\n  (inner x))\n#;(define hidden 1)\n"
+        "'(define quoted 1)\n(define-values (lo hi) (values 1 2))\n(let ((n 0))\n  (define (next!) n))\n"
+    )
+    for language, path in (("scheme", "a.scm"), ("racket", "a.rkt")):
+        found = [(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))]
+        assert found == [("outer", "function"), ("outer.inner", "function")], (language, found)
+    # Each grammar's files by their extensions, and a Markdown fence's code by its name.
+    extensions = (".scm", ".ss", ".sld", ".sls", ".rkt")
+    assert [detect_language(f"a{ext}") for ext in extensions] == ["scheme", "scheme", "scheme", "scheme", "racket"]
+    assert [fence_language(f) for f in ("scheme", "racket")] == ["scheme", "racket"]
+
+
+@pytest.mark.parametrize(("rel", "old", "new", "hurt", "sound"), [
+    # (An unreadable ``#<...>`` object, as a REPL prints one, pasted into a library's function.)
+    ("polyglot_scripts/scheme/cycle_count.sld", "(define (off? count)", "(define (off? #<count>)",
+     "(shop cycle-count).reconcile.off?", "(shop cycle-count).adjustment-lines"),
+    # (A quote before a closing bracket.)
+    ("polyglot_scripts/racket/order_pricing.rkt", "(floor (+ amount 1/2)))", "(floor (+ amount 1/2) '))",
+     "round-cents", "price-order"),
+], ids=["scheme", "racket"])
+def test_a_broken_lisp_file_is_chunked_around_the_damage_or_falls_back(rel, old, new, hurt, sound) -> None:
+    text = (SAMPLES / rel).read_text("utf-8")
+    assert text.count(old) == 1
+    line = text[: text.index(old)].count("\n") + 1
+    language = detect_language(rel)
+    broken = prepare(rel, language, text.replace(old, new, 1))
+    chunks = chunk_document(broken, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert_lossless(broken, chunks)
+    assert_slices_true(broken, chunks)
+    assert all(c.fallback is None for c in chunks)
+    damaged = [c for c in chunks if "damaged" in c.flags]
+    assert damaged and {c.symbol for c in damaged} == {hurt}, {c.symbol for c in damaged}
+    assert any(c.start_line <= line <= c.end_line for c in damaged)
+    assert any(c.symbol == sound and not c.flags for c in chunks)
+    assert {d.symbol for d in list_definitions(_prep(rel))} == {d.symbol for d in list_definitions(broken)}
+    # Where errors are most of the file, it is cut into fixed windows instead.
+    garbage = "\n".join(") ( #< ]] [ } { )) ( . ,@ #( ]" for _ in range(60)) + "\n"
+    prep = prepare(rel, language, garbage)
     chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=400), "syntax")
     assert chunks and all(c.fallback == "parse_error" for c in chunks)
     assert_lossless(prep, chunks)
