@@ -155,6 +155,10 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
             return reopened
     if damage is None:
         damage = find_damage(tree)
+    if spec.argument_lists and damage.ranges:
+        blanked = _strays_blanked(parser, doc, tree, deadline)
+        if blanked is not None:
+            return blanked
     if damage.ratio <= ERROR_FALLBACK_RATIO:
         return Parse(tree)
     if _garbage(doc, damage, comment[0]):
@@ -193,6 +197,51 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
     if not kept or find_damage(best_tree, kept, doc).ratio > ERROR_FALLBACK_RATIO:
         return Parse(tree)  # no better: the chunker falls back on the original tree's damage
     return Parse(best_tree, kept)
+
+
+_LIST_CLOSERS = frozenset({")", "]", "}"})
+
+
+def _strays_blanked(parser: Parser, doc: Document, tree: Tree, deadline: float) -> Parse | None:
+    """A Lisp's ``)`` too many (``CodeSpec.argument_lists``): where a grammar reads the text
+    after a closing bracket no list opened as one ERROR to the end of the file (Racket's and
+    Common Lisp's do; Clojure's and Scheme's keep the ERROR to the bracket), the bracket is
+    read as a space, up to :data:`MAX_MUTED` of them, its line muted as a mended line is (see
+    :func:`parse`): the definitions after it keep their structure, and the chunk that holds
+    it is flagged. None when there is no such bracket, or blanking does not leave less damage."""
+    work = bytearray(doc.data)
+    muted: list[int] = []
+    damage = find_damage(tree)
+    for _ in range(MAX_MUTED):
+        token = _swallowing_stray(tree)
+        if token is None:
+            break
+        work[token.start_byte : token.end_byte] = b" " * (token.end_byte - token.start_byte)
+        tried = _parse_until(parser, bytes(work), deadline)
+        if tried is None:
+            return None
+        line = doc.line_of_byte(token.start_byte)
+        found = find_damage(tried, (*muted, line), doc)
+        if found.error_bytes >= damage.error_bytes:
+            break
+        tree, damage = tried, found
+        muted.append(line)
+    return Parse(tree, tuple(sorted(muted))) if muted else None
+
+
+def _swallowing_stray(tree: Tree) -> Node | None:
+    """The first ERROR's closing bracket when the ERROR begins with it and runs on past its
+    line (see :func:`_strays_blanked`), else None."""
+    stack = [tree.root_node] if tree.root_node.has_error else []
+    while stack:
+        node = stack.pop()
+        if node.is_error:
+            first = node.child(0) if node.child_count else None
+            if first is None or first.is_named or first.type not in _LIST_CLOSERS:
+                return None
+            return first if node.end_point.row > first.end_point.row else None
+        stack.extend(reversed([c for c in node.children if c.has_error]))
+    return None
 
 
 def _opened_ratio(tree: Tree, damage: Damage, spec: CodeSpec) -> float:
