@@ -419,17 +419,31 @@ class CodeSpec:
       argument is a list of the word given (``(def total (fn [xs] ...))`` is a function). Its
       docstring, on lines of its own between its name and its parameters, is left out of the
       repeated head (``uncommented_heads``, with strings ``attached``) and leads its first part.
+      A list whose callee is itself a definition that is no list wraps it (Common Lisp's
+      grammar reads ``(defun ...)`` as a ``defun`` node, the only child of a ``list_lit``);
+    - ``keyword_paths``: per node type, the child types down to a keyword of its own that types
+      it, as a defining call's callee does (Common Lisp's ``defun`` node holds ``defun``,
+      ``defmacro``, ``defgeneric``, ``defmethod`` or ``lambda`` in its ``defun_header``'s
+      ``defun_keyword``): the word is its type for every field here, and a word that is none
+      of ``functions`` or ``containers`` (``lambda``) makes it no definition;
     - ``name_lists``: per defining word (``argument_lists``), the kind it has when its first
       argument is a list that holds its name as its first word: the call it defines (Scheme's
       ``(define (total items) ...)`` is the function ``total``, headed ``(define (total
-      items)``; a curried ``(define ((adder n) x) ...)`` is ``adder``). Without such a list it
-      is named and kinded as any (``(define rate 0.2)``, a variable). A first argument that is
-      a list, for any other word, names it as written (R7RS's ``(define-library (shop stock)
-      ...)`` is ``(shop stock)``);
+      items)``; a curried ``(define ((adder n) x) ...)`` is ``adder``), or a name with its
+      options (Common Lisp's ``(defstruct (bin (:conc-name bin-)) ...)`` is ``bin``). Without
+      such a list it is named and kinded as any (``(define rate 0.2)``, a variable). A first
+      argument that is a list or a string, for any other word, names it as written (R7RS's
+      ``(define-library (shop stock) ...)`` is ``(shop stock)``, ASDF's ``(defsystem "shop"
+      ...)`` is ``shop``);
+    - ``specializer_names``: methods named by their name, their qualifiers and the classes
+      their required parameters specialize on, as CLOS tells them apart (Common Lisp's
+      ``(defmethod price :around ((item book) qty) ...)`` is ``price :around (book t)``,
+      Elisp's ``(cl-defmethod shop-price ((i shop-item)) ...)`` is ``shop-price (shop-item)``);
     - ``open_calls``: defining-list words (``argument_lists``) whose lists, at a file's or a
       container's level, are opened when they hold a definition, as ``guards`` are: their
       definitions are the level's own and what stands before the first goes with it (Scheme's
-      ``(begin ...)`` in an R7RS ``define-library``); in a function's body they are code.
+      ``(begin ...)`` in an R7RS ``define-library``, Common Lisp's ``(eval-when (...)``, Elisp's
+      ``(with-eval-after-load 'org``); in a function's body they are code.
     """
 
     name: str
@@ -532,7 +546,9 @@ class CodeSpec:
     member_calls: dict[str, str] = field(default_factory=dict)
     value_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
     member_groups: frozenset[str] = frozenset()
+    keyword_paths: dict[str, tuple[str, ...]] = field(default_factory=dict)
     name_lists: dict[str, str] = field(default_factory=dict)
+    specializer_names: frozenset[str] = frozenset()
     open_calls: frozenset[str] = frozenset()
     head_names: frozenset[str] = frozenset()
     help_heads: frozenset[str] = frozenset()
@@ -2085,6 +2101,100 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             },
             method_marks=(),
         ),  # fmt: skip
+        CodeSpec(
+            name="commonlisp",
+            extensions=(".lisp", ".lsp", ".asd"),  # (not ``.cl``: OpenCL's too)
+            comment=(";;", ""),
+            # The grammar reads ``defun``, ``defmacro``, ``defgeneric`` and ``defmethod`` (and
+            # ``lambda``) as a ``defun`` node, typed by the keyword in its header
+            # (``keyword_paths``), named by the header's ``function_name`` (``(setf qty)`` too),
+            # headed by that header, its lambda list last; every other form is a list typed by
+            # its first symbol (``argument_lists``).
+            definition_calls=frozenset({"list_lit"}),
+            argument_lists=True,
+            callee_skips=frozenset({"("}),
+            keyword_paths={"defun": ("defun_header", "defun_keyword")},
+            name_paths=frozenset({"defun_header"}),
+            name_fields=("function_name",),
+            # A symbol; a keyword's or an uninterned symbol's name (``:shop``, ``#:shop``: ``shop``).
+            name_types=frozenset({"sym_lit", "kwd_symbol"}),
+            functions=frozenset(
+                {
+                    "defun", "defmacro", "defgeneric", "defmethod", "defvar", "defparameter", "defconstant",
+                    "deftype", "defpackage", "in-package", "defsystem",
+                }
+            ),
+            # A class's (a condition's) slots; a struct's, named in ``(defstruct (bin (:conc-name
+            # bin-)) ...)`` too (``name_lists``).
+            containers=frozenset({"defclass", "define-condition", "defstruct"}),
+            name_lists={"defstruct": "struct"},
+            # ``(in-package :shop)`` scopes the definitions after it (``shop.restock``);
+            # ``defpackage`` defines the package, no scope.
+            scoping=frozenset({"in-package"}),
+            # ``(defmethod price :around ((item book) qty)``: ``price :around (book t)``.
+            specializer_names=frozenset({"defmethod"}),
+            # A feature expression, ``#+sbcl (defun ...)``, is the definition's, as a decorator is.
+            wrappers=frozenset({"include_reader_macro"}),
+            open_calls=frozenset({"progn", "eval-when"}),
+            own_bodies=frozenset({"defun", "defmacro", "defgeneric", "defmethod", "defclass", "define-condition"}),
+            head_ends={
+                **dict.fromkeys(("defun", "defmacro", "defgeneric", "defmethod"), "defun_header"),
+                "defclass": "list_lit", "define-condition": "list_lit",  # its superclasses
+            },
+            kinds={
+                "defmacro": "macro", "defgeneric": "generic", "defmethod": "method", "defvar": "variable",
+                "defparameter": "variable", "defconstant": "constant", "deftype": "type", "defpackage": "package",
+                "in-package": "namespace", "defsystem": "system", "defclass": "class",
+                "define-condition": "condition", "defstruct": "struct",
+            },
+            method_marks=(),
+        ),  # fmt: skip
+        CodeSpec(
+            name="elisp",
+            extensions=(".el",),
+            comment=(";;", ""),
+            # ``defun`` (``defsubst``) and ``defmacro`` are nodes of their own, named by their
+            # ``name`` field, headed to their parameters; ``defvar`` and ``defconst`` are special
+            # forms typed by their keyword token (read as a word: ``name_types``); every other
+            # definition is a list typed by its first symbol (``argument_lists``).
+            definition_calls=frozenset({"list", "special_form"}),
+            argument_lists=True,
+            callee_skips=frozenset({"("}),
+            name_types=frozenset({"symbol", "defvar", "defconst", "progn"}),
+            functions=frozenset(
+                {
+                    "function_definition", "macro_definition", "defvar", "defconst", "defvar-local", "defcustom",
+                    "defgroup", "defface", "defalias", "cl-defun", "cl-defmacro", "cl-defgeneric", "cl-defmethod",
+                    "define-minor-mode", "define-globalized-minor-mode", "define-derived-mode", "ert-deftest",
+                }
+            ),
+            containers=frozenset({"cl-defstruct", "defclass"}),  # (``defclass``: EIEIO's, its slots)
+            name_lists={"cl-defstruct": "struct"},  # ``(cl-defstruct (shop-bin (:constructor ...)) ...)``
+            specializer_names=frozenset({"cl-defmethod"}),
+            # ``(with-eval-after-load 'org (defun ...))``, ``(eval-and-compile (defmacro ...))``.
+            open_calls=frozenset({"progn", "eval-and-compile", "eval-when-compile", "with-eval-after-load"}),
+            own_bodies=frozenset(
+                {
+                    "function_definition", "macro_definition", "cl-defun", "cl-defmacro", "cl-defgeneric",
+                    "cl-defmethod", "ert-deftest", "defclass",
+                }
+            ),
+            head_ends=dict.fromkeys(
+                (
+                    "function_definition", "macro_definition", "cl-defun", "cl-defmacro", "cl-defgeneric",
+                    "cl-defmethod", "ert-deftest", "defclass",
+                ),
+                "list",
+            ),
+            kinds={
+                "macro_definition": "macro", "defvar": "variable", "defvar-local": "variable", "defconst": "constant",
+                "defcustom": "option", "defgroup": "group", "defface": "face", "defalias": "alias",
+                "cl-defmacro": "macro", "cl-defgeneric": "generic", "cl-defmethod": "method",
+                "define-minor-mode": "mode", "define-globalized-minor-mode": "mode", "define-derived-mode": "mode",
+                "ert-deftest": "test", "cl-defstruct": "struct", "defclass": "class",
+            },
+            method_marks=(),
+        ),  # fmt: skip
         *(
             CodeSpec(
                 name=css_name,
@@ -2269,6 +2379,7 @@ _FENCE_ALIASES = {
     "golang": "go", "c++": "cpp", "c#": "csharp", "cs": "csharp", "shell": "bash", "node": "javascript",
     "python3": "python", "py3": "python", "objective-c": "objc", "objectivec": "objc", "obj-c": "objc",
     "terraform": "hcl", "protobuf": "proto", "pwsh": "powershell", "posh": "powershell", "octave": "matlab",
+    "common-lisp": "commonlisp", "emacs-lisp": "elisp",
 }  # fmt: skip
 # The info string's first word: after an opening ``{`` and a dot (R Markdown's ``{r setup}``,
 # Pandoc's ``{.python}``), up to a space, a comma (rustdoc's ``rust,ignore``) or a brace.

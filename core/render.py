@@ -68,6 +68,8 @@ _PYGMENTS_NAMES = {
     "clojure": "clojure",
     "scheme": "scheme",
     "racket": "racket",
+    "commonlisp": "common-lisp",
+    "elisp": "emacs-lisp",
     "css": "css",
     "scss": "scss",
     "sass": "sass",

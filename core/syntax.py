@@ -202,8 +202,16 @@ class _Run:
 
     def type_of(self, node: Node) -> str:
         """``node``'s type, or for a call that defines (``CodeSpec.definition_calls``: Elixir's
-        ``def add(cart, item) do``) its callee's word, ``def``."""
+        ``def add(cart, item) do``) its callee's word, ``def``; for a node typed by a keyword of
+        its own (``CodeSpec.keyword_paths``: Common Lisp's ``defun`` node) that keyword."""
         spec = self.spec
+        path = spec.keyword_paths.get(node.type)
+        if path is not None:
+            found: Node | None = node
+            for step in path:
+                found = next((c for c in found.children if c.type == step), None) if found is not None else None
+            # (A word that defines nothing, ``lambda``, is its type all the same: no definition's.)
+            return self._text(found).decode("utf-8", "replace") if found is not None else node.type
         if node.type not in spec.definition_calls:
             return node.type
         word = self._callee_word(node)
@@ -237,10 +245,15 @@ class _Run:
 
     def _word(self, node: Node | None) -> str | None:
         """``node``'s text when it is of ``name_types``; in a Lisp (``argument_lists``), that
-        of its name child (Clojure's symbol, past its namespace and ``^:private`` on it)."""
+        of its name child (Clojure's symbol, past its namespace and ``^:private`` on it), or of
+        its only named child when that is a word (Common Lisp's keyword ``:shop``, its colon
+        off; Elisp's quoted ``'shop-total``)."""
         spec = self.spec
         if node is not None and node.type not in spec.name_types and spec.argument_lists:
-            node = next((c for f in spec.name_fields if (c := node.child_by_field_name(f)) is not None), None)
+            named = next((c for f in spec.name_fields if (c := node.child_by_field_name(f)) is not None), None)
+            if named is None and node.named_child_count == 1 and node.named_children[0].type in spec.name_types:
+                named = node.named_children[0]
+            node = named
         if node is None or node.type not in spec.name_types:
             return None
         return self._text(node).decode("utf-8", "replace")
@@ -322,8 +335,8 @@ class _Run:
                 heads.update(_key(child) for child in children[:opener])  # what stands before its block
                 stack.extend(reversed(children))
             elif opened and (inner := self._opened_call(node, opened)) is not None:
-                # Scheme's ``(begin (define ...) ...)`` in an R7RS library: its definitions are
-                # the level's own, what stands before the first goes with it.
+                # Scheme's ``(begin (define ...) ...)``, Common Lisp's ``(eval-when (...) (defun ...))``:
+                # its definitions are the level's own, what stands before the first goes with it.
                 children = node.children
                 heads.update(_key(child) for child in children[:inner])
                 stack.extend(reversed(children))
@@ -772,6 +785,14 @@ class _Run:
                     and (not in_function or (suites and self._suite_call(call)))
                 ):
                     return call, wrappers + chain
+            if spec.argument_lists and current.type in spec.definition_calls:
+                # A list whose callee is itself a definition wraps it: Common Lisp's grammar reads
+                # ``(defun ...)`` as a ``defun`` node, typed by its keyword, in a ``list_lit``.
+                head = self._defined_head(current)
+                if head is not None:
+                    wrappers.append(current)
+                    current = head
+                    continue
             if current.type in spec.calls:
                 # ``const Button = memo(function Button() {...})``: the function is what is named.
                 if in_function or not any(w.type in spec.naming_wrappers or w.type in spec.anonymous_names for w in wrappers):
@@ -800,10 +821,24 @@ class _Run:
                     or c.type in spec.wrappers
                     or c.type in spec.calls
                     or c.type in spec.registrations
+                    # (A Lisp's defining list: Common Lisp's ``#+sbcl (defun ...)``, past its feature.)
+                    or (spec.argument_lists and c.type in spec.definition_calls and self._defining_list(c))
                 ),
                 None,
             )
         return None, []
+
+    def _defining_list(self, node: Node) -> bool:
+        """Whether Lisp list ``node`` is a definition, or wraps one (:meth:`_defined_head`)."""
+        return self.type_of(node) in self.spec.definitions or self._defined_head(node) is not None
+
+    def _defined_head(self, node: Node) -> Node | None:
+        """The definition Lisp list ``node`` holds as its callee, no list itself (Common Lisp's
+        ``defun`` node in its ``list_lit``), or None."""
+        head = self._call_head(node)
+        if head is None or head.type in self.spec.definition_calls or self.type_of(head) not in self.spec.definitions:
+            return None
+        return head
 
     def prototype(self, node: Node) -> bool:
         """Whether declaration ``node`` declares a function (``CodeSpec.prototypes``): the
@@ -1008,6 +1043,8 @@ class _Run:
             name = self._name_of(node)
             if name:
                 break
+        if name and typed in spec.specializer_names:
+            name = self._specialized(definition, name)
         if not name and definition.type in spec.keyword_names:
             keywords = spec.keyword_kinds.get(definition.type, {})
             name = next((keywords[c.type] for c in definition.children if not c.is_named and c.type in keywords), None)
@@ -1187,8 +1224,9 @@ class _Run:
         if first is not None and typed in spec.name_lists:
             first = self._listed_name(first)
         name = self._word(first)
-        if name is None and first is not None and first.type in spec.definition_calls:
-            # A list names it as written: R7RS's ``(define-library (shop stock) ...)``.
+        if name is None and first is not None and (first.type in spec.definition_calls or self._text(first)[:1] == b'"'):
+            # A list or a string names it as written: R7RS's ``(define-library (shop stock)
+            # ...)``, ASDF's ``(defsystem "shop" ...)`` (its quotes off).
             name = _clean_name(self._text(first))
         if name and typed in spec.dispatch_names and len(arguments) > 1:
             value = _cut(" ".join(self._text(arguments[1]).decode("utf-8", "replace").split()), _MAX_LABEL)
@@ -1226,6 +1264,42 @@ class _Run:
                 break
             node = inner
         return node
+
+    def _specialized(self, definition: Node, name: str) -> str:
+        """A method's name with its qualifiers and the classes its required parameters
+        specialize on (``CodeSpec.specializer_names``): Common Lisp's ``(defmethod price
+        :around ((item book) qty) ...)`` is ``price :around (book t)``; ``name`` without a
+        parameter list."""
+        spec = self.spec
+        if definition.type in spec.definition_calls:
+            after = self._list_arguments(definition)[1:]
+        else:  # the name's siblings in its head (Common Lisp's ``defun_header``)
+            named = self._path_name(definition)[0]
+            holder = named.parent if named is not None else None
+            after = [c for c in holder.named_children if c.start_byte >= named.end_byte] if holder and named else []
+        qualifiers: list[str] = []
+        parameters: Node | None = None
+        for node in after:
+            if self.is_comment(node):
+                continue
+            if node.type in spec.definition_calls:
+                parameters = node
+                break
+            qualifiers.append(" ".join(self._text(node).decode("utf-8", "replace").split()))
+        if parameters is None:
+            return name
+        classes: list[str] = []
+        for parameter in parameters.named_children:
+            if self.is_comment(parameter):
+                continue
+            if parameter.type in spec.definition_calls:  # ``(item book)``: specialized on ``book``
+                parts = [c for c in parameter.named_children if not self.is_comment(c)]
+                classes.append(" ".join(self._text(parts[1]).decode("utf-8", "replace").split()) if len(parts) > 1 else "t")
+            elif self._text(parameter).startswith(b"&"):
+                break  # ``&optional``, ``&key``, ``&rest``: no more required parameters
+            else:
+                classes.append("t")
+        return _cut(" ".join([name, *qualifiers, f"({' '.join(classes)})"]), _MAX_NAME)
 
     def _keyword_argument(self, call: Node, key: str) -> Node | None:
         """The value of a defining call's keyword argument ``key`` (``for:`` of Elixir's

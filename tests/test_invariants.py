@@ -41,7 +41,7 @@ def test_samples_cover_many_languages() -> None:
                      "ocaml", "ocaml_interface", "erlang",
                      "fortran", "glsl",
                      "clojure",
-                     "scheme", "racket",
+                     "scheme", "racket", "commonlisp", "elisp",
                      "css", "scss",
                      "cuda",
                      "cmake",

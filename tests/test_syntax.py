@@ -219,6 +219,26 @@ LANGUAGE_CASES = {
                [("price-order", "function"), ("price-order.best-saving", "function"), ("line", "struct"),
                 ("line-cents", "function"), ("tier-discounts", "variable"), ("with-tier-percent", "macro"),
                 ("test", "module"), ("test.cart", "variable")]),
+    # Common Lisp: ``in-package`` scopes what follows; the grammar's ``defun`` node is typed by
+    # its keyword (``keyword_paths``); a method is named by its qualifiers and specializers; a
+    # feature expression (``#+sbcl``) goes with the definition below it.
+    "commonlisp": ("polyglot_scripts/commonlisp/pick_waves.lisp",
+                   [("shop.picking.build-pick-waves", "function"), ("shop.picking", "package"),
+                    ("shop.picking", "namespace"), ("shop.picking.order", "class"),
+                    ("shop.picking.pick-line", "struct"), ("shop.picking.overweight-line", "condition"),
+                    ("shop.picking.priority", "generic"), ("shop.picking.priority (order)", "method"),
+                    ("shop.picking.priority :around (order)", "method"), ("shop.picking.do-zone-lines", "macro"),
+                    ("shop.picking.*cart-capacity-grams*", "variable"), ("shop.picking.+rush-priority+", "constant"),
+                    ("shop.picking.spool-waves", "function")]),
+    # Emacs Lisp: ``defun``/``defmacro`` nodes, ``defvar``/``defconst`` special forms, the rest
+    # lists (``defcustom``, ``cl-defstruct``, ``cl-defmethod``, ``define-derived-mode``, ERT).
+    "elisp": ("polyglot_scripts/elisp/shop-restock.el",
+              [("shop-restock-read-export", "function"), ("shop-restock-with-line", "macro"),
+               ("shop-restock", "group"), ("shop-restock-safety-days", "option"),
+               ("shop-restock--approved", "variable"), ("shop-restock-columns", "constant"),
+               ("shop-restock-line", "struct"), ("shop-restock-describe", "generic"),
+               ("shop-restock-describe (shop-restock-line)", "method"), ("shop-restock-mode", "mode"),
+               ("shop-restock-quantity-covers-lead-time", "test")]),
     # A rule set is named by its selectors as written; group rules (``@media``, ``@layer``,
     # ``@supports``) by their head, of their at-rule's kind; nested parts joined by `` » ``.
     "css": ("polyglot_scripts/css/checkout.css",
@@ -247,7 +267,7 @@ LANGUAGE_CASES = {
 COMMENT_PREFIXES = {
     "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
     "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%", "fortran": "!", "clojure": ";;", "css": "/*", "scss": "/*", "matlab": "%",
-    "scheme": ";;", "racket": ";;",
+    "scheme": ";;", "racket": ";;", "commonlisp": ";;", "elisp": ";;",
     "cmake": "#",
 }  # fmt: skip
 
@@ -1521,6 +1541,33 @@ _CUDA_FORMS = (
          [("shop", "module"), ("shop.f", "function"), ("main", "module"), ("swap!", "macro"), ("inc", "function"),
           ("bracketed", "function"), ("bin", "struct"), ("helper", "function"), ("rate", "variable"),
           ("twice", "macro")]),
+        # An ``eql`` specializer and ``&optional``, a ``(setf ...)`` function, a package-qualified
+        # name, ``#-(or ...)``, ``eval-when`` and ``progn`` opened, a string package, ASDF's
+        # system, a second ``in-package`` not in the first.
+        ("commonlisp", "forms.lisp",
+         "(in-package \"SHOP\")\n(defmethod price ((item (eql :gift-card)) &optional (qty 1)) qty)\n"
+         "(defmethod (setf bin-qty) (value (bin bin)) value)\n(defun cl-user::helper () 1)\n"
+         "#-(or sbcl ccl)\n(defun portable-now () (get-universal-time))\n"
+         "(eval-when (:compile-toplevel :load-toplevel :execute)\n  (defmacro with-lock ((lock) &body body) `(progn ,lock ,@body)))\n"
+         "(progn\n  (defvar *a* 1)\n  (defun b () 2))\n(deftype sku () 'string)\n"
+         "(in-package :shop.test)\n(defsystem \"shop\" :depends-on (\"alexandria\"))\n",
+         [("SHOP", "namespace"), ("SHOP.price ((eql :gift-card))", "method"), ("SHOP.(setf bin-qty) (t bin)", "method"),
+          ("SHOP.cl-user.helper", "function"), ("SHOP.portable-now", "function"), ("SHOP.with-lock", "macro"),
+          ("SHOP.*a*", "variable"), ("SHOP.b", "function"), ("SHOP.sku", "type"), ("shop.test", "namespace"),
+          ("shop.test.shop", "system")]),
+        # ``defsubst``, ``defface``, ``defvar-local``, ``cl-defmethod`` with a qualifier and two
+        # specializers, ``with-eval-after-load`` and ``progn`` opened, EIEIO's ``defclass``,
+        # ``defalias`` named by its quoted symbol.
+        ("elisp", "forms.el",
+         "(defsubst shop-cents (euros) (* 100 euros))\n(defface shop-low-stock '((t :foreground \"red\")) \"Low.\")\n"
+         "(defvar-local shop--bin nil)\n(cl-defmethod shop-price :around ((item (eql gift)) &optional qty) qty)\n"
+         "(cl-defmethod shop-price ((item shop-line) (n integer)) n)\n"
+         "(with-eval-after-load 'org\n  (defun shop-org-link (sku) sku))\n(progn\n  (defconst shop-a 1)\n  (defun shop-b () 2))\n"
+         "(defclass shop-bin ()\n  ((sku :initarg :sku))\n  \"A bin.\")\n(defalias 'shop-old #'shop-b)\n",
+         [("shop-cents", "function"), ("shop-low-stock", "face"), ("shop--bin", "variable"),
+          ("shop-price :around ((eql gift))", "method"), ("shop-price (shop-line integer)", "method"),
+          ("shop-org-link", "function"), ("shop-a", "constant"), ("shop-b", "function"), ("shop-bin", "class"),
+          ("shop-old", "alias")]),
         # A selector list over lines is one name on one line, a long one cut; ``@layer a, b;``
         # defines nothing; the generic at-rule's kind is its keyword.
         ("css", "at-rules.css",
@@ -1607,6 +1654,7 @@ _CUDA_FORMS = (
          "fortran-interfaces-submodule-external", "glsl-interface-blocks-subroutines",
          "clojure-arities-types-extensions-metadata", "clojure-reader-conditionals",
          "scheme-curried-guile-modules-begin-library", "racket-submodules-structs-macros",
+         "commonlisp-specializers-features-eval-when-systems", "elisp-forms-specializers-opened-calls",
          "css-selector-lists-at-rules", "scss-directives-placeholders-nesting",
          "cuda-prototypes-specializations-bounds-lambdas",
          "cmake-capitals-quoted-names-macro-nesting-target-kinds",
@@ -2080,24 +2128,32 @@ def test_a_broken_clojure_file_is_chunked_around_the_damage_or_falls_back() -> N
 def _lisp_container(language: str) -> tuple[str, str, str, list[str]]:
     """A container of six members in ``language``: its source, its symbol, its head, and the
     symbols of the members that are definitions."""
-    pad = "    " if language == "scheme" else "  "
-    members = "\n".join(
-        f"{pad};; Step {i}.\n{pad}(define (step-{i} bin)\n{pad}  (* (bin-units bin) {i}))" for i in range(6)
-    )
-    if language == "scheme":
-        source = f"(define-library (shop steps)\n  (export step-0)\n  (import (scheme base))\n  (begin\n{members}))\n"
-        return source, "(shop steps)", "(define-library (shop steps)", [f"(shop steps).step-{i}" for i in range(6)]
-    source = f"#lang racket/base\n(module+ steps\n{members})\n"
-    return source, "steps", "(module+ steps", [f"steps.step-{i}" for i in range(6)]
+    if language in ("scheme", "racket"):
+        pad = "    " if language == "scheme" else "  "
+        members = "\n".join(
+            f"{pad};; Step {i}.\n{pad}(define (step-{i} bin)\n{pad}  (* (bin-units bin) {i}))" for i in range(6)
+        )
+        if language == "scheme":
+            source = f"(define-library (shop steps)\n  (export step-0)\n  (import (scheme base))\n  (begin\n{members}))\n"
+            return source, "(shop steps)", "(define-library (shop steps)", [f"(shop steps).step-{i}" for i in range(6)]
+        source = f"#lang racket/base\n(module+ steps\n{members})\n"
+        return source, "steps", "(module+ steps", [f"steps.step-{i}" for i in range(6)]
+    # A class's slots are its members, none a definition.
+    slots = "\n".join(f"   (slot-{i} :initarg :slot-{i} :initform {i}\n           :documentation \"Slot {i}.\")" for i in range(6))
+    if language == "commonlisp":
+        return f"(defclass bin (item)\n  ({slots[3:]})\n  (:documentation \"A bin.\"))\n", "bin", "(defclass bin (item)", []
+    return f"(defclass shop-bin (shop-item)\n  ({slots[3:]})\n  \"A bin.\")\n", "shop-bin", "(defclass shop-bin (shop-item)", []
 
 
 _LISP_LONG = {
     "scheme": ("(define (sum-lines lines rate)", '  "Sums the lines."\n  (define total 0)\n', "(display", "  total)\n"),
     "racket": ("(define (sum-lines lines rate)", '  "Sums the lines."\n  (define total 0)\n', "(displayln", "  total)\n"),
+    "commonlisp": ("(defun sum-lines (lines rate)", '  "Sums the lines."\n  (declare (ignorable lines))\n', "(print", "  rate)\n"),
+    "elisp": ("(defun sum-lines (lines rate)", '  "Sums the lines."\n  (interactive)\n', "(message", "  rate)\n"),
 }
 
 
-@pytest.mark.parametrize("language", ["scheme", "racket"])
+@pytest.mark.parametrize("language", ["scheme", "racket", "commonlisp", "elisp"])
 def test_a_lisp_container_splits_into_its_head_and_members_and_a_long_function_repeats_its_head(language) -> None:
     path = f"split{LANGUAGES[language].extensions[0]}"
     source, container, head, definitions = _lisp_container(language)
@@ -2130,21 +2186,35 @@ def test_lisp_lists_that_define_nothing_are_code() -> None:
     for language, path in (("scheme", "a.scm"), ("racket", "a.rkt")):
         found = [(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))]
         assert found == [("outer", "function"), ("outer.inner", "function")], (language, found)
-    # Each grammar's files by their extensions, and a Markdown fence's code by its name.
-    extensions = (".scm", ".ss", ".sld", ".sls", ".rkt")
-    assert [detect_language(f"a{ext}") for ext in extensions] == ["scheme", "scheme", "scheme", "scheme", "racket"]
-    assert [fence_language(f) for f in ("scheme", "racket")] == ["scheme", "racket"]
+    prep = prepare("a.lisp", "commonlisp", "(mapcar (lambda (x) x) xs)\n(lambda (y) y)\n(let ((n 0))\n  (defun next-id () (incf n)))\n"
+                   "(defun f () (flet ((g () 1)) (g)))\n")
+    assert [d.symbol for d in list_definitions(prep)] == ["f"]
+    prep = prepare("a.el", "elisp", "(lambda (x) x)\n(let ((n 0))\n  (defun shop-next () n))\n(setq shop-x 1)\n(defun shop-f () 1)\n")
+    assert [d.symbol for d in list_definitions(prep)] == ["shop-f"]
+    # Each grammar's files by their extensions (not ``.cl``: OpenCL's too), and a Markdown
+    # fence's code by the names other tools give it.
+    extensions = (".scm", ".ss", ".sld", ".sls", ".rkt", ".lisp", ".lsp", ".asd", ".el")
+    assert [detect_language(f"a{ext}") for ext in extensions] == [
+        "scheme", "scheme", "scheme", "scheme", "racket", "commonlisp", "commonlisp", "commonlisp", "elisp"
+    ]
+    assert detect_language("kernel.cl") != "commonlisp"
+    fences = ("scheme", "racket", "lisp", "common-lisp", "elisp", "emacs-lisp")
+    assert [fence_language(f) for f in fences] == ["scheme", "racket", "commonlisp", "commonlisp", "elisp", "elisp"]
 
 
 @pytest.mark.parametrize(("rel", "old", "new", "hurt", "sound"), [
     # (An unreadable ``#<...>`` object, as a REPL prints one, pasted into a library's function.)
     ("polyglot_scripts/scheme/cycle_count.sld", "(define (off? count)", "(define (off? #<count>)",
      "(shop cycle-count).reconcile.off?", "(shop cycle-count).adjustment-lines"),
-    # One ``)`` too many: Racket's grammar reads the rest of the file as an error; the stray
-    # bracket is blanked for the parse, its line flagged.
+    # One ``)`` too many: Racket's and Common Lisp's grammars read the rest of the file as an
+    # error; the stray bracket is blanked for the parse, its line flagged.
     ("polyglot_scripts/racket/order_pricing.rkt", "(floor (+ amount 1/2)))", "(floor (+ amount 1/2))))",
      "round-cents", "price-order"),
-], ids=["scheme", "racket"])
+    ("polyglot_scripts/commonlisp/pick_waves.lisp", "(* (line-qty line) (line-grams line)))",
+     "(* (line-qty line) (line-grams line))))", "shop.picking.line-weight", "shop.picking.build-pick-waves"),
+    ("polyglot_scripts/elisp/shop-restock.el", "(shop-restock-line-on-hand line)))))",
+     "(shop-restock-line-on-hand line))))))", "shop-restock-quantity", "shop-restock-read-export"),
+], ids=["scheme", "racket", "commonlisp", "elisp"])
 def test_a_broken_lisp_file_is_chunked_around_the_damage_or_falls_back(rel, old, new, hurt, sound) -> None:
     text = (SAMPLES / rel).read_text("utf-8")
     assert text.count(old) == 1
