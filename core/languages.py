@@ -357,7 +357,10 @@ class CodeSpec:
       sum(xs)`` is an ``assignment`` whose left side is a call; ``rate = 0.2`` is a statement);
     - ``body_openers``: a keyword that is the first token of a body (one of ``body_types``) is
       the body's, on its head's line, not a keyword leading the first member (OCaml's ``module
-      Stock = struct``, ``sig``, ``object``; as Elixir's ``do`` always is);
+      Stock = struct``, ``sig``, ``object``; as Elixir's ``do`` always is); so is, in a
+      definition that is its own body, the keyword that ends its head (``head_ends``: F#'s
+      ``with`` of ``interface IPriced with``) or the one right after that token (``type Cell =
+      struct``);
     - ``closing_keywords``: keywords that, as ``end`` does, close the definition before them and
       never lead the next one (OCaml's ``in`` after a local ``let rec go acc = ... in``);
     - ``function_children``: definitions that are one only when one of their own named children
@@ -443,7 +446,31 @@ class CodeSpec:
       container's level, are opened when they hold a definition, as ``guards`` are: their
       definitions are the level's own and what stands before the first goes with it (Scheme's
       ``(begin ...)`` in an R7RS ``define-library``, Common Lisp's ``(eval-when (...)``, Elisp's
-      ``(with-eval-after-load 'org``); in a function's body they are code.
+      ``(with-eval-after-load 'org``); in a function's body they are code;
+    - ``name_parts``: per type of a node found to hold a name (through ``name_fields``, or a
+      child's ``name``), the field of it that is the name itself: F#'s ``member this.Add(n)``
+      names its ``property_or_ident`` ``this.Add``, whose ``method`` is ``Add`` (``this`` is
+      the self-identifier, any word). Followed while there is such a field (a static member's
+      ``property_or_ident`` has none: ``Empty`` is its whole text);
+    - ``body_after``: per definition type, the token its body follows where no field holds it:
+      the first named node after that token, in the definition or in one of its ``body_hosts``
+      (F#'s ``member this.Add(n: int) =`` then its expression, of any type, in the member's
+      ``method_or_prop_defn``). Without the token it has no body (a property's ``with get() =
+      ... and set v = ...``: cut by its children when too big);
+    - ``binding_groups``: per definition type, the keyword that joins several bindings in one
+      node (F#'s ``let rec even n = ... and odd n = ...``, one ``function_or_value_defn`` with a
+      ``body`` field per binding): a node that holds the keyword is read through its children,
+      each binding that defines a function (its head or its body of a type the group's
+      ``function_children`` gives: ``let rec evens = function ...`` too) a definition of its
+      own: its head (its first named child: ``function_declaration_left``) with the keywords
+      before it (``let rec``, ``and``), named and kinded by it (``kinds``), its body the node's
+      next ``body`` after it (as ``sibling_bodies``'s are). What stands between the head and
+      its body (``=``, a return type) is its head's; ``let x = 1 and y = 2`` stays statements;
+    - ``hung_comments``: the grammar hangs the comments between two definitions on the one
+      above, as its last descendants (F#'s: the ``///`` doc comment of a ``let`` is the last
+      child of the ``let`` or ``type`` before it, a few levels down): those written on lines
+      after a node's first and no deeper than the indentation of that line are read as the
+      node's next siblings, as an indentation-based block's are (its lines end with its code).
     """
 
     name: str
@@ -557,6 +584,10 @@ class CodeSpec:
     cell_marks: tuple[str, ...] = ()
     name_prefixes: frozenset[str] = frozenset()
     path_separator: str = "."
+    name_parts: dict[str, str] = field(default_factory=dict)
+    body_after: dict[str, str] = field(default_factory=dict)
+    binding_groups: dict[str, str] = field(default_factory=dict)
+    hung_comments: bool = False
     grammar: str = ""
 
     @property

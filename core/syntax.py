@@ -199,6 +199,7 @@ class _Run:
         self._sibling_bodies: dict[tuple[int, int, str], tuple[Node, Node]] = {}
         self._definition_words = spec.definitions if spec.definition_calls else frozenset()
         self._tails: dict[tuple[int, int, str], list[Node]] = {}  # (see :meth:`tail`)
+        self._hung = spec.hung_comments  # (comments hung on the definition above: see _peeled)
 
     def type_of(self, node: Node) -> str:
         """``node``'s type, or for a call that defines (``CodeSpec.definition_calls``: Elixir's
@@ -308,6 +309,7 @@ class _Run:
         a class's body, where a function's prototype declares a member (``CodeSpec.prototypes``)."""
         spec = self.spec
         data = self.doc.data
+        hung = self._hung
         flat: list[Node] = []
         stack = list(reversed(nodes))
         opens = bool(spec.iife_wraps) and not in_function
@@ -340,31 +342,47 @@ class _Run:
                 children = node.children
                 heads.update(_key(child) for child in children[:inner])
                 stack.extend(reversed(children))
+            elif spec.binding_groups and (bindings := self.bindings(node)):
+                # F#'s ``let rec even n = ... and odd n = ...``: each binding a definition, read
+                # as they stand (a body is never opened here: it is its binding's).
+                for child in bindings:
+                    flat.append(child)
+                    if hung or data[child.end_byte - 1] in (32, 9):
+                        flat.extend(_peeled(child, data, hung))
             elif node.end_byte > node.start_byte and node.type not in spec.blank_tokens:
                 flat.append(node)
                 if node.type in spec.tail_comments and self.tail(node):
                     flat.extend(self.tail(node))  # (read first: no comment twice)
-                elif data[node.end_byte - 1] in (32, 9):  # ends on indentation (see _peeled)
-                    flat.extend(_peeled(node, data))
+                elif hung or data[node.end_byte - 1] in (32, 9):  # ends on indentation (see _peeled)
+                    flat.extend(_peeled(node, data, hung))
         units: list[Unit] = []
         attached: list[Node] = []
+        binding: Unit | None = None  # a group's binding whose body is still to come (``binding_groups``)
+        body_start = 0
 
         def alone(node: Node) -> Unit:
             """A unit of ``node`` alone: a comment, or a guard's head (see below), that waited
             for a definition and found none."""
-            return Unit(*_lines(node, data), [node], head=bool(heads) and _key(node) in heads)
+            return Unit(*_lines(node, data, hung), [node], head=bool(heads) and _key(node) in heads)
 
         closers = _CLOSING_KEYWORDS | spec.closing_keywords
         closer: Unit | None = None  # the definition an ``end`` keyword closed, with its line
         closed_line = 0
         tails = spec.tail_comments
         for node in flat:
-            first, last = self.node_lines(node) if tails else _lines(node, data)
+            first, last = self.node_lines(node) if tails else _lines(node, data, hung)
             if closer is not None and first == closed_line:
                 closer.nodes.append(node)  # the name after ``end`` (Scala's ``end linePrice``)
                 closer.last = max(closer.last, last)
                 continue
             closer = None
+            if binding is not None:
+                if node.start_byte <= body_start:
+                    # Its ``=`` (a return type, a comment), then its body: the binding's own.
+                    binding.nodes.append(node)
+                    binding.last = max(binding.last, last)
+                    continue
+                binding = None
             if spec.sibling_bodies and not attached and (host := self._sibling_host(units, node)) is not None:
                 # Dart's ``Widget build(BuildContext context)`` then its ``{ ... }`` or ``=>
                 # expr;``, a sibling: the two are one definition, named and headed by the head.
@@ -417,7 +435,12 @@ class _Run:
                 if host.definition is None:
                     host.definition, host.wrappers = host.nodes[0], []
                 continue
-            definition, wrappers = self.find_definition(node, in_function=in_function, callbacks=callbacks, in_class=in_class)
+            if spec.binding_groups and _key(node) in self._sibling_bodies:
+                definition, wrappers = node, []  # a group's binding (see :meth:`bindings`)
+            else:
+                definition, wrappers = self.find_definition(
+                    node, in_function=in_function, callbacks=callbacks, in_class=in_class
+                )
             if definition is not None and _key(definition) in self._continued:
                 definition, wrappers = None, []  # a later equation: a statement of the first's (``equations``)
             if definition is None and spec.name_followers and (host := self._follows(units, node)) is not None:
@@ -441,6 +464,10 @@ class _Run:
                 units.extend(map(alone, attached))
                 attached = []
             units.append(unit)
+            if spec.binding_groups and definition is not None and definition is node:
+                paired = self._sibling_bodies.get(_key(definition))
+                if paired is not None and paired[0].start_byte > node.start_byte:
+                    binding, body_start = unit, paired[0].start_byte
         if attached and spec.docs_below:
             self._doc_below(units, attached, None)
         units.extend(map(alone, attached))
@@ -511,13 +538,35 @@ class _Run:
     def node_lines(self, node: Node) -> tuple[int, int]:
         """:func:`_lines` of ``node``, less the comments after its code that are about what
         follows it (``CodeSpec.tail_comments``)."""
-        first, last = _lines(node, self.doc.data)
+        first, last = _lines(node, self.doc.data, self._hung)
         tail = self.tail(node) if node.type in self.spec.tail_comments else []
         if tail:
             last = tail[0].start_point.row  # (the blank line above the first of them)
             while last > first and self.doc.is_blank(last):
                 last -= 1
         return first, last
+
+    def bindings(self, node: Node) -> list[Node]:
+        """The children of a group of bindings joined by its keyword (``CodeSpec.binding_groups``:
+        F#'s ``let rec even n = ... and odd n = ...``); each binding's head (its first named
+        child) that defines a function, by its own type or its body's (the group's
+        ``function_children``), is paired with the node's next ``body``: a definition. Empty
+        when ``node`` is no such group."""
+        spec = self.spec
+        joiner = spec.binding_groups.get(node.type)
+        if joiner is None or not any(c.type == joiner and not c.is_named for c in node.children):
+            return []
+        marks = spec.function_children.get(node.type)
+        head: Node | None = None
+        expecting = True  # the next named child is a binding's head
+        for at, child in enumerate(node.children):
+            if node.field_name_for_child(at) == "body":
+                if head is not None and (marks is None or head.type in marks or child.type in marks):
+                    self._sibling_bodies[_key(head)] = (child, head)
+                head, expecting = None, True
+            elif expecting and child.is_named and child.type not in spec.attached:
+                head, expecting = child, False
+        return [c for c in node.children if c.end_byte > c.start_byte]
 
     def _join_equations(self, units: list[Unit]) -> list[Unit]:
         """Units of one definition's type signature and equations, one after the other with
@@ -632,7 +681,7 @@ class _Run:
         """Whether comment or attribute ``node`` belongs to what starts on line ``first``: it
         ends on the line above, or it is a doc comment (``CodeSpec.doc_comments``) with only
         blank lines between."""
-        last = _lines(node, self.doc.data)[1]
+        last = _lines(node, self.doc.data, self._hung)[1]
         if last + 1 >= first:
             return True
         data = self.doc.data
@@ -1131,7 +1180,7 @@ class _Run:
                 return ".".join(label.strip("\"") for label in labels if label)
         for field_name in spec.name_fields:
             child = node.child_by_field_name(field_name)
-            text = self._identifier(child) if child is not None else None
+            text = self._identifier(self._name_part(child)) if child is not None else None
             if text:
                 return text
         if spec.name_paths:
@@ -1150,8 +1199,20 @@ class _Run:
                     return _clean_name(self._text(held))
             inner = child.child_by_field_name("name")
             if inner is not None:
-                return _clean_name(self._text(inner))
+                return _clean_name(self._text(self._name_part(inner)))
         return None
+
+    def _name_part(self, node: Node) -> Node:
+        """The part of name node ``node`` that is the name itself (``CodeSpec.name_parts``: F#'s
+        ``Add`` of ``this.Add``), or ``node``."""
+        parts = self.spec.name_parts
+        for _ in range(_MAX_NAME_PATH):
+            field_name = parts.get(node.type)
+            inner = node.child_by_field_name(field_name) if field_name else None
+            if inner is None:
+                return node
+            node = inner
+        return node
 
     def _path_name(self, node: Node) -> tuple[Node | None, list[str]]:
         """The node naming ``node`` down its ``CodeSpec.name_paths`` (or None), and the types
@@ -1532,6 +1593,14 @@ class _Run:
         body = definition.child_by_field_name("body")
         if body is not None:
             return body
+        token = spec.body_after.get(typed)
+        if token is not None:
+            # F#'s ``member this.Add(n) =`` then its expression (in its ``method_or_prop_defn``).
+            for holder in (definition, *(c for c in definition.named_children if c.type in spec.body_hosts)):
+                children = holder.children
+                at = next((i for i, c in enumerate(children) if c.type == token), None)
+                if at is not None:
+                    return next((c for c in children[at + 1 :] if c.is_named and not self.is_comment(c)), None)
         for child in reversed(definition.named_children):
             if child.type in spec.body_types:
                 return child
@@ -1677,10 +1746,11 @@ class _Run:
                 # Whole but for its end marker (``end roundCents``): the definition stays whole,
                 # and the marker goes on as code after it, not the cause of a split.
                 data = self.doc.data
-                marker = [n for n in unit.nodes if _lines(n, data)[0] >= unit.closed]
+                marker = [n for n in unit.nodes if _lines(n, data, self._hung)[0] >= unit.closed]
                 unit = Unit(unit.first, unit.closed - 1, [n for n in unit.nodes if n not in marker],
                             unit.definition, unit.wrappers, unit.head)
-                units.insert(at + 1, Unit(_lines(marker[0], data)[0], max(_lines(n, data)[1] for n in marker), marker))
+                marker_last = max(_lines(n, data, self._hung)[1] for n in marker)
+                units.insert(at + 1, Unit(_lines(marker[0], data)[0], marker_last, marker))
             if header and not self.fits(unit.first, unit.last, symbol, header) and self.fits(
                 unit.first, unit.last, symbol, ""
             ):
@@ -1786,7 +1856,7 @@ class _Run:
             return None
         data = self.doc.data
         first = _lines(nodes[code], data)[0]
-        comments_last = _lines(nodes[code - 1], data)[1]
+        comments_last = _lines(nodes[code - 1], data, self._hung)[1]
         if comments_last >= first or not self.fits(first, unit.last, symbol, ""):
             return None  # a comment on the definition's own first line, or too big alone
         definition = unit.definition
@@ -1894,7 +1964,7 @@ class _Run:
         paired = self._sibling_bodies.get(_key(definition))  # (its body is after it, yet no code after it)
         after = [
             n for n in unit.nodes
-            if n.start_byte >= outer.end_byte and _lines(n, self.doc.data)[1] > outer_last
+            if n.start_byte >= outer.end_byte and _lines(n, self.doc.data, self._hung)[1] > outer_last
             and (paired is None or n != paired[0])
         ]  # fmt: skip
         signature = self.unit_signature(unit)
@@ -1938,7 +2008,7 @@ class _Run:
                 holder = holder.parent
             tail += [c for w in unit.wrappers for c in w.children if c.start_byte >= definition.end_byte]
         else:  # a property whose accessors stand beside it (``CodeSpec.accessors``): their statements are its body
-            head_last, inside, tail = _lines(definition, self.doc.data)[1], [], []
+            head_last, inside, tail = _lines(definition, self.doc.data, self._hung)[1], [], []
         repeat = self.repeatable(symbol, signature)
         if repeat == signature and ("\n" in signature or signature in self._unfolded):
             # A signature of several lines (or folded from them) that leaves no room for the
@@ -2433,8 +2503,8 @@ class _Run:
             if deep and len(children) > _MAX_LOOK_INSIDE:
                 ordered.append(Unit(current.first, current.last, []))  # a data table: lines cut it alike
                 continue
-            sub = _fuse(sorted((Unit(*_lines(c, self.doc.data), [c]) for c in children if c.end_byte > c.start_byte),
-                               key=lambda u: (u.first, u.nodes[0].start_byte)))
+            pieces = (Unit(*_lines(c, self.doc.data, self._hung), [c]) for c in children if c.end_byte > c.start_byte)
+            sub = _fuse(sorted(pieces, key=lambda u: (u.first, u.nodes[0].start_byte)))
             sub = [u for u in sub if u.first <= current.last]  # not the comments :func:`_peeled` took
             if len(sub) <= 1:
                 inner = sub[0].nodes if sub else []
@@ -2706,14 +2776,15 @@ def _join_symbols(names: list[str], separator: str = ".") -> str:
     return ", ".join(names)
 
 
-def _lines(node: Node, data: bytes) -> tuple[int, int]:
+def _lines(node: Node, data: bytes, hung: bool = False) -> tuple[int, int]:
     """1-based first and last line of a node in the source ``data`` (a node ending at column 0
     ends on the line before; one that ends on indentation ends with its last token, comments
-    it ends with that are about what follows left out: see :func:`_peeled`)."""
+    it ends with that are about what follows left out: see :func:`_peeled`; ``hung``: so does
+    one that ends with such comments, ``CodeSpec.hung_comments``)."""
     first = node.start_point.row + 1
     end = node.end_point
     end_byte = node.end_byte
-    if _ends_on_indentation(node, data):
+    if _ends_open(node, data, hung):
         # An indentation-based block (Scala 3's) runs on to the indentation of the line after
         # it: its text ends with its last token. (Hidden tokens hold text in some grammars, a
         # Kotlin string's closing quote: a node ends on its last visible child only across
@@ -2723,7 +2794,7 @@ def _lines(node: Node, data: bytes) -> tuple[int, int]:
             count = current.child_count
             if not count:
                 break
-            index = _before_peeled(current, node)
+            index = _before_peeled(current, node, data, hung)
             current = current.child(index)
             if current.end_byte < end_byte:
                 if index == count - 1 and data[current.end_byte : end_byte].strip():
@@ -2739,10 +2810,21 @@ def _ends_on_indentation(node: Node, data: bytes) -> bool:
     return node.end_point.column > 0 and data[node.end_byte - 1 : node.end_byte] in (b" ", b"\t")
 
 
-def _before_peeled(parent: Node, node: Node) -> int:
-    """Index of ``parent``'s last child that is not a comment :func:`_peeled` takes off ``node``."""
+def _ends_open(node: Node, data: bytes, hung: bool = False) -> bool:
+    """Whether ``node``'s text runs on past its code: into the indentation of the line after
+    it, or (``hung``: ``CodeSpec.hung_comments``) over the comments it ends with."""
+    return _ends_on_indentation(node, data) or (hung and _ends_with_comment(node))
+
+
+def _before_peeled(parent: Node, node: Node, data: bytes, hung: bool = False) -> int:
+    """Index of ``parent``'s last child that is not a comment :func:`_peeled` takes off ``node``
+    (``hung``: no deeper than the indentation of ``node``'s first line, where the node may
+    start after a keyword, as F#'s ``union_type_defn`` after ``type``)."""
     index = parent.child_count - 1
     column, row = node.start_point.column, node.start_point.row
+    if hung:
+        line = data[data.rfind(b"\n", 0, node.start_byte) + 1 : node.start_byte]
+        column = len(line) - len(line.lstrip(b" \t"))
     while index > 0:
         child = parent.child(index)
         if "comment" not in child.type or child.start_point.column > column or child.start_point.row <= row:
@@ -2751,19 +2833,20 @@ def _before_peeled(parent: Node, node: Node) -> int:
     return index
 
 
-def _peeled(node: Node, data: bytes) -> list[Node]:
+def _peeled(node: Node, data: bytes, hung: bool = False) -> list[Node]:
     """Comments an indentation-based block ends with (a grammar keeps a block open until the
     next line less indented than its body) written no deeper than ``node`` itself: Scala 3's
     doc comment above the next ``def`` is about that one, not the last line of this one. In
-    source order; they are read as the node's next siblings."""
-    if not _ends_on_indentation(node, data):
+    source order; they are read as the node's next siblings. ``hung``: those a node ends with
+    however it ends (``CodeSpec.hung_comments``)."""
+    if not _ends_open(node, data, hung):
         return []
     current = node
     for _ in range(_MAX_TRAIL_DEPTH):
         count = current.child_count
         if not count:
             return []
-        index = _before_peeled(current, node)
+        index = _before_peeled(current, node, data, hung)
         if index < count - 1:
             return [current.child(i) for i in range(index + 1, count)]
         current = current.child(index)
@@ -2783,9 +2866,19 @@ def _ends_with_comment(node: Node, comment_types: frozenset[str] = frozenset()) 
 
 
 def _opens_body(node: Node, spec: CodeSpec) -> bool:
-    """Whether keyword ``node`` is the first token of a body (Elixir's ``do`` of ``do_block``)."""
+    """Whether keyword ``node`` is the first token of a body (Elixir's ``do`` of ``do_block``);
+    with ``body_openers``, or the token that ends its definition's head (``head_ends``: F#'s
+    ``with`` of ``interface IPriced with``) or the keyword right after it (``type V = struct``)."""
     parent = node.parent
-    return parent is not None and parent.type in spec.body_types and node.prev_sibling is None
+    if parent is None:
+        return False
+    if parent.type in spec.body_types and node.prev_sibling is None:
+        return True
+    opener = spec.head_ends.get(parent.type) if spec.body_openers else None
+    if opener is None:
+        return False
+    previous = node.prev_sibling
+    return node.type == opener or (previous is not None and previous.type == opener)
 
 
 def _is_trailing(node: Node, units: list[Unit]) -> bool:
@@ -3008,7 +3101,10 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                     first,
                     last,
                     signature_last,
-                    typed in spec.functions or typed in spec.registrations or run.prototype(definition),
+                    typed in spec.functions
+                    or typed in spec.registrations
+                    or run.prototype(definition)
+                    or _key(definition) in run._sibling_bodies,  # (a group's binding: ``binding_groups``)
                     definition.start_point.row + 1,
                     run.unit_signature(unit),
                 )
