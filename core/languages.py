@@ -1762,6 +1762,103 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             for ml_name, ml_ext in (("ocaml", (".ml",)), ("ocaml_interface", (".mli",)))
         ),  # fmt: skip
         CodeSpec(
+            name="fsharp",
+            # ``.fs`` and scripts; ``.fsi`` signature files are left out: their grammar misreads
+            # a top-level ``module``/``namespace``, type definitions and named arguments.
+            extensions=(".fs", ".fsx"),
+            comment=("//", ""),
+            doc_comments=("///",),  # XML doc comments, a blank line above their definition or not
+            # ``[<EntryPoint>]`` above a ``let``, ``[<Struct>]`` above a ``type``.
+            attached=_COMMENTS | {"attributes"},
+            # The grammar hangs the comments between two definitions on the one above (the
+            # doc comment of a ``let`` is the last child of the ``type`` before it).
+            hung_comments=True,
+            # A ``let`` with parameters (or bound to a ``fun``/``function``) is a function,
+            # ``let rate = 0.2`` a statement; ``let rec even n = ... and odd n = ...`` is one
+            # node whose bindings are each a definition (``binding_groups``). A member
+            # (``member``, ``static member``, ``override``, ``abstract``, ``new``) is a
+            # ``member_defn``, its body in its ``method_or_prop_defn`` (``body_after``); an
+            # auto-property (``member val``) and ``static let`` are statements.
+            functions=frozenset(
+                {"function_or_value_defn", "member_defn", "exception_definition", "type_abbrev_defn", "delegate_type_defn"}
+            ),
+            function_children={
+                "function_or_value_defn": frozenset({"function_declaration_left", "fun_expression", "function_expression"}),
+                "member_defn": frozenset({"method_or_prop_defn", "member_signature", "additional_constr_defn"}),
+            },
+            binding_groups={"function_or_value_defn": "and"},
+            body_after={"member_defn": "="},
+            body_hosts=frozenset({"method_or_prop_defn", "additional_constr_defn"}),
+            # ``module Shop.Stock`` (the file's first line, holding the rest), ``namespace``,
+            # ``module Pricing =`` blocks, and types: classes, records, unions, enums,
+            # interfaces, their members after a ``with``; ``interface IPriced with`` in a class
+            # holds its implementation; ``type System.String with`` extends a type.
+            containers=frozenset(
+                {
+                    "named_module", "namespace", "module_defn", "anon_type_defn", "record_type_defn",
+                    "union_type_defn", "enum_type_defn", "interface_type_defn", "interface_implementation",
+                    "type_extension",
+                }
+            ),
+            # No node holds their members: they are their own children after their head.
+            own_bodies=frozenset(
+                {
+                    "named_module", "namespace", "module_defn", "anon_type_defn", "record_type_defn",
+                    "union_type_defn", "enum_type_defn", "interface_type_defn", "interface_implementation",
+                }
+            ),
+            head_ends={
+                "named_module": "long_identifier", "namespace": "long_identifier", "module_defn": "=",
+                "anon_type_defn": "=", "record_type_defn": "=", "union_type_defn": "=", "enum_type_defn": "=",
+                "interface_type_defn": "=", "interface_implementation": "with",
+            },
+            # ``with`` ends an interface implementation's head; ``struct``/``class``/``interface``
+            # after a type's ``=`` is its head's too (``type V = struct``), not its first member's.
+            body_openers=True,
+            # ``type System.String with``: its ``with`` and members.
+            body_types=frozenset({"type_extension_elements"}),
+            # ``type A = ... and B = ...`` holds both; a function body's ``let`` chain and
+            # sequences hold its statements; each member, case and field is a unit of its own;
+            # definitions under an ``#if`` the parser reads (on a file's first line: see
+            # ``annotations``) are the level's own.
+            transparent=frozenset(
+                {
+                    "type_definition", "declaration_expression", "sequential_expression", "type_extension_elements",
+                    "union_type_cases", "enum_type_cases", "record_fields", "preproc_if", "preproc_else",
+                }
+            ),
+            closing_keywords=frozenset({"in"}),
+            # ``#if DEBUG``, ``#else`` and ``#endif`` lines: the grammar reads them only at a
+            # file's level, and one at column 0 inside an indented module or class left the
+            # whole file in error. The parser reads each as a ``//`` comment (its text kept):
+            # both branches are code, their definitions the level's own.
+            annotations=r"(?<=\n)[ \t]*#(?:if|elif|else|endif)\b[^\n]*",
+            # A module's and a namespace's ``name``; an exception's; a member's ``this.Add`` is
+            # ``Add``. A type's ``type_name`` holds its name (past ``private``, type arguments
+            # dropped), a ``let``'s head its own (``(|Low|High|)``, ``(+.)``, ````adds an
+            # item````); an interface implementation is named by its type.
+            name_fields=("name", "exception_name"),
+            name_parts={"property_or_ident": "method"},
+            name_types=frozenset(
+                {"identifier", "long_identifier", "op_identifier", "active_pattern", "identifier_pattern"}
+            ),
+            name_holders=frozenset(
+                {"type_name", "function_declaration_left", "value_declaration_left", "member_signature"}
+            ),
+            name_paths=frozenset({"simple_type", "generic_type"}),
+            anonymous_names={"member_defn": "new"},  # ``new(sku) = Bin(sku, 0)``
+            keyword_kinds={"anon_type_defn": {"struct": "struct", "interface": "interface", "class": "class"}},
+            kinds={
+                "named_module": "module", "namespace": "namespace", "module_defn": "module",
+                "record_type_defn": "record", "union_type_defn": "union", "enum_type_defn": "enum",
+                "interface_type_defn": "interface", "interface_implementation": "implementation",
+                "type_extension": "extension", "function_or_value_defn": "function",
+                "function_declaration_left": "function", "value_declaration_left": "function",
+                "exception_definition": "exception",
+                "type_abbrev_defn": "type", "delegate_type_defn": "delegate",
+            },
+        ),  # fmt: skip
+        CodeSpec(
             name="erlang",
             extensions=(".erl", ".hrl"),
             comment=("%", ""),

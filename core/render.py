@@ -60,6 +60,7 @@ _PYGMENTS_NAMES = {
     "powershell": "powershell",
     "ocaml": "ocaml",
     "ocaml_interface": "ocaml",
+    "fsharp": "fsharp",
     "erlang": "erlang",
     "fortran": "fortran",
     "fortran_fixed": "fortranfixed",
