@@ -1829,10 +1829,12 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             ),
             closing_keywords=frozenset({"in"}),
             # ``#if DEBUG``, ``#else`` and ``#endif`` lines: the grammar reads them only at a
-            # file's level, and one at column 0 inside an indented module or class left the
-            # whole file in error. The parser reads each as a ``//`` comment (its text kept):
-            # both branches are code, their definitions the level's own.
-            annotations=r"(?<=\n)[ \t]*#(?:if|elif|else|endif)\b[^\n]*",
+            # file's level, and an ``#else`` at column 0 inside an indented module or class left
+            # the whole file in error. The parser reads each as a ``//`` comment (its text
+            # kept): both branches are code, their definitions the level's own. And the ``rec``
+            # of ``module rec Shop.Stock``, which the grammar does not know (it read the
+            # module's name as ``rec``, its declarations as one expression), as spaces.
+            annotations=r"(?<=\n)[ \t]*#(?:if|elif|else|endif)\b[^\n]*|(?<=\bmodule )rec(?= )",
             # A module's and a namespace's ``name``; an exception's; a member's ``this.Add`` is
             # ``Add``. A type's ``type_name`` holds its name (past ``private``, type arguments
             # dropped), a ``let``'s head its own (``(|Low|High|)``, ``(+.)``, ````adds an
