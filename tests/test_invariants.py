@@ -38,7 +38,7 @@ def test_samples_cover_many_languages() -> None:
                      "r", "perl",
                      "elixir",
                      "objc", "powershell",
-                     "ocaml", "ocaml_interface", "erlang",
+                     "ocaml", "ocaml_interface", "fsharp", "erlang",
                      "fortran", "glsl",
                      "clojure",
                      "scheme", "racket", "commonlisp", "elisp",

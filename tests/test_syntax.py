@@ -162,6 +162,24 @@ LANGUAGE_CASES = {
                         [("Make.nightly_report", "value"), ("Make", "module"), ("Money.format", "value"),
                          ("STORE", "module_type"), ("memory_store", "class"), ("memory_store.clear", "method"),
                          ("movement", "type"), ("Unknown_sku", "exception"), ("now", "external")]),
+    # ``module Shop.Warehouse.Allocation`` holds the file; a ``let`` with parameters is a function
+    # (``let rec ... and ...`` two), a member is named without its self-identifier; records,
+    # unions, enums, classes and their ``interface ... with`` blocks are containers.
+    "fsharp": ("polyglot_scripts/fsharp/OrderAllocation.fs",
+               [("Shop.Warehouse.Allocation.allocate", "function"), ("Shop.Warehouse.Allocation", "module"),
+                ("Shop.Warehouse.Allocation.Stock", "class"), ("Shop.Warehouse.Allocation.Stock.BinsOf", "method"),
+                ("Shop.Warehouse.Allocation.Stock.new", "method"), ("Shop.Warehouse.Allocation.Stock.Parse", "method"),
+                ("Shop.Warehouse.Allocation.Stock.LowBins", "method"), ("Shop.Warehouse.Allocation.Bin", "record"),
+                ("Shop.Warehouse.Allocation.Zone", "union"), ("Shop.Warehouse.Allocation.Urgency", "enum"),
+                ("Shop.Warehouse.Allocation.IPriced.PriceCents", "method"),
+                ("Shop.Warehouse.Allocation.OrderLine.IPriced", "implementation"),
+                ("Shop.Warehouse.Allocation.OrderLine.IPriced.PriceCents", "method"),
+                ("Shop.Warehouse.Allocation.UnknownSku", "exception"), ("Shop.Warehouse.Allocation.Pricing", "module"),
+                ("Shop.Warehouse.Allocation.Pricing.format.group", "function"),
+                ("Shop.Warehouse.Allocation.(|Low|Enough|)", "function"), ("Shop.Warehouse.Allocation.walkUp", "function"),
+                ("Shop.Warehouse.Allocation.walkDown", "function"), ("Shop.Warehouse.Allocation.allocate.pick", "function"),
+                ("Shop.Warehouse.Allocation.restockPlan.roundUpToPack", "function"),
+                ("Shop.Warehouse.Allocation.main", "function")]),
     # ``-module(stock_alerts).`` scopes the forms after it; a function's clauses, one ``fun_decl``
     # each to the grammar, are one definition with its ``-spec``; a fun bound in a body is nested.
     "erlang": ("polyglot_scripts/erlang/stock_alerts.erl",
@@ -1456,6 +1474,38 @@ _CUDA_FORMS = (
           ("( +% )", "function"), ("cents", "type"), ("sku", "type"), ("Flip", "module"), ("Flip.get", "function"),
           ("IntMap", "module"), ("priced", "class_type"), ("priced.price", "method"), ("shelf", "class"),
           ("shelf.capacity", "method"), ("shelf.fill", "method")]),
+        # A namespace; ``type ... and ...``; an explicit interface and a struct; an abbreviation, a
+        # delegate, an exception; a type extension; a class's constructor, abstract, default,
+        # override, private and static members (an operator), an auto-property and ``static let``
+        # (statements); ``let rec ... and ...`` bound to ``function``s in a body; a partial
+        # active pattern, an operator, a backticked test; definitions under ``#if``, at the
+        # file's level and at column 0 in a module (an ``#else`` there failed the whole file).
+        ("fsharp", "Forms.fs",
+         "namespace Shop.Stock\n\ntype Item = { Sku: string }\nand Box = { Items: Item list }\n\n"
+         "type IStore =\n    interface\n        abstract Load: string -> int\n    end\n\n"
+         "[<Struct>]\ntype Cell = struct\n    val Row: int\nend\n\n"
+         "type Pair = int * int\ntype Handler = delegate of int -> unit\nexception Shortage of string\n\n"
+         "type System.String with\n    member s.AsSku = s.ToUpperInvariant()\n\n"
+         "type Shelf(code: string) =\n    inherit Base()\n    static let mutable count = 0\n    new() = Shelf(\"A1\")\n"
+         "    member val Note = \"\" with get, set\n    abstract Describe: unit -> string\n"
+         "    default this.Describe() = code\n    override _.ToString() = code\n"
+         "    member private this.Hidden x = x + 1\n    static member (+) (a: Shelf, b: Shelf) = a\n\n"
+         "module Rules =\n    let (|Even|_|) n = if n % 2 = 0 then Some n else None\n#if DEBUG\n    let trace msg = printfn msg\n"
+         "#else\n    let trace _ = ()\n#endif\n    let inline ( +% ) a b = a + b\n"
+         "    let ``rounds up to whole packs`` () = 12\n    let split xs =\n"
+         "        let rec evens = function\n            | [] -> []\n            | x :: rest -> x :: odds rest\n"
+         "        and odds = function\n            | [] -> []\n            | _ :: rest -> evens rest\n"
+         "        evens xs\n\n#if DEBUG\nmodule Trace =\n    let log msg = printfn \"%s\" msg\n#endif\n",
+         [("Shop.Stock", "namespace"), ("Shop.Stock.Item", "record"), ("Shop.Stock.Box", "record"),
+          ("Shop.Stock.IStore", "interface"), ("Shop.Stock.IStore.Load", "method"), ("Shop.Stock.Cell", "struct"),
+          ("Shop.Stock.Pair", "type"), ("Shop.Stock.Handler", "delegate"), ("Shop.Stock.Shortage", "exception"),
+          ("Shop.Stock.System.String", "extension"), ("Shop.Stock.System.String.AsSku", "method"),
+          ("Shop.Stock.Shelf", "class"), ("Shop.Stock.Shelf.new", "method"), ("Shop.Stock.Shelf.Describe", "method"),
+          ("Shop.Stock.Shelf.ToString", "method"), ("Shop.Stock.Shelf.Hidden", "method"),
+          ("Shop.Stock.Shelf.(+)", "method"), ("Shop.Stock.Rules", "module"), ("Shop.Stock.Rules.(|Even|_|)", "function"),
+          ("Shop.Stock.Rules.trace", "function"), ("Shop.Stock.Rules.( +% )", "function"), ("Shop.Stock.Rules.``rounds up to whole packs``", "function"),
+          ("Shop.Stock.Rules.split", "function"), ("Shop.Stock.Rules.split.evens", "function"),
+          ("Shop.Stock.Rules.split.odds", "function"), ("Shop.Stock.Trace", "module"), ("Shop.Stock.Trace.log", "function")]),
         # A header's records, macros and opaque types; a spec of two clauses over its function.
         ("erlang", "shop.hrl",
          "%% Shared records of the shop's services.\n-record(line, {sku, qty = 1}).\n-define(VAT, 20).\n"
@@ -1650,7 +1700,8 @@ _CUDA_FORMS = (
          "php-second-file-namespace", "r-assignment-forms-reference-classes-lists", "perl-packages-classes-anonymous-subs",
          "elixir-exunit", "elixir-macros-guards-delegates",
          "objc-extension-c-struct-macro-lines", "powershell-workflow-scopes-derived-class",
-         "ocaml-and-bindings-values-functors-class-types", "erlang-header-forms", "erlang-bound-funs",
+         "ocaml-and-bindings-values-functors-class-types", "fsharp-namespace-types-members-bindings",
+         "erlang-header-forms", "erlang-bound-funs",
          "fortran-interfaces-submodule-external", "glsl-interface-blocks-subroutines",
          "clojure-arities-types-extensions-metadata", "clojure-reader-conditionals",
          "scheme-curried-guile-modules-begin-library", "racket-submodules-structs-macros",
@@ -4222,6 +4273,174 @@ def test_a_broken_ocaml_or_erlang_file_is_chunked_around_the_damage_or_falls_bac
     chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=200), "syntax")
     assert chunks and all(c.fallback == "parse_error" for c in chunks)
     assert_lossless(prep, chunks)
+
+
+# ---- F# ------------------------------------------------------------------------------------------
+
+_FSHARP = "polyglot_scripts/fsharp/OrderAllocation.fs"
+
+
+def test_an_fsharp_class_splits_into_its_head_and_members_and_a_long_let_repeats_its_head() -> None:
+    # No node holds a class's members: they are its own children after its ``=``. The grammar
+    # hangs each member's doc comment on the member above it: it leads its own member's chunk.
+    members = "".join(
+        f"    /// Moves stock, step {i}.\n    member this.Move{i}(sku: string, qty: int) =\n"
+        f"        this.Shift(sku, qty * {i})\n\n"
+        for i in range(6)
+    )
+    # A long member is cut statement by statement under its own head (its body follows its
+    # ``=`` in the member's ``method_or_prop_defn``: no field holds it), a local function in it.
+    rebalance = "        let clamp v = max v 0\n" + "".join(
+        f"        levels.[{i}] <- clamp (levels.[{i}] - reserve * {i})\n" for i in range(12)
+    )
+    # ``interface IStockView with`` holds its implementation: ``with`` ends its head (a keyword
+    # leading the next definition, it took the first member into the head).
+    view = "".join(
+        f"        /// Units of a SKU in zone {z}.\n        member this.Units{z}(sku: string) = stock.OnHand(sku, {z})\n"
+        for z in "ABCD"
+    )
+    source = (
+        "module Shop.Moves\n\n/// Stock moves, one method a step.\ntype Mover(stock: Stock) =\n"
+        f"    let mutable moved = 0\n\n{members}    member val Note = \"\" with get, set\n\n"
+        f"    member this.Rebalance(levels: int[], reserve: int) =\n{rebalance}        moved <- moved + 1\n\n"
+        f"    interface IStockView with\n{view}"
+    )
+    chunks = _syntax("Moves.fs", "fsharp", source, unit="chars", budget=250)
+    header = next(c for c in chunks if c.kind == "class_header" and c.symbol == "Shop.Moves.Mover")
+    assert header.text.startswith("/// Stock moves, one method a step.\ntype Mover(stock: Stock) =")
+    # Members are listed by name, without ``this.``; a ``let`` value and an auto-property are not.
+    assert "Move0, Move1" in header.header and "Note" not in header.header and "moved" not in header.header
+    moves = [c for c in chunks if c.kind == "method" and c.symbol.rpartition(".")[2].startswith("Move")]
+    assert [c.symbol for c in moves] == [f"Shop.Moves.Mover.Move{i}" for i in range(6)]
+    assert all(c.parent_id == header.id and c.header == "type Mover(stock: Stock) =" for c in moves)
+    assert all(c.text.startswith(f"    /// Moves stock, step {i}.\n    member this.Move{i}(") for i, c in enumerate(moves))
+    assert not any(f"step {i + 1}" in c.text for i, c in enumerate(moves))
+    parts = [c for c in chunks if c.symbol == "Shop.Moves.Mover.Rebalance"]
+    assert len(parts) >= 3 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert parts[0].text.startswith("    member this.Rebalance(levels: int[], reserve: int) =")
+    assert all(c.header == "member this.Rebalance(levels: int[], reserve: int) =" for c in parts[1:])
+    assert all(c.parent_id == parts[0].id and c.kind == "method" for c in parts[1:])
+    assert parts[-1].text.rstrip().endswith("moved <- moved + 1")
+    clamp = next(c for c in chunks if c.symbol == "Shop.Moves.Mover.Rebalance.clamp")
+    assert clamp.kind == "function" and clamp.text.strip() == "let clamp v = max v 0"
+    view = next(c for c in chunks if c.symbol == "Shop.Moves.Mover.IStockView")
+    assert view.kind == "class_header" and view.text.strip() == "interface IStockView with"
+    units = [c for c in chunks if c.symbol.startswith("Shop.Moves.Mover.IStockView.")]
+    assert [c.symbol.rpartition(".")[2] for c in units] == ["UnitsA", "UnitsB", "UnitsC", "UnitsD"]
+    assert all(c.parent_id == view.id and c.header == "interface IStockView with" for c in units)
+    assert units[0].text.startswith("        /// Units of a SKU in zone A.\n        member this.UnitsA(")
+    # A long function: its ``let`` chain and its sequence packed statement by statement under
+    # its head; a local ``let rec`` is a nested function, ``let total = ...`` a statement.
+    body = "".join(f"    let total = total + line{i} * rate\n" for i in range(20))
+    steps = "".join(f"    printfn \"%d\" (total + {i})\n" for i in range(10))
+    source = (
+        "/// Sums the lines.\nlet sum lines rate =\n    let rec count acc = function\n        | [] -> acc\n"
+        f"        | _ :: rest -> count (acc + 1) rest\n    let total = 0\n{body}{steps}    total + count 0 lines\n"
+    )
+    chunks = _syntax("Totals.fs", "fsharp", source, unit="chars", budget=300)
+    parts = [c for c in chunks if c.symbol == "sum"]
+    assert len(parts) >= 3 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert parts[0].kind == "function" and parts[0].text.startswith("/// Sums the lines.\nlet sum lines rate =")
+    assert all(p.header == "let sum lines rate =" and p.parent_id == parts[0].id for p in parts[1:])
+    count = next(c for c in chunks if c.symbol == "sum.count")
+    assert count.kind == "function" and count.text.strip().startswith("let rec count acc = function")
+    assert not any(c.symbol == "sum.total" for c in chunks)
+    assert all(c.text.rstrip().endswith((")", "rate", "lines")) for c in parts[1:])
+
+
+def test_fsharp_let_rec_and_bindings_are_definitions_each_and_split_under_their_own_head() -> None:
+    # One ``function_or_value_defn`` to the grammar, two functions: each with its keyword, its
+    # doc comment, its own chunk; a long one is cut under ``and odd n =``, not ``let rec even``.
+    cases = "".join(f"    elif n = {i} then {'true' if i % 2 else 'false'}\n" for i in range(2, 30))
+    source = (
+        "module Parity\n\n/// Whether n is even.\nlet rec even n =\n    n = 0 || odd (n - 1)\n\n"
+        f"/// Whether n is odd.\nand odd n =\n    if n = 1 then true\n{cases}    else even (n - 1)\n\n"
+        "let x = 1\nlet half n = n / 2\n"
+    )
+    found = {d.symbol: (d.kind, d.first, d.last) for d in list_definitions(prepare("Parity.fs", "fsharp", source))}
+    assert found["Parity.even"] == ("function", 4, 5) and found["Parity.odd"][:2] == ("function", 8)
+    assert "Parity.x" not in found and found["Parity.half"][0] == "function"
+    chunks = _syntax("Parity.fs", "fsharp", source, unit="chars", budget=300)
+    even = next(c for c in chunks if c.symbol == "Parity.even")
+    assert even.parts == 1 and even.text.startswith("/// Whether n is even.\nlet rec even n =")
+    assert "odd n =" not in even.text
+    parts = [c for c in chunks if c.symbol == "Parity.odd"]
+    assert len(parts) >= 3 and parts[0].text.startswith("/// Whether n is odd.\nand odd n =")
+    assert all(p.header == "and odd n =" and p.parent_id == parts[0].id for p in parts[1:])
+    assert parts[-1].text.rstrip().endswith("else even (n - 1)")
+
+
+def test_fsharp_comments_the_grammar_hangs_on_the_definition_above_go_with_the_one_below() -> None:
+    # The grammar makes a doc comment the last child of the definition before it (of its
+    # last binding, member or case, a few levels down): at any level, the comment is read as
+    # the next definition's; one written deeper than the definition it ends stays its own.
+    source = (
+        "module Shop.Stock\n\n/// A SKU.\ntype Sku = string\n\n/// Where a bin stands.\ntype Zone =\n"
+        "    | Ambient\n    | Chilled\n\n/// Units on hand.\nlet onHand bins = List.sum bins\n\n"
+        "/// Small helpers.\nmodule Helpers =\n    let twice x = x * 2\n\n    /// Three times x.\n    let thrice x =\n"
+        "        x * 3\n        // (still thrice's)\n\n/// A bin.\ntype Bin(code: string) =\n    member _.Code = code\n\n"
+        "    /// Its label.\n    member _.Label = \"bin \" + code\n\n/// The last one.\nlet last x = x\n"
+    )
+    prep = prepare("Stock.fs", "fsharp", source)
+    lines = source.splitlines()
+    found = {d.symbol: d for d in list_definitions(prep)}
+    for symbol, doc in [("Sku", "/// A SKU."), ("Zone", "/// Where a bin stands."), ("onHand", "/// Units on hand."),
+                        ("Helpers", "/// Small helpers."), ("Helpers.thrice", "    /// Three times x."),
+                        ("Bin", "/// A bin."), ("Bin.Label", "    /// Its label."), ("last", "/// The last one.")]:
+        definition = found[f"Shop.Stock.{symbol}"]
+        assert lines[definition.first - 2] == doc, symbol  # (the line above its first: its comment's)
+        assert not lines[definition.last - 1].lstrip().startswith("///"), symbol
+    assert lines[found["Shop.Stock.Helpers.thrice"].last - 1] == "        // (still thrice's)"
+    chunks = _syntax("Stock.fs", "fsharp", source, unit="chars", budget=4000)
+    assert [c.symbol for c in chunks] == ["Shop.Stock"]
+    small = _syntax("Stock.fs", "fsharp", source, unit="chars", budget=120)
+    for chunk in small:
+        if chunk.symbol.endswith(("Zone", "onHand", "Helpers.thrice", "Bin.Label", "last")) and chunk.part == 1:
+            assert chunk.text.lstrip().startswith("///"), chunk.symbol
+        assert not chunk.text.rstrip().endswith(("/// Where a bin stands.", "/// A bin.", "/// The last one."))
+
+
+def test_a_broken_fsharp_file_is_chunked_around_the_damage_or_falls_back() -> None:
+    text = (SAMPLES / _FSHARP).read_text("utf-8")
+    old = "{ b with OnHand = b.OnHand - quantity } else b"
+    assert old in text
+    broken = prepare(_FSHARP, "fsharp", text.replace(old, "{ b with OnHand = b.OnHand - quantity else b", 1))
+    assert broken.damage.ratio > 0  # (a ``}`` left out)
+    chunks = chunk_document(broken, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert_lossless(broken, chunks)
+    assert_slices_true(broken, chunks)
+    assert all(c.fallback is None for c in chunks)
+    assert {c.symbol for c in chunks if "damaged" in c.flags} == {"Shop.Warehouse.Allocation.Stock.Take"}
+    assert any(c.symbol == "Shop.Warehouse.Allocation.allocate" and not c.flags for c in chunks)
+    # Every definition is still found, but the broken line's own (``let take (b: Bin) = ...``).
+    lost = {d.symbol for d in list_definitions(_prep(_FSHARP))} - {d.symbol for d in list_definitions(broken)}
+    assert lost == {"Shop.Warehouse.Allocation.Stock.Take.take"}
+    # Where errors are most of the file, it is cut in plain windows.
+    garbage = "".join(f"let ) rule_{i} ] = ( in end struct ;; }} ->\n" for i in range(12))
+    prep = prepare("Bad.fs", "fsharp", garbage)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=200), "syntax")
+    assert chunks and all(c.fallback == "parse_error" for c in chunks)
+    assert_lossless(prep, chunks)
+
+
+def test_an_fsharp_module_rec_keeps_its_name_and_its_declarations() -> None:
+    # The grammar does not know ``module rec``: it named the module ``rec`` and read all that
+    # follows as one expression. The parser reads that ``rec`` as spaces; the text keeps it.
+    source = "module rec Shop.Stock\n\n/// Restocks a bin.\nlet restock bin = refill bin\n\nlet refill bin = bin\n"
+    prep = prepare("Stock.fs", "fsharp", source)
+    assert prep.damage.ratio == 0
+    found = {(d.symbol, d.kind) for d in list_definitions(prep)}
+    assert found == {("Shop.Stock", "module"), ("Shop.Stock.restock", "function"), ("Shop.Stock.refill", "function")}
+    chunks = _syntax("Stock.fs", "fsharp", source, unit="chars", budget=110)
+    assert chunks[0].text == "module rec Shop.Stock" and chunks[0].kind == "class_header"
+    assert next(c for c in chunks if c.symbol == "Shop.Stock.restock").text.startswith("/// Restocks a bin.\nlet")
+
+
+def test_fsharp_scripts_are_fsharp_and_signature_files_are_not_read() -> None:
+    # ``.fsi`` signature files have a grammar of their own, which misreads a top-level
+    # ``module``/``namespace``, type definitions and named arguments: they stay unknown.
+    assert (detect_language("Allocation.fs"), detect_language("build.fsx")) == ("fsharp", "fsharp")
+    assert detect_language("Allocation.fsi") is None
 
 
 _FORTRAN_MODULE = (
