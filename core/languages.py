@@ -1780,10 +1780,15 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             # ``member_defn``, its body in its ``method_or_prop_defn`` (``body_after``); an
             # auto-property (``member val``) and ``static let`` are statements.
             functions=frozenset(
-                {"function_or_value_defn", "member_defn", "exception_definition", "type_abbrev_defn", "delegate_type_defn"}
+                {
+                    "function_or_value_defn", "member_defn", "exception_definition", "type_abbrev_defn",
+                    "delegate_type_defn",
+                }
             ),
             function_children={
-                "function_or_value_defn": frozenset({"function_declaration_left", "fun_expression", "function_expression"}),
+                "function_or_value_defn": frozenset(
+                    {"function_declaration_left", "fun_expression", "function_expression"}
+                ),
                 "member_defn": frozenset({"method_or_prop_defn", "member_signature", "additional_constr_defn"}),
             },
             binding_groups={"function_or_value_defn": "and"},
@@ -2506,7 +2511,7 @@ def detect_language(path: str) -> str | None:
 # files' extensions (``rs``, ``kt``, ``exs``): the names other tools write. A shell session
 # (``console``, ``shell-session``) is prompts and output, no script, and is not here.
 _FENCE_ALIASES = {
-    "golang": "go", "c++": "cpp", "c#": "csharp", "cs": "csharp", "shell": "bash", "node": "javascript",
+    "golang": "go", "c++": "cpp", "c#": "csharp", "cs": "csharp", "f#": "fsharp", "shell": "bash", "node": "javascript",
     "python3": "python", "py3": "python", "objective-c": "objc", "objectivec": "objc", "obj-c": "objc",
     "terraform": "hcl", "protobuf": "proto", "pwsh": "powershell", "posh": "powershell", "octave": "matlab",
     "common-lisp": "commonlisp", "emacs-lisp": "elisp",

@@ -1490,7 +1490,8 @@ _CUDA_FORMS = (
          "    member val Note = \"\" with get, set\n    abstract Describe: unit -> string\n"
          "    default this.Describe() = code\n    override _.ToString() = code\n"
          "    member private this.Hidden x = x + 1\n    static member (+) (a: Shelf, b: Shelf) = a\n\n"
-         "module Rules =\n    let (|Even|_|) n = if n % 2 = 0 then Some n else None\n#if DEBUG\n    let trace msg = printfn msg\n"
+         "module Rules =\n    let (|Even|_|) n = if n % 2 = 0 then Some n else None\n"
+         "#if DEBUG\n    let trace msg = printfn msg\n"
          "#else\n    let trace _ = ()\n#endif\n    let inline ( +% ) a b = a + b\n"
          "    let ``rounds up to whole packs`` () = 12\n    let split xs =\n"
          "        let rec evens = function\n            | [] -> []\n            | x :: rest -> x :: odds rest\n"
@@ -1503,7 +1504,8 @@ _CUDA_FORMS = (
           ("Shop.Stock.Shelf", "class"), ("Shop.Stock.Shelf.new", "method"), ("Shop.Stock.Shelf.Describe", "method"),
           ("Shop.Stock.Shelf.ToString", "method"), ("Shop.Stock.Shelf.Hidden", "method"),
           ("Shop.Stock.Shelf.(+)", "method"), ("Shop.Stock.Rules", "module"), ("Shop.Stock.Rules.(|Even|_|)", "function"),
-          ("Shop.Stock.Rules.trace", "function"), ("Shop.Stock.Rules.( +% )", "function"), ("Shop.Stock.Rules.``rounds up to whole packs``", "function"),
+          ("Shop.Stock.Rules.trace", "function"), ("Shop.Stock.Rules.( +% )", "function"),
+          ("Shop.Stock.Rules.``rounds up to whole packs``", "function"),
           ("Shop.Stock.Rules.split", "function"), ("Shop.Stock.Rules.split.evens", "function"),
           ("Shop.Stock.Rules.split.odds", "function"), ("Shop.Stock.Trace", "module"), ("Shop.Stock.Trace.log", "function")]),
         # A header's records, macros and opaque types; a spec of two clauses over its function.
@@ -4441,6 +4443,8 @@ def test_fsharp_scripts_are_fsharp_and_signature_files_are_not_read() -> None:
     # ``module``/``namespace``, type definitions and named arguments: they stay unknown.
     assert (detect_language("Allocation.fs"), detect_language("build.fsx")) == ("fsharp", "fsharp")
     assert detect_language("Allocation.fsi") is None
+    # A Markdown fence names it as GitHub's do: ``fsharp``, ``f#``, ``fs``.
+    assert {fence_language(word) for word in ("fsharp", "F#", "fs", "fsx")} == {"fsharp"}
 
 
 _FORTRAN_MODULE = (
