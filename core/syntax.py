@@ -2784,7 +2784,8 @@ def _lines(node: Node, data: bytes, hung: bool = False) -> tuple[int, int]:
     first = node.start_point.row + 1
     end = node.end_point
     end_byte = node.end_byte
-    if _ends_open(node, data, hung):
+    # (:func:`_ends_open`, written out: this runs for every node.)
+    if _ends_on_indentation(node, data) or (hung and _ends_with_comment(node)):
         # An indentation-based block (Scala 3's) runs on to the indentation of the line after
         # it: its text ends with its last token. (Hidden tokens hold text in some grammars, a
         # Kotlin string's closing quote: a node ends on its last visible child only across
