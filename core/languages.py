@@ -90,8 +90,10 @@ class CodeSpec:
       Matrix::multiply()``, read as ``Matrix.multiply``; in Lua only ``:``, as ``function
       M.new()`` is a module's function);
     - ``body_types``: node types that hold a body when the grammar has no ``body`` field;
-      ``body_hosts``: child types looked through for one (Go's ``struct_type``); ``body_paths``:
-      per definition type, the child types down to a body it has none of its own (Kotest's
+      ``body_hosts``: child types looked through for one (Go's ``struct_type``), through the
+      hosts they hold in turn (Verilog's ``always @(posedge clk) begin``: ``statement`` >
+      ``statement_item`` > the timing control > its statement > ... > the ``begin`` block);
+      ``body_paths``: per definition type, the child types down to a body it has none of its own (Kotest's
       ``class CartSpec : DescribeSpec({ describe("a cart") { ... } })``: its constructor's lambda);
     - ``sibling_bodies``: head node types whose body is not their child but the sibling right
       after them, of the type given (Dart's ``Widget build(BuildContext context)`` then its
@@ -136,7 +138,9 @@ class CodeSpec:
       for a definition with a body of its own, the token (or node) its repeated signature ends
       with, its head still running to its body (MATLAB's ``function plan = plan(ledger, opts)``:
       its help text and its ``arguments`` block, between its parameters and its ``block``, lead
-      its first part and are not repeated above the others);
+      its first part and are not repeated above the others). Either may be several tokens, the
+      first of them in that order that it has (VHDL's process heads end at the ``)`` of their
+      sensitivity list, else at ``process``);
       ``line_heads``: such definitions whose signature, repeated above their members, is their
       first line (Objective-C's ``@interface Store : NSObject <Pricing>``, PowerShell's ``class
       Store : Base {``): their members start on the lines below, no node holds them together;
@@ -174,7 +178,12 @@ class CodeSpec:
       keyword, its ``@`` off: ``@layer`` is a ``layer``);
     - ``head_names``: definitions named by their whole head, the text before their body on one
       line (CSS's rule set by its selectors as written, ``.card .title, .card > h2``, however
-      many lines they take, their dots and ``::`` kept; ``@media (max-width: 600px)``);
+      many lines they take, their dots and ``::`` kept; ``@media (max-width: 600px)``); one that
+      is its own body is named by its text to its ``head_ends`` token, one without a body by its
+      first line; ``labelled_heads``: such definitions named by their label when they have one,
+      their own or their body's (VHDL's ``sample : process (clk)`` is ``sample``, Verilog's
+      ``always_ff @(posedge clk) begin : count`` is ``count``, the name of its block), by their
+      head when they have none (``process (clk)``, ``always_ff @(posedge clk)``);
     - ``path_separator``: what joins a nested definition's breadcrumb parts (``.`` but where
       names hold dots themselves: CSS's ``@media (max-width: 600px) » .card .title``, SCSS's
       ``.card » &:hover``);
@@ -399,7 +408,11 @@ class CodeSpec:
       (glued to the chunk before them when it fits, never a chunk or a member of their own):
       Fortran's ``end module pricing``, ``end subroutine restock``, ``end type``, named nodes
       of their own where other grammars have a ``}`` token (and ``contains``, which ends a
-      module's declarations: alone it was a chunk of one word);
+      module's declarations: alone it was a chunk of one word); or keywords, with what follows
+      them on their line (Verilog's ``endmodule : sorter``, a block's ``end``, an ```endif``;
+      VHDL's ``end process sample;``), which, unlike ``closing_keywords``, never join the
+      lines of the definition above them: a split function's last part is its own, not
+      ``endpackage``'s;
     - ``argument_lists``: a defining call is a Lisp list, ``(defn total "doc" [items] body...)``:
       its callee is its first child past ``callee_skips`` (the ``(``, metadata on the list), a
       word of ``name_types`` or a node whose ``name_fields`` child is one (Clojure's symbol,
@@ -509,7 +522,7 @@ class CodeSpec:
     naming_wrappers: frozenset[str] = frozenset()
     self_bodies: frozenset[str] = frozenset()
     own_bodies: frozenset[str] = frozenset()
-    head_ends: dict[str, str] = field(default_factory=dict)
+    head_ends: dict[str, str | tuple[str, ...]] = field(default_factory=dict)
     nameless: frozenset[str] = frozenset()
     line_heads: frozenset[str] = frozenset()
     uncommented_heads: bool = False
@@ -583,6 +596,7 @@ class CodeSpec:
     blank_tokens: frozenset[str] = frozenset()
     cell_marks: tuple[str, ...] = ()
     name_prefixes: frozenset[str] = frozenset()
+    labelled_heads: frozenset[str] = frozenset()
     path_separator: str = "."
     name_parts: dict[str, str] = field(default_factory=dict)
     body_after: dict[str, str] = field(default_factory=dict)

@@ -107,6 +107,7 @@ _DIVIDER_WORDS = 4  # words a section's title between rules may have (``outbound
 _CELL_MARKER = re.compile(rb"(#|//|--|;;|%)\s?(%%(\s|$)|In\[\s*\d*\s*\]:)")  # (matched at the comment's start)
 _MAX_TRAIL_DEPTH = 16  # last children followed down to find where a node's text ends
 _MAX_NAME_PATH = 8  # nodes gone down through to a name (``CodeSpec.name_paths``)
+_MAX_HOST_DEPTH = 8  # body hosts gone down through to a body (``CodeSpec.body_hosts``)
 
 
 @dataclass
@@ -365,7 +366,9 @@ class _Run:
             for a definition and found none."""
             return Unit(*_lines(node, data, hung), [node], head=bool(heads) and _key(node) in heads)
 
-        closers = _CLOSING_KEYWORDS | spec.closing_keywords
+        # (A keyword among ``CodeSpec.closers``, Verilog's ``endmodule``, is a closer's unit of
+        # its own, glued to the chunk before it when that fits: never a line of the definition.)
+        closers = (_CLOSING_KEYWORDS | spec.closing_keywords) - spec.closers
         closer: Unit | None = None  # the definition an ``end`` keyword closed, with its line
         closed_line = 0
         tails = spec.tail_comments
@@ -415,6 +418,7 @@ class _Run:
                 not node.is_named
                 and node.type.isalpha()
                 and node.type not in closers
+                and node.type not in spec.closers
                 and not ((spec.definition_calls or spec.body_openers) and _opens_body(node, spec))
             ):
                 # A keyword token that opens what follows (Go's ``type`` of ``type X struct``
@@ -1056,7 +1060,8 @@ class _Run:
         if typed in spec.registrations:
             return self.registration_name(definition)
         if typed in spec.head_names:
-            head = self._head_name(definition)
+            label = self._block_label(definition) if typed in spec.labelled_heads else None
+            head = label or self._head_name(definition)
             if head:
                 return head
         name = None
@@ -1137,11 +1142,27 @@ class _Run:
     def _head_name(self, definition: Node) -> str | None:
         """A ``CodeSpec.head_names`` definition's name: its text before its body, on one line,
         cut short past ``_MAX_NAME`` characters (CSS's ``.card .title,\n.card > h2 {`` is
-        ``.card .title, .card > h2``: selectors as written, their dots and ``::`` kept)."""
+        ``.card .title, .card > h2``: selectors as written, their dots and ``::`` kept); to its
+        ``head_ends`` token when it is its own body (VHDL's ``process (clk)``), its first line
+        when it has none (Verilog's ``always @(posedge clk)`` over one statement)."""
         body = self.body(definition)
-        end = body.start_byte if body is not None else definition.end_byte
+        if body is definition:  # its own body: headed to its own token (``CodeSpec.head_ends``)
+            end = self.head_end(definition) or definition.end_byte
+        elif body is None:
+            end = min(definition.end_byte, self.doc.line_end(definition.start_point.row + 1))
+        else:
+            end = body.start_byte
         text = " ".join(self.doc.data[definition.start_byte : end].decode("utf-8", "replace").split())
         return _cut(text, _MAX_NAME) if text else None
+
+    def _block_label(self, definition: Node) -> str | None:
+        """The label of a ``CodeSpec.labelled_heads`` definition: its own name, else its body's
+        (Verilog's ``begin : count``), or None."""
+        name = self._name_of(definition)
+        if name:
+            return name
+        body = self.body(definition)
+        return self._name_of(body) if body is not None and body is not definition else None
 
     def _type_parameters(self, definition: Node) -> set[str]:
         """The names of ``definition``'s own type parameters (``T`` of ``fun <T : View>``)."""
@@ -1518,10 +1539,13 @@ class _Run:
         opener = spec.head_ends.get(typed)
         if opener is None:
             return None
+        if not spec.argument_lists:
+            token = self.head_token(definition)
+            return token.end_byte if token is not None else None
         listed = self._name_list(definition) if spec.name_lists else None
         if listed is not None:
             return listed.end_byte  # Scheme's ``(define (total items)``: the call it defines
-        callee = self._call_head(definition) if spec.argument_lists else None
+        callee = self._call_head(definition)
         # What names it comes first: a multimethod's dispatch value may be a vector too.
         # (A member's name is its callee: its parameters come first.)
         naming = 2 if typed in spec.dispatch_names else 1
@@ -1566,6 +1590,17 @@ class _Run:
             return below.end_byte
         return last.end_byte
 
+    def head_token(self, definition: Node) -> Node | None:
+        """The child that ends the head of a definition that is its own body (``CodeSpec.head_ends``):
+        of the types given, the first in their order that it has (VHDL's ``process (clk)`` ends
+        at its ``)``, ``process is`` at its ``process``), or None."""
+        openers = self.spec.head_ends.get(self.type_of(definition), ())
+        for opener in (openers,) if isinstance(openers, str) else openers:
+            found = next((c for c in definition.children if c.type == opener), None)
+            if found is not None:
+                return found
+        return None
+
     def members_start(self, container: Node) -> int:
         """Where a container that is its own body (``self_bodies``) has its first member: what
         comes before is its head (``extension (s: String)``), no member of it."""
@@ -1605,13 +1640,28 @@ class _Run:
             if child.type in spec.body_types:
                 return child
             if child.type in spec.body_hosts:
-                return next((c for c in child.named_children if c.type in spec.body_types), None)
+                return self._hosted_body(child)
         found: Node | None = None
         for step in spec.body_paths.get(typed, ()):
             found = next((c for c in (definition if found is None else found).named_children if c.type == step), None)
             if found is None:
                 return None
         return found
+
+    def _hosted_body(self, host: Node) -> Node | None:
+        """The body a ``CodeSpec.body_hosts`` node holds, through the hosts it holds in turn
+        (Verilog's ``always @(posedge clk) begin``: ``statement`` > ``statement_item`` > the
+        event control's statement > ... > the ``begin`` block), or None."""
+        spec = self.spec
+        current: Node | None = host
+        for _ in range(_MAX_HOST_DEPTH):
+            if current is None:
+                return None
+            found = next((c for c in current.named_children if c.type in spec.body_types), None)
+            if found is not None:
+                return found
+            current = next((c for c in reversed(current.named_children) if c.type in spec.body_hosts), None)
+        return None
 
     def body_lead(self, definition: Node, body: Node) -> list[Node]:
         """The body and the comments right before it: some grammars (Python's, Ruby's) hang a
@@ -3121,8 +3171,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                 if body is definition:  # its own body: its head shares no unit with a member on its line
                     # (Its members follow its head's own token where one ends it, ``CodeSpec.head_ends``:
                     # a Fortran procedure's ``contains`` section, opened, holds its procedures.)
-                    opener = spec.head_ends.get(definition.type)
-                    head = next((c for c in definition.children if c.type == opener), None) if opener else None
+                    head = run.head_token(definition) if definition.type in spec.head_ends else None
                     start = head.end_byte if head is not None else run.members_start(definition)
                     if typed in spec.help_heads:  # (its members may be in blocks that are no definitions)
                         start = run.help_end(definition)
