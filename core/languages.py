@@ -2393,6 +2393,199 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             # SassDoc's ``///`` lines document the mixin or function below them across a blank line.
             for css_name, css_extensions, css_docs in (("css", (".css",), ()), ("scss", (".scss",), ("///",)))
         ),  # fmt: skip
+        CodeSpec(
+            name="verilog",
+            extensions=(".v", ".vh", ".sv", ".svh"),  # Verilog and SystemVerilog: one grammar
+            comment=_C_LIKE,
+            # ```ifdef SIM`` right above a block goes with it (its ```endif`` closes it, below).
+            attached=_COMMENTS | {"id_directive"},
+            # A module (an interface, a program, a package, a class) is its own body: its head is
+            # its name, parameters and ports to their ``;``, its items its members. Its ``always``,
+            # ``initial`` and ``final`` blocks are named by their block's label (``begin :
+            # count``, as the design's hierarchy names them), else by their head, ``always_ff
+            # @(posedge clk)``. Functions and tasks (a ``function_body_declaration`` inside the
+            # ``function`` keyword's node) are their own bodies too, headed to their ``;``.
+            functions=frozenset(
+                {
+                    "function_body_declaration", "task_body_declaration", "class_constructor_declaration",
+                    # ``extern`` and ``pure virtual`` methods, declared:
+                    "function_prototype", "task_prototype", "class_constructor_prototype",
+                    "always_construct", "initial_construct", "final_construct",
+                    "type_declaration", "text_macro_definition", "constraint_declaration", "covergroup_declaration",
+                    "property_declaration", "sequence_declaration",
+                }
+            ),
+            # A labelled ``for`` generate block (``for (genvar i = 0; i < N; i++) begin : lane``)
+            # holds what it generates, named by its label.
+            containers=frozenset(
+                {
+                    "module_declaration", "interface_declaration", "program_declaration", "package_declaration",
+                    "class_declaration", "interface_class_declaration", "loop_generate_construct",
+                }
+            ),
+            # Items sit in a node of their level's kind (``module_or_generate_item``, ``class_item``);
+            # ``function`` and ``task`` hold their body declaration; ``virtual``, ``extern`` and
+            # ``pure`` stand in a ``class_method`` around them; ``typedef`` in a ``data_declaration``.
+            wrappers=frozenset(
+                {
+                    "module_or_generate_item", "package_or_generate_item_declaration", "interface_or_generate_item",
+                    "non_port_program_item", "class_item", "class_method", "interface_class_item",
+                    "interface_class_method", "function_declaration", "task_declaration", "data_declaration",
+                }
+            ),
+            # (Their keywords and qualifiers start the signature: ``virtual task automatic ship(...);``.)
+            naming_wrappers=frozenset(
+                {"function_declaration", "task_declaration", "class_method", "interface_class_method"}
+            ),
+            # ``generate ... endgenerate`` holds items of its module; a statement's layers
+            # (``statement`` > ``statement_item``, ``begin ... end`` of a Verilog-2001 function)
+            # are read as the statements they hold.
+            transparent=frozenset(
+                {
+                    "generate_region", "statement_or_null", "statement", "statement_item",
+                    "function_statement_or_null", "function_statement",
+                }
+            ),
+            own_bodies=frozenset(
+                {
+                    "module_declaration", "interface_declaration", "program_declaration", "package_declaration",
+                    "class_declaration", "interface_class_declaration", "function_body_declaration",
+                    "task_body_declaration", "class_constructor_declaration",
+                }
+            ),
+            # Their parameters and ports are their head, and its first chunk's; above their
+            # members, their first line stands for it (``module conveyor_sorter #(``), not a
+            # port list cut after six lines.
+            line_heads=frozenset({"module_declaration", "interface_declaration", "program_declaration"}),
+            head_ends={
+                "module_declaration": ";", "package_declaration": ";", "class_declaration": ";",
+                "function_body_declaration": ";", "task_body_declaration": ";", "class_constructor_declaration": ";",
+                "interface_declaration": ("interface_ansi_header", "interface_nonansi_header"),
+                "program_declaration": ("program_ansi_header", "program_nonansi_header"),
+                "interface_class_declaration": "interface_class_item",  # (its first is the ``;`` after its name)
+            },
+            # An ``always`` block's statements are its ``begin ... end`` block's, under its
+            # timing control; a generate loop's, its ``begin ... end`` block's.
+            body_types=frozenset({"seq_block", "par_block", "generate_block"}),
+            body_hosts=frozenset(
+                {
+                    "statement", "statement_item", "statement_or_null", "procedural_timing_control_statement",
+                    "function_statement", "function_statement_or_null",
+                }
+            ),
+            head_names=frozenset(
+                {"always_construct", "initial_construct", "final_construct", "loop_generate_construct"}
+            ),
+            labelled_heads=frozenset(
+                {"always_construct", "initial_construct", "final_construct", "loop_generate_construct"}
+            ),
+            name_types=frozenset(
+                {
+                    "simple_identifier", "function_identifier", "task_identifier", "class_identifier",
+                    "package_identifier", "interface_identifier", "program_identifier", "text_macro_identifier",
+                    "generate_block_identifier", "constraint_identifier", "covergroup_identifier",
+                    "property_identifier", "sequence_identifier",
+                }
+            ),
+            name_holders=frozenset(
+                {
+                    "module_header", "interface_ansi_header", "interface_nonansi_header", "program_ansi_header",
+                    "program_nonansi_header", "text_macro_name", "generate_block",
+                }
+            ),
+            anonymous_names={"class_constructor_declaration": "new", "class_constructor_prototype": "new"},
+            # ``endmodule : sorter``, ``endfunction``, a block's ``end``, an ```endif``: the end of
+            # what is above them, glued to its last chunk (never a line of a member's).
+            closers=frozenset(
+                {
+                    "end", "endmodule", "endinterface", "endprogram", "endpackage", "endclass", "endfunction",
+                    "endtask", "endgenerate", "endgroup", "endproperty", "endsequence", "zero_directive",
+                }
+            ),
+            # A block's ``begin`` (``for (...) begin``) leads no member below it.
+            closing_keywords=frozenset({"begin", "fork"}),
+            kinds={
+                "module_declaration": "module", "interface_declaration": "interface", "program_declaration": "program",
+                "package_declaration": "package", "interface_class_declaration": "interface",
+                "loop_generate_construct": "generate", "task_body_declaration": "task", "task_prototype": "task",
+                "class_constructor_declaration": "constructor", "class_constructor_prototype": "constructor",
+                "always_construct": "always", "initial_construct": "initial", "final_construct": "final",
+                "type_declaration": "type", "text_macro_definition": "macro", "constraint_declaration": "constraint",
+                "covergroup_declaration": "covergroup", "property_declaration": "property",
+                "sequence_declaration": "sequence",
+            },
+        ),  # fmt: skip
+        CodeSpec(
+            name="vhdl",
+            extensions=(".vhd", ".vhdl"),
+            comment=("--", ""),
+            # An entity (its generics and ports), an architecture of it (``architecture rtl of
+            # sorter``: ``sorter.rtl``), a package and its body hold their declarations and
+            # statements as their own children after their ``is``: the ``declarative_part`` and
+            # the ``concurrent_statement_part`` are opened, so a process, a function, a
+            # component is a member. A process is named by its label (``sample : process``),
+            # else by its head, ``process (clk)``; a labelled ``for ... generate`` and a ``block``
+            # hold the statements they label.
+            functions=frozenset(
+                {
+                    "entity_declaration", "process_statement", "function_body", "procedure_body",
+                    "function_declaration", "procedure_declaration",  # a package's subprograms, declared
+                    "component_declaration", "subtype_declaration", "if_generate_statement",
+                    "case_generate_statement", "configuration_declaration",
+                }
+            ),
+            # A type: a record's fields, a protected type's subprograms are its members.
+            containers=frozenset(
+                {
+                    "architecture_body", "package_declaration", "package_body", "for_generate_statement",
+                    "block_statement", "full_type_declaration",
+                }
+            ),
+            transparent=frozenset(
+                {
+                    "design_unit", "declarative_part", "concurrent_statement_part", "sequence_of_statements",
+                    "entity_header", "generate_statement_body",
+                }
+            ),
+            own_bodies=frozenset(
+                {
+                    "entity_declaration", "architecture_body", "package_declaration", "package_body",
+                    "for_generate_statement", "block_statement", "function_body", "procedure_body",
+                    "process_statement",
+                }
+            ),
+            head_ends={
+                "entity_declaration": "is", "architecture_body": "is", "package_declaration": "is",
+                "package_body": "is", "function_body": "is", "procedure_body": "is",
+                "for_generate_statement": "generate", "block_statement": ("is", "block"),
+                # ``sample : process (clk)``, ``process is``: its ``is`` stays on its line.
+                "process_statement": (")", "process"),
+            },
+            body_types=frozenset({"record_type_definition", "protected_type_declaration", "protected_type_body"}),
+            # A subprogram's name is its ``designator`` (``"+"`` too); a package body's, its
+            # package's; a labelled statement's, its ``label``'s identifier.
+            name_fields=("name", "designator", "package"),
+            name_types=frozenset({"identifier"}),
+            name_holders=frozenset({"label"}),
+            qualifiers={"architecture_body": "entity"},
+            head_names=frozenset({"process_statement"}),
+            labelled_heads=frozenset({"process_statement"}),
+            # ``end architecture rtl;``, ``end process sample;`` (its words on the line with it):
+            # the end of what is above it. (``begin`` goes with what follows it.)
+            closers=frozenset({"end"}),
+            # The words that end a head (``package body scale_pkg is``, ``bar : for i in 0 to 7
+            # generate``) lead no member below them, a function's nor a process's.
+            closing_keywords=frozenset({"is", "generate", "block", "process"}),
+            kinds={
+                "entity_declaration": "entity", "architecture_body": "architecture", "package_declaration": "package",
+                "package_body": "package_body", "for_generate_statement": "generate",
+                "if_generate_statement": "generate", "case_generate_statement": "generate", "block_statement": "block",
+                "full_type_declaration": "type", "subtype_declaration": "subtype", "process_statement": "process",
+                "function_body": "function", "function_declaration": "function", "procedure_body": "procedure",
+                "procedure_declaration": "procedure", "component_declaration": "component",
+                "configuration_declaration": "configuration",
+            },
+        ),  # fmt: skip
         # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
         TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
         TextSpec("latex", (".tex", ".ltx"), ("%", ""), "latex"),

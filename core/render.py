@@ -73,6 +73,8 @@ _PYGMENTS_NAMES = {
     "elisp": "emacs-lisp",
     "css": "css",
     "scss": "scss",
+    "verilog": "systemverilog",  # (a superset: plain Verilog reads the same)
+    "vhdl": "vhdl",
     "sass": "sass",
     "less": "less",
     "markdown": "markdown",

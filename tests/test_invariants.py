@@ -46,6 +46,7 @@ def test_samples_cover_many_languages() -> None:
                      "cuda",
                      "cmake",
                      "matlab",
+                     "verilog", "vhdl",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

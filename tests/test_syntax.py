@@ -279,6 +279,25 @@ LANGUAGE_CASES = {
               (".shelf-label \u00bb &--organic \u00bb .shelf-label__title::before", "rule"),
               ("price-block \u00bb @media screen", "media"), ("@media print \u00bb .sheet", "rule"),
               ("preview-flash", "keyframes")]),
+    # A module (interface, package) is its own body, headed by its ports to their ``;``; an
+    # ``always`` block is named by its ``begin : label``, else by its head; a labelled generate
+    # loop holds what it generates; a function's ``function_body_declaration`` is its own body.
+    "verilog": ("polyglot_scripts/verilog/conveyor_sorter.sv",
+                [("conveyor_sorter.track", "always"), ("conveyor_sorter", "module"), ("sorter_pkg", "package"),
+                 ("sorter_pkg.chute_for", "function"), ("sorter_pkg.parcel_t", "type"), ("scan_if", "interface"),
+                 ("scan_if.offer", "task"), ("SORTER_CHUTES", "macro"), ("conveyor_sorter.next_state", "always"),
+                 ("conveyor_sorter.chute", "generate"),
+                 ("conveyor_sorter.chute.always_ff @(posedge clk or negedge rst_n)", "always"),
+                 ("conveyor_sorter.always @(posedge clk)", "always"), ("eye_filter", "module"),
+                 ("eye_filter.always @(posedge clk)", "always")]),
+    # An architecture is named under its entity (``scale_reporter.rtl``); a process by its label;
+    # a package body by its package; its declarations and statements are its members.
+    "vhdl": ("polyglot_scripts/vhdl/scale_reporter.vhd",
+             [("scale_reporter.rtl.send_frame", "process"), ("scale_reporter", "entity"),
+              ("scale_reporter.rtl", "architecture"), ("scale_pkg", "package"), ("scale_pkg", "package_body"),
+              ("scale_pkg.to_digits", "function"), ("scale_pkg.grams_t", "subtype"), ("scale_pkg.digits_t", "type"),
+              ("scale_reporter.rtl.uart_byte_tx", "component"), ("scale_reporter.rtl.net", "function"),
+              ("scale_reporter.rtl.debounce", "process"), ("scale_reporter.rtl.bar", "generate")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
@@ -286,7 +305,7 @@ COMMENT_PREFIXES = {
     "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
     "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%", "fortran": "!", "clojure": ";;", "css": "/*", "scss": "/*", "matlab": "%",
     "scheme": ";;", "racket": ";;", "commonlisp": ";;", "elisp": ";;",
-    "cmake": "#",
+    "cmake": "#", "vhdl": "--",
 }  # fmt: skip
 
 
@@ -1691,6 +1710,55 @@ _CUDA_FORMS = (
          "        Escalated\n    end\n    methods\n        function tf = isRush(p)\n            tf = p >= Priority.Urgent;\n"
          "        end\n    end\nend\n",
          [("Priority", "class"), ("Priority.isRush", "method")]),
+        # SystemVerilog classes in a package: ``extern`` and ``pure virtual`` prototypes, a
+        # constructor named ``new``, ``static`` functions and ``virtual`` tasks (their qualifiers
+        # start their signatures), constraints, a forward ``typedef class``, an interface class.
+        ("verilog", "tote_pkg.sv",
+         "package tote_pkg;\n  typedef class Tote;\n\n  // A tote on the test conveyor.\n"
+         "  virtual class Tote #(type T = int) extends Box;\n    rand int weight;\n"
+         "    constraint light { weight < 20; }\n    extern function void pack();\n"
+         "    pure virtual function int cost();\n"
+         "    static function Tote make();\n      return null;\n    endfunction\n"
+         "    function new(int w);\n      weight = w;\n    endfunction\n"
+         "    virtual task automatic ship(input int n);\n      repeat (n) @(posedge clk);\n    endtask : ship\n"
+         "  endclass : Tote\n\n  interface class Priced;\n    pure virtual function int price();\n  endclass\n"
+         "endpackage\n",
+         [("tote_pkg", "package"), ("tote_pkg.Tote", "type"), ("tote_pkg.Tote", "class"),
+          ("tote_pkg.Tote.light", "constraint"), ("tote_pkg.Tote.pack", "method"), ("tote_pkg.Tote.cost", "method"),
+          ("tote_pkg.Tote.make", "method"), ("tote_pkg.Tote.new", "constructor"), ("tote_pkg.Tote.ship", "task"),
+          ("tote_pkg.Priced", "interface"), ("tote_pkg.Priced.price", "method")]),
+        # Verilog-2001 ports declared in the body; generate loops with and without a label (in a
+        # ``generate`` region or not); ``fork``/``join``; an unlabelled ``initial``, a labelled
+        # ``always``; a program block; a macro with arguments.
+        ("verilog", "lanes.v",
+         "module lanes (clk, q);\n  parameter N = 4;\n  input clk;\n  output [N-1:0] q;\n"
+         "  for (genvar i = 0; i < N; i++) begin\n    assign q[i] = clk;\n  end\n"
+         "  generate\n    for (genvar j = 0; j < N; j++) begin : g_j\n      always @(posedge clk) q[j] <= ~q[j];\n"
+         "    end\n  endgenerate\n  initial begin\n    fork\n      #5 $display(\"a\");\n    join\n  end\n"
+         "  always begin : heartbeat\n    #10;\n  end\n  task automatic pulse(output p);\n    p = 1;\n  endtask\n"
+         "endmodule\n\nprogram automatic stock_test;\n  initial begin : run\n    $display(\"go\");\n  end\n"
+         "endprogram\n`define CHUTE_OF(z) ((z) / 6)\n",
+         [("lanes", "module"), ("lanes.for (genvar i = 0; i < N; i++)", "generate"), ("lanes.g_j", "generate"),
+          ("lanes.g_j.always @(posedge clk) q[j] <= ~q[j];", "always"), ("lanes.initial", "initial"),
+          ("lanes.heartbeat", "always"), ("lanes.pulse", "task"), ("stock_test", "program"),
+          ("stock_test.run", "initial"), ("CHUTE_OF", "macro")]),
+        # VHDL: protected types (their subprograms are their members), an operator function,
+        # generate statements and a block, a procedure declared in a process, a configuration,
+        # keywords in capitals.
+        ("vhdl", "tb.vhd",
+         "ARCHITECTURE sim OF tb IS\n  TYPE counter_t IS PROTECTED\n    PROCEDURE inc;\n  END PROTECTED counter_t;\n"
+         "  TYPE counter_t IS PROTECTED BODY\n    VARIABLE n : natural := 0;\n    PROCEDURE inc IS\n    BEGIN\n"
+         "      n := n + 1;\n    END PROCEDURE;\n  END PROTECTED BODY counter_t;\n"
+         "  function \"+\" (a, b : byte_t) return byte_t is\n  begin\n    return a;\n  end function \"+\";\n"
+         "BEGIN\n  gen_lanes : for i in 0 to 3 generate\n    lane_p : process\n      procedure tick is\n      begin\n"
+         "        null;\n      end procedure;\n    begin\n      wait until rising_edge(clk);\n    end process lane_p;\n"
+         "  end generate gen_lanes;\n  gen_if : if WIDTH > 4 generate\n    x <= y;\n  end generate;\n"
+         "  blk : block\n  begin\n    z <= w;\n  end block blk;\n  process (clk, rst) is\n  begin\n    null;\n"
+         "  end process;\nEND sim;\n\nconfiguration cfg of tb is\n  for sim\n  end for;\nend configuration;\n",
+         [("tb.sim", "architecture"), ("tb.sim.counter_t", "type"), ("tb.sim.counter_t.inc", "procedure"),
+          ("tb.sim.+", "function"), ("tb.sim.gen_lanes", "generate"), ("tb.sim.gen_lanes.lane_p", "process"),
+          ("tb.sim.gen_lanes.lane_p.tick", "procedure"), ("tb.sim.gen_if", "generate"), ("tb.sim.blk", "block"),
+          ("tb.sim.process (clk, rst)", "process"), ("cfg", "configuration")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
@@ -1712,7 +1780,9 @@ _CUDA_FORMS = (
          "cuda-prototypes-specializations-bounds-lambdas",
          "cmake-capitals-quoted-names-macro-nesting-target-kinds",
          "matlab-functions-without-end-script", "matlab-nested-function", "matlab-abstract-accessors-static",
-         "matlab-enumeration-events"],
+         "matlab-enumeration-events",
+         "verilog-classes-prototypes-constraints", "verilog-2001-ports-generate-loops-program",
+         "vhdl-protected-types-generate-block-configuration"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -3930,7 +4000,11 @@ def test_solidity_and_zig_split_into_a_head_with_members_and_functions_into_part
     # A ``)`` too many in a top-level ``if`` block: that block's chunk, not the targets around it.
     ("polyglot_scripts/cmake/CMakeLists.txt", "  target_sources(pickstation PRIVATE src/station/zpl_label.cpp)\n",
      "  target_sources(pickstation PRIVATE src/station/zpl_label.cpp))\n", "<module>", "stockcore"),
-], ids=["solidity", "zig", "css", "scss", "cuda", "cmake-function", "cmake-top-level"])
+    ("polyglot_scripts/verilog/conveyor_sorter.sv", "        ticks <= ticks + 12'd1;",
+     "        ticks <= ticks + 12'd1 %% ) );", "conveyor_sorter.track", "conveyor_sorter.next_state"),
+    ("polyglot_scripts/vhdl/scale_reporter.vhd", "        sum   := sum + adc_grams;",
+     "        sum   := sum + adc_grams %% ) );", "scale_reporter.rtl.average", "scale_reporter.rtl.send_frame"),
+], ids=["solidity", "zig", "css", "scss", "cuda", "cmake-function", "cmake-top-level", "verilog", "vhdl"])
 def test_a_syntax_error_in_a_sample_damages_its_definition_only(rel, old, new, hurt, sound) -> None:
     text = (SAMPLES / rel).read_text("utf-8")
     assert old in text
@@ -4912,3 +4986,69 @@ def test_matlab_broken_code_is_damaged_in_its_definition_and_garbage_falls_back(
     # A line of words is a command (``hold on``): garbage that starts with punctuation is none.
     garbage = _syntax("junk.m", "matlab", ") ( %{ } { ;; => ] end\n" * 40, unit="chars", budget=200)
     assert garbage and all(c.fallback == "parse_error" for c in garbage)
+
+
+# ---- Verilog and VHDL ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rel", "container", "head", "repeat", "members", "function", "signature", "end"), [
+    # The module's head is its name, parameters and ports, to their ``;``; a labelled
+    # ``always_ff`` block is named by its label and its parts repeat its timing control.
+    ("polyglot_scripts/verilog/conveyor_sorter.sv", "conveyor_sorter",
+     "module conveyor_sorter\n  import sorter_pkg::*;\n#(", "module conveyor_sorter",
+     ["conveyor_sorter.next_state", "conveyor_sorter.track", "conveyor_sorter.chute",
+      "conveyor_sorter.always @(posedge clk)"],
+     "conveyor_sorter.track", "always_ff @(posedge clk or negedge rst_n)", "endmodule : conveyor_sorter"),
+    # The architecture's declarations and statements are its members, ``begin`` between them.
+    ("polyglot_scripts/vhdl/scale_reporter.vhd", "scale_reporter.rtl", "architecture rtl of scale_reporter is",
+     "architecture rtl of scale_reporter is",
+     ["scale_reporter.rtl.uart_byte_tx", "scale_reporter.rtl.net", "scale_reporter.rtl.debounce",
+      "scale_reporter.rtl.average", "scale_reporter.rtl.send_frame", "scale_reporter.rtl.bar"],
+     "scale_reporter.rtl.send_frame", "send_frame : process (clk)", "end architecture rtl;"),
+], ids=["verilog", "vhdl"])
+def test_an_hdl_module_splits_into_its_head_and_blocks_and_a_long_block_into_parts(
+    rel, container, head, repeat, members, function, signature, end
+) -> None:
+    prep = _prep(rel)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=300), "syntax")
+    assert_lossless(prep, chunks)
+    assert_slices_true(prep, chunks)
+    assert_budget(chunks, 300)
+    heads = [c for c in chunks if c.kind == "class_header" and c.symbol == container]
+    assert heads and head in "\n".join(c.text for c in heads)
+    assert f"members of {container}" in heads[0].header
+    inside = [c for c in chunks if c.parent_id in {h.id for h in heads}]
+    assert set(members) <= {c.symbol for c in inside}, sorted({c.symbol for c in inside})
+    # Whole, under the container's head when they fit with it.
+    assert all(c.header == repeat for c in inside if c.header and c.parts == 1 and c.kind != "class_header")
+    assert any(c.header == repeat and c.symbol in members for c in inside)
+    parts = [c for c in chunks if c.symbol == function]
+    assert len(parts) >= 3 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    opening = next(i for i, c in enumerate(parts) if signature in c.text)
+    assert all(c.header == signature and c.parent_id == parts[0].id for c in parts[opening + 1 :])
+    # The container's end is no line of its last member's parts.
+    assert not any(end in c.text for c in parts)
+    assert any(end in c.text for c in chunks)
+    assert not any(c.flags or c.fallback for c in chunks)
+
+
+def test_verilog_always_blocks_are_named_by_their_label_else_their_timing_control() -> None:
+    source = (
+        "module m (input clk, input d, output reg q, output reg r);\n"
+        "  always @(posedge clk) begin : capture\n    q <= d;\n  end\n"
+        "  always @(negedge clk)\n    r <= q;\n"
+        "  always_comb begin\n    r = q;\n  end\n"
+        "  initial begin\n    q = 0;\n  end\n"
+        "endmodule\n"
+    )
+    found = [(d.symbol, d.kind) for d in list_definitions(prepare("m.v", "verilog", source))]
+    assert found == [
+        ("m", "module"), ("m.capture", "always"), ("m.always @(negedge clk)", "always"),
+        ("m.always_comb", "always"), ("m.initial", "initial"),
+    ]
+
+
+def test_hdl_files_by_extension() -> None:
+    assert [detect_language(f"x{ext}") for ext in (".v", ".vh", ".sv", ".svh", ".vhd", ".vhdl", ".VHD")] == [
+        "verilog", "verilog", "verilog", "verilog", "vhdl", "vhdl", "vhdl",
+    ]
