@@ -2048,8 +2048,10 @@ class _Run:
                 inside = [c for c in inside if c.start_byte >= head_end]
             # Tokens after the body (Ruby's ``end``, a wrapper's ``;``) close the last chunk.
             tail = [c for c in definition.children if c.start_byte >= body.end_byte]
-            # (A sibling body's parent is the level around: not the definition's.)
-            holder = body.parent if paired is None or body != paired[0] else None
+            # (A sibling body's parent is the level around: not the definition's; nor is the
+            # parent of a definition that is its own body, though it starts where that does:
+            # VHDL's first function in a package body's declarations.)
+            holder = body.parent if (paired is None or body != paired[0]) and body is not definition else None
             while holder is not None and holder != definition and holder.start_byte >= definition.start_byte:
                 # A callback's closers inside the call (``}, 10_000);``'s ``, 10_000)``, Ruby's ``end``).
                 tail += [c for c in holder.children if c.start_byte >= body.end_byte]

@@ -5052,3 +5052,18 @@ def test_hdl_files_by_extension() -> None:
     assert [detect_language(f"x{ext}") for ext in (".v", ".vh", ".sv", ".svh", ".vhd", ".vhdl", ".VHD")] == [
         "verilog", "verilog", "verilog", "verilog", "vhdl", "vhdl", "vhdl",
     ]
+
+
+def test_a_split_vhdl_subprogram_holds_none_of_the_declarations_after_it() -> None:
+    # A subprogram is its own body, and the package body's declarations around it start where
+    # the first one does: read as the closers of a call around it, they were that first
+    # function's members (``scale_pkg.twice.restock``, its lines in two chunks).
+    source = (
+        "package body shop_pkg is\n  function twice(x : natural) return natural is\n  begin\n    return 2 * x;\n"
+        "  end function;\n  procedure restock(signal q : inout natural) is\n  begin\n    q <= MAX;\n"
+        "  end procedure restock;\nend package body shop_pkg;\n"
+    )
+    chunks = _syntax("shop_pkg.vhd", "vhdl", source, unit="chars", budget=120)
+    assert {c.symbol for c in chunks} == {"shop_pkg", "shop_pkg.twice", "shop_pkg.restock"}
+    twice = [c for c in chunks if c.symbol == "shop_pkg.twice"]
+    assert twice[-1].text.rstrip().endswith("end function;")
