@@ -2721,7 +2721,7 @@ _FENCE_ALIASES = {
     "golang": "go", "c++": "cpp", "c#": "csharp", "cs": "csharp", "f#": "fsharp", "shell": "bash", "node": "javascript",
     "python3": "python", "py3": "python", "objective-c": "objc", "objectivec": "objc", "obj-c": "objc",
     "terraform": "hcl", "protobuf": "proto", "pwsh": "powershell", "posh": "powershell", "octave": "matlab",
-    "common-lisp": "commonlisp", "emacs-lisp": "elisp",
+    "common-lisp": "commonlisp", "emacs-lisp": "elisp", "systemverilog": "verilog",
 }  # fmt: skip
 # The info string's first word: after an opening ``{`` and a dot (R Markdown's ``{r setup}``,
 # Pandoc's ``{.python}``), up to a space, a comma (rustdoc's ``rust,ignore``) or a brace.

@@ -539,7 +539,8 @@ def test_markdown_fence_parses_are_kept_for_the_next_budget() -> None:
     [("python", "python"), ("PY", "python"), ("{r setup, include=FALSE}", "r"), ("{.python}", "python"),
      ("rust,ignore", "rust"), ('ts title="app.ts"', "typescript"), ("golang", "go"), ("c++", "cpp"),
      ("kt", "kotlin"), ("exs", "elixir"), ("console", None), ("json", None), ("diff", None), ("", None),
-     ("tex", None), ("m", "matlab"), ("octave", "matlab")],
+     ("tex", None), ("m", "matlab"), ("octave", "matlab"),
+     ("systemverilog", "verilog"), ("sv", "verilog"), ("vhdl", "vhdl")],
 )  # fmt: skip
 def test_fence_info_strings_name_their_language(info: str, language: str | None) -> None:
     assert fence_language(info) == language
