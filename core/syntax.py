@@ -483,15 +483,7 @@ class _Run:
         """The unit of the defining call right before ``node`` when ``node`` is a call whose
         first argument is that definition's name (``CodeSpec.name_followers``), else None."""
         spec = self.spec
-        host = units[-1] if units else None
-        if (
-            host is not None
-            and host.definition is None
-            and len(units) > 1
-            and all(self.is_comment(n) for n in host.nodes)
-            and host.first <= units[-2].last
-        ):
-            host = units[-2]  # ``add_library(inventory a.c)  # the core`` then its settings
+        host = _past_line_comment(units, self.is_comment)  # ``add_library(core a.c)  # the core``
         if (
             host is None
             or host.definition is None
@@ -634,15 +626,7 @@ class _Run:
         """The unit of the definition whose body ``node`` is, its head's next sibling
         (``CodeSpec.sibling_bodies``), past a comment on the head's line; or None."""
         spec = self.spec
-        host = units[-1] if units else None
-        if (
-            host is not None
-            and host.definition is None
-            and len(units) > 1
-            and all(n.type in spec.attached for n in host.nodes)
-            and host.first <= units[-2].last
-        ):
-            host = units[-2]  # ``int total() // in cents`` then ``{``
+        host = _past_line_comment(units, lambda n: n.type in spec.attached)  # ``int total() // in cents``
         if host is None or host.definition is None or spec.sibling_bodies.get(host.nodes[-1].type) != node.type:
             return None
         return host
@@ -2932,6 +2916,22 @@ def _opens_body(node: Node, spec: CodeSpec) -> bool:
         return False
     previous = node.prev_sibling
     return node.type == opener or (previous is not None and previous.type == opener)
+
+
+def _past_line_comment(units: list[Unit], comment: Callable[[Node], bool]) -> Unit | None:
+    """The last of ``units``, or the one before it when the last holds nothing but what
+    ``comment`` says is a comment, on that one's last line (a comment after a head, before
+    what follows it); None for no units."""
+    host = units[-1] if units else None
+    if (
+        host is not None
+        and host.definition is None
+        and len(units) > 1
+        and all(comment(n) for n in host.nodes)
+        and host.first <= units[-2].last
+    ):
+        return units[-2]
+    return host
 
 
 def _is_trailing(node: Node, units: list[Unit]) -> bool:
