@@ -85,11 +85,12 @@ def tokenize(text: str) -> list[str]:
 
 
 def own_name(strategy: str, kind: str, symbol: str) -> str:
-    """The name a syntax chunk defines (the last part of its dotted ``symbol``), or "" for module
-    code, statements of a split body, merged siblings, fixed windows and tables."""
+    """The name a syntax chunk defines (the last part of its dotted ``symbol``, after the heading
+    trail a Markdown fence's code is named under: ``Guide > Install > Installer.run``), or ""
+    for module code, statements of a split body, merged siblings, fixed windows and tables."""
     if strategy != "syntax" or kind in _NAMELESS_KINDS:
         return ""
-    name = symbol.rpartition(".")[2]
+    name = symbol.rpartition(" > ")[2].rpartition(".")[2]
     return name if _NAME.match(name) else ""
 
 

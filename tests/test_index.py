@@ -113,6 +113,9 @@ def test_a_syntax_chunk_names_itself_in_its_keyword_document() -> None:
     assert own_name("syntax", "function", "Sync-Stock.Save-DeadLetter") == "Save-DeadLetter"
     assert own_name("syntax", "function", "Reservations.Hold.expired?") == "expired?"
     assert own_name("syntax", "method", "ShelfLabelBatch.renderLabel:width:") == "renderLabel:width:"
+    # A Markdown fence's code, named under its section's heading trail.
+    assert own_name("syntax", "method", "Guide > Install > Installer.run") == "run"
+    assert own_name("syntax", "function", "Guide > Install > install") == "install"
     assert own_name("fixed", "window", "get") == "" and own_name("table", "rows", "orders") == ""
     assert keyword_document("def get(url): ...", "get") == "def get(url): ..." + "\nget" * NAME_WEIGHT
     assert keyword_document("x = 1", "") == "x = 1"
