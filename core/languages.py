@@ -736,26 +736,36 @@ _CMAKE_TARGET_KINDS = (
 _CMAKE_TARGETS = frozenset().union(*(_cmake_spellings(words) for words, _ in _CMAKE_TARGET_KINDS))
 
 
+_PYTHON = CodeSpec(
+    name="python",
+    extensions=(".py", ".pyi", ".pyw"),
+    comment=("#", ""),
+    # ``square = lambda x: x * x`` defines ``square``.
+    functions=frozenset({"function_definition", "lambda"}),
+    containers=frozenset({"class_definition"}),
+    wrappers=frozenset({"decorated_definition", "expression_statement", "assignment"}),
+    name_fields=("name", "left"),
+    assignments=frozenset({"assignment"}),
+    naming_wrappers=frozenset({"assignment"}),
+    docstrings=frozenset({"expression_statement"}),
+    guards=frozenset(
+        {"if_statement", "elif_clause", "else_clause", "try_statement", "except_clause", "finally_clause", "block"}
+    ),
+    guard_bodies=frozenset({"block"}),
+)
+
+# Starlark, Bazel's and Buck's build language (``BUILD``, ``WORKSPACE``, ``MODULE.bazel``, a
+# ``.bzl`` file's macros and rules; Tilt's ``Tiltfile``): Python's syntax, fewer statements, read
+# by Python's grammar and spec (the pack's own Starlark grammar wraps calls and docstrings
+# otherwise, for nothing more). A target (``cc_library(name = "stock", ...)``) is a statement:
+# packed whole with the targets around it, never cut while it fits.
+_STARLARK = replace(_PYTHON, name="starlark", extensions=(".bzl", ".star", ".bazel", ".sky"), grammar="python")
+
 LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
     spec.name: spec
     for spec in (
-        CodeSpec(
-            name="python",
-            extensions=(".py", ".pyi", ".pyw"),
-            comment=("#", ""),
-            # ``square = lambda x: x * x`` defines ``square``.
-            functions=frozenset({"function_definition", "lambda"}),
-            containers=frozenset({"class_definition"}),
-            wrappers=frozenset({"decorated_definition", "expression_statement", "assignment"}),
-            name_fields=("name", "left"),
-            assignments=frozenset({"assignment"}),
-            naming_wrappers=frozenset({"assignment"}),
-            docstrings=frozenset({"expression_statement"}),
-            guards=frozenset(
-                {"if_statement", "elif_clause", "else_clause", "try_statement", "except_clause", "finally_clause", "block"}
-            ),
-            guard_bodies=frozenset({"block"}),
-        ),
+        _PYTHON,
+        _STARLARK,
         CodeSpec(
             name="javascript",
             extensions=(".js", ".mjs", ".cjs", ".jsx"),
@@ -2646,6 +2656,8 @@ _BY_FILENAME = {
 _BY_NAME_PREFIX = (("dockerfile.", "dockerfile"), ("containerfile.", "dockerfile"), ("makefile.", "makefile"))
 # Well-known names whose suffix says something else (a ``.txt`` that is CMake's).
 _BY_WHOLE_NAME = {"cmakelists.txt": "cmake"}
+# Names matched as written: Bazel's ``BUILD`` (a project's ``build`` script is a shell's).
+_BY_EXACT_NAME = dict.fromkeys(("BUILD", "BUCK", "WORKSPACE", "Tiltfile"), "starlark")
 
 CODE_LANGUAGES = tuple(name for name, spec in LANGUAGES.items() if isinstance(spec, CodeSpec))
 TEXT_LANGUAGES = tuple(name for name, spec in LANGUAGES.items() if isinstance(spec, TextSpec))
@@ -2701,7 +2713,7 @@ def detect_language(path: str) -> str | None:
     pure = PurePosixPath(path.replace("\\", "/"))
     if is_notebook(pure.name):
         return "python"
-    whole = _BY_WHOLE_NAME.get(pure.name.lower())
+    whole = _BY_EXACT_NAME.get(pure.name) or _BY_WHOLE_NAME.get(pure.name.lower())
     if whole is not None:
         return whole
     spec = _BY_EXTENSION.get(pure.suffix.lower())

@@ -19,6 +19,7 @@ from core.metrics import Cut
 
 _PYGMENTS_NAMES = {
     "python": "python",
+    "starlark": "starlark",
     "javascript": "javascript",
     "typescript": "typescript",
     "tsx": "tsx",

@@ -47,6 +47,7 @@ def test_samples_cover_many_languages() -> None:
                      "cmake",
                      "matlab",
                      "verilog", "vhdl",
+                     "starlark",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

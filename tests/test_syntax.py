@@ -298,6 +298,10 @@ LANGUAGE_CASES = {
               ("scale_pkg.to_digits", "function"), ("scale_pkg.grams_t", "subtype"), ("scale_pkg.digits_t", "type"),
               ("scale_reporter.rtl.uart_byte_tx", "component"), ("scale_reporter.rtl.net", "function"),
               ("scale_reporter.rtl.debounce", "process"), ("scale_reporter.rtl.bar", "generate")]),
+    # Bazel's macros and a rule's implementation: Python's spec, read by Python's grammar.
+    "starlark": ("polyglot_scripts/bazel/shop_rules.bzl",
+                 [("shop_cc_library", "function"), ("_warehouse_define", "function"), ("shop_cc_test", "function"),
+                  ("_price_table_impl", "function")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
@@ -305,7 +309,7 @@ COMMENT_PREFIXES = {
     "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
     "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%", "fortran": "!", "clojure": ";;", "css": "/*", "scss": "/*", "matlab": "%",
     "scheme": ";;", "racket": ";;", "commonlisp": ";;", "elisp": ";;",
-    "cmake": "#", "vhdl": "--",
+    "cmake": "#", "vhdl": "--", "starlark": "#",
 }  # fmt: skip
 
 
@@ -5067,3 +5071,23 @@ def test_a_split_vhdl_subprogram_holds_none_of_the_declarations_after_it() -> No
     assert {c.symbol for c in chunks} == {"shop_pkg", "shop_pkg.twice", "shop_pkg.restock"}
     twice = [c for c in chunks if c.symbol == "shop_pkg.twice"]
     assert twice[-1].text.rstrip().endswith("end function;")
+
+
+def test_starlark_build_files_are_read_by_name_and_a_target_is_never_cut_while_it_fits() -> None:
+    # BUILD files and .bzl macros were skipped as of an unknown type.
+    assert [detect_language(name) for name in ("BUILD", "BUILD.bazel", "WORKSPACE", "MODULE.bazel", "defs.bzl",
+                                               "Tiltfile", "build", "build.sh")] == [
+        "starlark", "starlark", "starlark", "starlark", "starlark", "starlark", None, "bash"]  # (``build``: a script's)
+    prep = _prep("polyglot_scripts/bazel/BUILD.bazel")
+    lines = prep.doc.text.split("\n")
+    # Each target: from its rule's line to its closing parenthesis.
+    targets = [(at + 1, next(end for end in range(at, len(lines)) if lines[end] == ")") + 1)
+               for at, line in enumerate(lines) if line.endswith("(") and not line.startswith(" ")]
+    assert len(targets) == 7
+    for budget in (500, 800):  # (every target fits either)
+        chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=budget), "syntax")
+        assert_slices_true(prep, chunks)
+        assert_lossless(prep, chunks)
+        assert not any(c.flags or c.fallback for c in chunks)
+        for first, last in targets:
+            assert any(c.start_line <= first and c.end_line >= last for c in chunks), (budget, first)
