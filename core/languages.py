@@ -2683,9 +2683,17 @@ _CUDA_HINT = re.compile(
 # Extensions two languages share, and what tells the other one, tried in order: a header
 # named ``.h`` may be Objective-C's, CUDA's or C++'s; a ``.m`` file MATLAB's or Objective-C's
 # (an iOS project's every class).
+# What only a Coq (Rocq) proof script writes at a line's start: its vernacular commands. A
+# ``.v`` file is Verilog's unless it does; Coq's, with no grammar here, is cut as text.
+_COQ_HINT = re.compile(
+    r"^[ \t]*(?:(?:From[ \t]+\S+[ \t]+)?Require(?:[ \t]+(?:Import|Export))?[ \t]|(?:Theorem|Lemma|Fixpoint|Inductive)"
+    r"[ \t]+\w|Proof\.|Qed\.|Defined\.)",
+    re.MULTILINE,
+)
 _CONTENT_HINTS: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
     ".h": ((_OBJC_HINT, "objc"), (_CUDA_HINT, "cuda"), (_CPP_HINT, "cpp")),
     ".m": ((_OBJC_HINT, "objc"),),
+    ".v": ((_COQ_HINT, "text"),),
 }
 
 

@@ -247,6 +247,17 @@ def test_a_header_named_h_is_read_as_cpp_when_only_cpp_parses_it() -> None:
 
 
 
+def test_a_coq_proof_named_v_is_text_and_verilog_stays_verilog() -> None:
+    # ``.v`` is Verilog's; a Coq proof script, which its grammar reads as errors, became windows
+    # flagged ``parse_error`` once Verilog had a spec: it is text, cut at blank lines.
+    coq = (b"Require Import Arith.\n\nFixpoint restock (n : nat) : nat :=\n  match n with\n  | 0 => 12\n"
+           b"  | S m => m\n  end.\n\nLemma restock_small : restock 0 = 12.\nProof. reflexivity. Qed.\n")
+    assert load_bytes("Restock.v", coq).language == "text"
+    verilog = b"// A Lemma about counters, in a comment.\nmodule counter(input clk, output reg [3:0] q);\n" \
+              b"  always @(posedge clk) q <= q + 1;\nendmodule\n"
+    assert load_bytes("counter.v", verilog).language == "verilog"
+
+
 def test_a_header_named_h_that_writes_cuda_is_read_as_cuda_when_c_does_not_parse_it() -> None:
     # Kernels' headers are often ``.h`` files: ``__host__ __device__`` methods, ``__global__``
     # prototypes, ``<<<...>>>`` launches in inline helpers.
