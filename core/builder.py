@@ -149,7 +149,7 @@ class ChunkMaker:
         context = self.context
         if not context:
             return symbol
-        return f"{context} > {symbol}" if symbol and symbol != LOOSE_SYMBOL else context
+        return f"{context} > {symbol}" if symbol and symbol not in _UNNAMED else context
 
     def prefixed(self, symbol: str, header: str) -> tuple[str, int]:
         """What stands above the span in ``embed_text``, and its size (memoised: packing asks
@@ -246,6 +246,9 @@ class ChunkMaker:
 
 # The symbol of a chunk of statements outside any definition.
 LOOSE_SYMBOL = "<module>"
+# Symbols that name no part of a file (its loose statements, a text file's lines before its
+# first section): under a context, the context alone names such a chunk.
+_UNNAMED = frozenset({LOOSE_SYMBOL, "<document>", "<top>"})
 
 # Share of the budget a breadcrumb may take (see :meth:`ChunkMaker.breadcrumb`), and the
 # characters of its symbol it keeps at least.

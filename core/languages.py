@@ -2738,6 +2738,7 @@ def detect_language(path: str) -> str | None:
 # files' extensions (``rs``, ``kt``, ``exs``): the names other tools write. A shell session
 # (``console``, ``shell-session``) is prompts and output, no script, and is not here.
 _FENCE_ALIASES = {
+    "yml": "yaml", "jsonc": "json", "json5": "json", "docker": "dockerfile", "make": "makefile",
     "golang": "go", "c++": "cpp", "c#": "csharp", "cs": "csharp", "f#": "fsharp", "shell": "bash", "node": "javascript",
     "python3": "python", "py3": "python", "objective-c": "objc", "objectivec": "objc", "obj-c": "objc",
     "terraform": "hcl", "protobuf": "proto", "pwsh": "powershell", "posh": "powershell", "octave": "matlab",
@@ -2748,16 +2749,24 @@ _FENCE_ALIASES = {
 _FENCE_WORD = re.compile(r"^\{?\.?([^\s,{}]+)")
 
 
+# Text languages whose fences are cut by their own structure too: a config's keys, tables, a
+# script's statements (a README's ``docker-compose.yml`` example by its services).
+_FENCE_TEXT_STYLES = frozenset({"keys", "toml", "sql", "make", "docker"})
+
+
 def fence_language(info: str) -> str | None:
-    """The code language a Markdown fence's info string names (what follows its opening
-    backticks: ``python``, ``{r}``, ``rust,ignore``, ``ts title="app.ts"``), or None when it
-    names none chunked by syntax here (``console``, ``diff``, ``json``, nothing)."""
+    """The language a Markdown fence's info string names (what follows its opening backticks:
+    ``python``, ``{r}``, ``rust,ignore``, ``ts title="app.ts"``, ``yaml``) when its fences are
+    cut by that language's structure here: a code language, or a config one (YAML, JSON, TOML,
+    SQL, a Dockerfile, a Makefile); else None (``console``, ``diff``, ``text``, nothing)."""
     found = _FENCE_WORD.match(info.strip())
     if found is None:
         return None
     word = found.group(1).lower()
     spec = LANGUAGES.get(_FENCE_ALIASES.get(word, word)) or _BY_EXTENSION.get("." + word)
-    return spec.name if isinstance(spec, CodeSpec) else None
+    if isinstance(spec, CodeSpec) or (isinstance(spec, TextSpec) and spec.style in _FENCE_TEXT_STYLES):
+        return spec.name
+    return None
 
 
 def get_spec(language: str) -> CodeSpec | TextSpec | TableSpec:

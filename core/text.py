@@ -279,11 +279,17 @@ def _split_section(  # type: ignore[no-untyped-def]
 
 def _fence_chunks(maker: ChunkMaker, first: int, last: int, language: str | None, title: str) -> list[Chunk] | None:
     """The code on lines ``first..last`` of a Markdown fence (a reStructuredText code block), cut
-    by the syntax chunker of ``language`` (functions whole, a long one in parts that repeat its signature),
-    its chunks named under the section's ``title``; None when the fence names no language
-    chunked by syntax, or when its code does not parse whole (a REPL session with its output,
-    ``...`` in place of code, a shell prompt): it is then cut by lines, as prose is, rather
-    than into chunks flagged ``damaged``."""
+    by the syntax chunker of ``language`` (functions whole, a long one in parts that repeat its
+    signature), or a config by this module's sectioner of it (YAML's keys, a TOML table),
+    its chunks named under the section's ``title``; None when the fence names no such language,
+    or when its code does not parse whole (a REPL session with its output, ``...`` in place of
+    code, a shell prompt): it is then cut by lines, as prose is, rather than into chunks
+    flagged ``damaged``."""
+    if isinstance(LANGUAGES.get(language or ""), TextSpec):  # a config: its keys, tables, statements
+        if not any(not maker.doc.is_blank(at) for at in range(first, last + 1)):
+            return None
+        part = maker.prep.fence(first, last, language or "", "" if title == _NO_TITLE else title)
+        return [replace(c, language=maker.doc.language) for c in chunk_text(part, maker.settings)] or None
     part = _fence_code(maker.prep, first, last, language, title)
     if part is None:
         return None

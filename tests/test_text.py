@@ -538,7 +538,7 @@ def test_markdown_fence_parses_are_kept_for_the_next_budget() -> None:
     ("info", "language"),
     [("python", "python"), ("PY", "python"), ("{r setup, include=FALSE}", "r"), ("{.python}", "python"),
      ("rust,ignore", "rust"), ('ts title="app.ts"', "typescript"), ("golang", "go"), ("c++", "cpp"),
-     ("kt", "kotlin"), ("exs", "elixir"), ("console", None), ("json", None), ("diff", None), ("", None),
+     ("kt", "kotlin"), ("exs", "elixir"), ("console", None), ("json", "json"), ("yml", "yaml"), ("dockerfile", "dockerfile"), ("text", None), ("diff", None), ("", None),
      ("tex", None), ("m", "matlab"), ("octave", "matlab"),
      ("systemverilog", "verilog"), ("sv", "verilog"), ("vhdl", "vhdl")],
 )  # fmt: skip
@@ -701,3 +701,20 @@ def test_cython_is_a_section_per_top_level_definition() -> None:
     assert _sections("math.pyx", "cython", text, budget=400) == [
         ("<module>", 1, 8), ("cpdef double cartons", 10, 13), ("cdef inline bint low", 15, 19),
         ("cdef class Ledger", 21, 25), ("<module>", 27, 27)]
+
+
+def test_markdown_a_config_fence_too_big_for_a_chunk_is_cut_at_its_keys() -> None:
+    # A README's compose file was cut by lines like prose; it is cut at its top-level keys, named
+    # under the section it stands in.
+    service = "  {0}:\n    image: shop/{0}:2.3\n    environment:\n      WAREHOUSE: LYS\n    ports:\n      - \"8080\"\n"
+    compose = 'version: "3.9"\nservices:\n' + "".join(service.format(n) for n in ("api", "worker")) + "volumes:\n  data: {}\n"
+    text = f"# Deploy\n\nThe stack, as compose runs it:\n\n```yaml\n{compose}```\n\nThen run it.\n"
+    prep = prepare("d.md", "markdown", text)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=150), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert [c.symbol for c in chunks] == ["Deploy", "Deploy > version", "Deploy > services", "Deploy > services",
+                                          "Deploy > volumes", "Deploy"]
+    starts = {c.start_line for c in chunks}
+    assert {6, 7, 20} <= starts  # ``version``, ``services`` and ``volumes`` each start a chunk
+    assert all(c.language == "markdown" for c in chunks) and not list_definitions(prep)
