@@ -125,6 +125,8 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
             group.clear()
             titles = _Titles()
 
+    if style == "keys":  # a key too big for a chunk: its own keys, as sections under its title
+        sections = [nested for section in sections for nested in _nested_keys(doc, section, _key_line(doc, section), fits)]
     for section in sections:
         first, last, title = section
         if group and settings.merge_siblings and fits(group[0][0], last, titles.title(title)):
@@ -702,6 +704,57 @@ def _keys(doc: Document) -> list[Section]:
     if doc.language == "json" and opening.startswith("[") and not opening.strip("[ \t"):
         return _cut(doc, _elements(lines), "<document>")
     return _cut(doc, _key_starts(lines), "<document>")
+
+
+# A YAML key whose value is a block scalar (``script: |``, ``description: >-``): its lines are
+# text, whatever colons they hold.
+_BLOCK_SCALAR = re.compile(r":[ \t]*[|>][-+0-9]*[ \t]*(#.*)?$")
+_MAX_KEY_DEPTH = 4  # levels of keys a section too big for a chunk is cut at
+
+
+def _nested_keys(doc: Document, section: Section, key_line: int, fits, depth: int = 0) -> list[Section]:  # type: ignore[no-untyped-def]
+    """``section`` (a YAML or JSON key on ``key_line`` and its value) when it ``fits`` a chunk,
+    else its value's own keys as sections titled under it (``jobs > build``, ``services >
+    api``), the lines down to the first of them going with that one, each cut so again, up to
+    :data:`_MAX_KEY_DEPTH` levels: a workflow's ``jobs:`` or a compose file's ``services:`` too
+    big for a chunk was cut by lines wherever the chunk filled, a job's name in one chunk and
+    its steps in the next."""
+    first, last, title = section
+    if depth >= _MAX_KEY_DEPTH or fits(first, last, title) or _BLOCK_SCALAR.search(doc.line_text(key_line)):
+        return [section]
+    text_of = _reader(doc)
+    starts = _key_starts([(line, text_of(line)) for line in range(key_line + 1, last + 1)])
+    if len(starts) < 2:
+        return [section]
+    found: list[Section] = []
+    for at, (line, name) in enumerate(starts):
+        end = starts[at + 1][0] - 1 if at + 1 < len(starts) else last
+        sub = (first if at == 0 else line, end, f"{title} > {name}")
+        found += _nested_keys(doc, sub, _key_line(doc, (line, end, name)), fits, depth + 1)
+    # Pieces of one value are packed up to the budget, as a body's statements are (a key each
+    # was a chunk of a line), titled by the trail they share (``scripts``, ``jobs > test``).
+    packed: list[tuple[int, int, _Titles]] = []  # (first, last, titles): kept as they grow
+    for sub_first, sub_last, sub_title in found:
+        if packed and fits(packed[-1][0], sub_last, packed[-1][2].title(sub_title)):
+            packed[-1][2].add(sub_title)
+            packed[-1] = (packed[-1][0], sub_last, packed[-1][2])
+        else:
+            titles = _Titles()
+            titles.add(sub_title)
+            packed.append((sub_first, sub_last, titles))
+    return [(a, b, titles.title()) for a, b, titles in packed]
+
+
+def _key_line(doc: Document, section: Section) -> int:
+    """The line of a key's section that holds the key: its first past the comments and the
+    document markers above it."""
+    first, last, _ = section
+    text_of = _reader(doc)
+    for line in range(first, last + 1):
+        text = text_of(line).strip()
+        if text and not text.startswith("#") and not _YAML_DOCUMENT.match(text):
+            return line
+    return first
 
 
 def _key_starts(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:

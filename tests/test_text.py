@@ -713,8 +713,46 @@ def test_markdown_a_config_fence_too_big_for_a_chunk_is_cut_at_its_keys() -> Non
     chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=150), "syntax")
     assert_slices_true(prep, chunks)
     assert_lossless(prep, chunks)
-    assert [c.symbol for c in chunks] == ["Deploy", "Deploy > version", "Deploy > services", "Deploy > services",
-                                          "Deploy > volumes", "Deploy"]
-    starts = {c.start_line for c in chunks}
-    assert {6, 7, 20} <= starts  # ``version``, ``services`` and ``volumes`` each start a chunk
+    assert [(c.symbol, c.start_line, c.end_line) for c in chunks] == [
+        ("Deploy", 1, 5), ("Deploy > version", 6, 6), ("Deploy > services > api", 7, 13),
+        ("Deploy > services > worker", 14, 19), ("Deploy > volumes", 20, 21), ("Deploy", 22, 24)]
     assert all(c.language == "markdown" for c in chunks) and not list_definitions(prep)
+
+
+WORKFLOW = """name: CI
+on: [push]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - name: Install
+        run: pip install -r requirements-dev.txt
+      - name: Test
+        run: |
+          python -m pytest -q
+          echo "done: ok"
+  build:
+    runs-on: ubuntu-latest
+    needs: test
+    steps:
+      - name: Build the image
+        run: docker build -t shop/api .
+"""
+
+
+def test_yaml_a_key_too_big_for_a_chunk_is_cut_at_its_own_keys_packed_up_to_the_budget() -> None:
+    # ``jobs:`` too big for a chunk was cut by lines wherever the chunk filled: a job's name in
+    # one chunk, its steps in the next. Its jobs are its sections now, and a job too big for a
+    # chunk is cut at its own keys; a block scalar's lines (``run: |``) are never keys.
+    assert _sections("ci.yml", "yaml", WORKFLOW, budget=250) == [
+        ("name", 1, 1), ("on", 2, 2), ("jobs > test > runs-on", 3, 5), ("jobs > test > steps", 6, 13),
+        ("jobs > build", 14, 19)]
+    assert _sections("ci.yml", "yaml", WORKFLOW, budget=150) == [
+        ("name", 1, 1), ("on", 2, 2), ("jobs > test > runs-on", 3, 5), ("jobs > test > steps", 6, 9),
+        ("jobs > test > steps > name: Test", 10, 13), ("jobs > build", 14, 16), ("jobs > build > steps", 17, 19)]
+    # Small keys are packed together, titled by the trail they share, not a chunk a line.
+    manifest = '{\n  "name": "shop",\n  "scripts": {\n' + ",\n".join(
+        f'    "task{i}": "node scripts/task{i}.js --flag {i}"' for i in range(8)) + "\n  }\n}\n"
+    assert _sections("package.json", "json", manifest, budget=200) == [
+        ("name", 1, 2), ("scripts", 3, 6), ("scripts", 7, 9), ("scripts", 10, 13)]
