@@ -156,7 +156,7 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
     if damage is None:
         damage = find_damage(tree)
     if spec.argument_lists and damage.ranges:
-        blanked = _strays_blanked(parser, doc, tree, deadline)
+        blanked = _strays_blanked(parser, doc, tree, damage, deadline)
         if blanked is not None:
             return blanked
     if damage.ratio <= ERROR_FALLBACK_RATIO:
@@ -202,16 +202,16 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
 _LIST_CLOSERS = frozenset({")", "]", "}"})
 
 
-def _strays_blanked(parser: Parser, doc: Document, tree: Tree, deadline: float) -> Parse | None:
+def _strays_blanked(parser: Parser, doc: Document, tree: Tree, damage: Damage, deadline: float) -> Parse | None:
     """A Lisp's ``)`` too many (``CodeSpec.argument_lists``): where a grammar reads the text
     after a closing bracket no list opened as one ERROR to the end of the file (Racket's and
     Common Lisp's do; Clojure's and Scheme's keep the ERROR to the bracket), the bracket is
     read as a space, up to :data:`MAX_MUTED` of them, its line muted as a mended line is (see
     :func:`parse`): the definitions after it keep their structure, and the chunk that holds
-    it is flagged. None when there is no such bracket, or blanking does not leave less damage."""
+    it is flagged. None when there is no such bracket, or blanking does not leave less damage
+    (``damage``: the tree's, as measured already)."""
     work = bytearray(doc.data)
     muted: list[int] = []
-    damage = find_damage(tree)
     for _ in range(MAX_MUTED):
         token = _swallowing_stray(tree)
         if token is None:
