@@ -3174,9 +3174,10 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                     # (Its members follow its head's own token where one ends it, ``CodeSpec.head_ends``:
                     # a Fortran procedure's ``contains`` section, opened, holds its procedures.)
                     head = run.head_token(definition) if definition.type in spec.head_ends else None
-                    start = head.end_byte if head is not None else run.members_start(definition)
                     if typed in spec.help_heads:  # (its members may be in blocks that are no definitions)
                         start = run.help_end(definition)
+                    else:
+                        start = head.end_byte if head is not None else run.members_start(definition)
                     members = [c for c in members if c.start_byte >= start]
                 stack.append((members, symbol_path, classy, depth + 1, function_body, typed in spec.registrations))
     found.sort(key=lambda d: (d.first, -d.last))
