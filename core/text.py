@@ -11,7 +11,7 @@ from functools import partial
 from core.builder import ChunkMaker, Prepared, flag_over, room_for, split_long_line
 from core.chunk import Chunk
 from core.document import Document
-from core.languages import LANGUAGES, TextSpec, fence_language
+from core.languages import LANGUAGES, CodeSpec, TextSpec, fence_language
 from core.settings import ChunkSettings
 from core.syntax import Definition, chunk_syntax, list_definitions
 
@@ -288,10 +288,10 @@ def _fence_chunks(maker: ChunkMaker, first: int, last: int, language: str | None
     code, a shell prompt): it is then cut by lines, as prose is, rather than into chunks
     flagged ``damaged``."""
     if isinstance(LANGUAGES.get(language or ""), TextSpec):  # a config: its keys, tables, statements
-        if not any(not maker.doc.is_blank(at) for at in range(first, last + 1)):
+        config = _fence_part(maker.prep, first, last, language, title)
+        if config is None:
             return None
-        part = maker.prep.fence(first, last, language or "", "" if title == _NO_TITLE else title)
-        return [replace(c, language=maker.doc.language) for c in chunk_text(part, maker.settings)] or None
+        return [replace(c, language=maker.doc.language) for c in chunk_text(config, maker.settings)] or None
     part = _fence_code(maker.prep, first, last, language, title)
     if part is None:
         return None
@@ -301,14 +301,19 @@ def _fence_chunks(maker: ChunkMaker, first: int, last: int, language: str | None
     return [replace(c, language=maker.doc.language) for c in chunks]
 
 
-def _fence_code(prep: Prepared, first: int, last: int, language: str | None, title: str) -> Prepared | None:
-    """A fence's code on lines ``first..last`` as its own prepared document, named under the
-    section's ``title`` (:meth:`Prepared.fence`); None when the fence names no language chunked
-    by syntax, holds nothing, or its code does not parse whole."""
+def _fence_part(prep: Prepared, first: int, last: int, language: str | None, title: str) -> Prepared | None:
+    """A fence's lines ``first..last`` as their own prepared document in ``language``, named
+    under the section's ``title`` (:meth:`Prepared.fence`); None when the fence names no
+    language or holds nothing."""
     if language is None or not any(not prep.doc.is_blank(at) for at in range(first, last + 1)):
         return None
-    part = prep.fence(first, last, language, "" if title == _NO_TITLE else title)
-    damage = part.damage
+    return prep.fence(first, last, language, "" if title == _NO_TITLE else title)
+
+
+def _fence_code(prep: Prepared, first: int, last: int, language: str | None, title: str) -> Prepared | None:
+    """A fence's code as :func:`_fence_part` gives it; None also when it does not parse whole."""
+    part = _fence_part(prep, first, last, language, title)
+    damage = part.damage if part is not None else None
     return part if damage is not None and not damage.ranges else None
 
 
@@ -323,6 +328,8 @@ def fence_definitions(prep: Prepared, style: str) -> list[Definition]:
     firsts = [first for first, _, _ in sections]
     found: list[Definition] = []
     for opener, language in fenced.languages.items():
+        if not isinstance(LANGUAGES.get(language), CodeSpec):
+            continue  # a config's fence: no definitions (and no copy of the document to make)
         index = bisect_right(firsts, opener) - 1
         title = sections[index][2] if index >= 0 else _NO_TITLE
         code_first, code_last, _ = fenced.blocks[opener]
@@ -736,12 +743,10 @@ def _nested_keys(doc: Document, section: Section, key_line: int, fits, depth: in
     packed: list[tuple[int, int, _Titles]] = []  # (first, last, titles): kept as they grow
     for sub_first, sub_last, sub_title in found:
         if packed and fits(packed[-1][0], sub_last, packed[-1][2].title(sub_title)):
-            packed[-1][2].add(sub_title)
             packed[-1] = (packed[-1][0], sub_last, packed[-1][2])
         else:
-            titles = _Titles()
-            titles.add(sub_title)
-            packed.append((sub_first, sub_last, titles))
+            packed.append((sub_first, sub_last, _Titles()))
+        packed[-1][2].add(sub_title)
     return [(a, b, titles.title()) for a, b, titles in packed]
 
 
