@@ -68,9 +68,10 @@ class Prepared:
         """Lines ``first..last`` of this document as a document of their own in ``language``
         (the lines before them blanked, offsets kept, and nothing after them:
         :func:`core.embedded.part_document`), its chunks named under ``context``: a Markdown
-        fence's code, a reStructuredText code block's. Kept, with its parse, for the next call. (Nothing after them: the copy
-        costs less, and a brace the code left out is missed at the code's own end, where its
-        chunk shows the damage, not past the document's later lines, where no chunk would.)"""
+        fence's code, a reStructuredText code block's. Kept, with its parse, for the next call.
+        (Nothing after them: the copy costs less, and a brace the code left out is missed at
+        the code's own end, where its chunk shows the damage, not past the document's later
+        lines, where no chunk would.)"""
         key = (first, last, language, context)
         found = self._fences.get(key)
         if found is None:
