@@ -2527,6 +2527,7 @@ class _Run:
         group_last = 0
         # Iterative: expand oversized units into child units; collect fitting ones in order.
         ordered: list[Unit] = []
+        prose: set[int] = set()  # (ids of) the line-cut pieces that are comments only
         while stack:
             current, deep = stack.pop()
             if self.fits(current.first, current.last, symbol, header):
@@ -2535,7 +2536,17 @@ class _Run:
             if self.spec.line_nodes and any(node.type in self.spec.line_nodes for node in current.nodes):
                 ordered.append(Unit(current.first, current.last, []))  # (``CodeSpec.line_nodes``)
                 continue
-            children = [c for node in current.nodes for c in node.children]
+            if len(current.nodes) == 1:
+                children = current.nodes[0].children
+            else:
+                # A node with no children after one with some (a comment written below a
+                # prototype, as zlib documents its functions) is a piece of its own: lumped into
+                # the child before it, it dragged that child's lines apart (the prototype's last
+                # line went with the comment, away from its name). One before them all stays
+                # lumped into the first child, which it is about.
+                children = []
+                for node in current.nodes:
+                    children.extend(node.children or ((node,) if children else ()))
             if deep and len(children) > _MAX_LOOK_INSIDE:
                 ordered.append(Unit(current.first, current.last, []))  # a data table: lines cut it alike
                 continue
@@ -2550,6 +2561,8 @@ class _Run:
                     stack.append((Unit(current.first, current.last, inner), True))
                     continue
                 ordered.append(Unit(current.first, current.last, []))  # lines only
+                if self.spec.docs_below and current.nodes and all(self.is_comment(n) for n in current.nodes):
+                    prose.add(id(ordered[-1]))
                 continue
             # Lines of ``current`` outside its children stay with the neighbouring child: rare,
             # but a parse error's children can leave whole lines of code between them.
@@ -2561,10 +2574,17 @@ class _Run:
             stack.extend((u, deep) for u in reversed(sub))
         for piece in ordered:
             if not piece.nodes:
-                if group_first is not None:
+                start = piece.first
+                if group_first is not None and id(piece) in prose:
+                    # Where documentation stands below its code (``CodeSpec.docs_below``), a
+                    # long comment goes on from the pieces before it (a prototype): the first
+                    # window, from the pieces that fit, holds them whole and fills up with
+                    # the comment's first lines.
+                    start = group_first
+                elif group_first is not None:
                     self.out.append(Pending(kind, symbol, group_first, group_last, header, parent))
-                    group_first = None
-                self.line_pieces(piece.first, piece.last, kind, symbol, header, parent)
+                group_first = None
+                self.line_pieces(start, piece.last, kind, symbol, header, parent)
                 continue
             if group_first is not None and self.fits(group_first, piece.last, symbol, header):
                 group_last = piece.last

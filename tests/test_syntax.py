@@ -3612,6 +3612,29 @@ def test_a_prototypes_doc_comment_below_it_goes_with_it_zlib_style() -> None:
     assert parts[-1].header == "ZEXTERN int ZEXPORT inflate OF((z_streamp strm, int flush));"
 
 
+@pytest.mark.parametrize(("unit", "budget"), [("chars", 400), ("chars", 1500), ("tokens", 254), ("lines", 20)])
+def test_a_prototype_over_lines_is_never_cut_from_its_long_doc_below(unit: str, budget: int) -> None:
+    # zlib's own header: ``ZEXTERN int`` and the rest are two declarations to the grammar, and the
+    # doc below was lumped into the last parameter's piece: the prototype's last line went with
+    # the doc (``uInt  dictLength);`` in one part, its name in another), the doc then started
+    # a part of its own.
+    doc = "".join(f"   Initializes the compression dictionary, line {i} of its long documentation.\n" for i in range(70))
+    source = (
+        "ZEXTERN int ZEXPORT deflateSetDictionary(z_streamp strm,\n"
+        "                                         const Bytef *dictionary,\n"
+        "                                         uInt  dictLength);\n"
+        f"/*\n{doc}*/\n\n"
+        "ZEXTERN int ZEXPORT deflateEnd(z_streamp strm);\n"
+    )
+    chunks = _syntax("zlib.h", "c", source, unit=unit, budget=budget)  # (lossless, slices true)
+    parts = [c for c in chunks if c.symbol == "deflateSetDictionary"]
+    assert len(parts) > 1 and parts[0].start_line == 1
+    # The first part holds the whole prototype and goes on with its doc, as far as the budget lets.
+    assert parts[0].end_line > 4, [(c.start_line, c.end_line) for c in parts]
+    assert parts[1].start_line == parts[0].end_line + 1
+    assert parts[-1].end_line == 75  # the doc's closing line
+
+
 def test_a_signature_of_many_lines_is_repeated_whole_on_one_line() -> None:
     # Cut at six lines, a split ``receive``'s parts lost ``unit_cost`` and ``-> int:``, though
     # the part below read ``if unit_cost is not None:`` (a browser audit's finding).
