@@ -206,7 +206,9 @@ class CodeSpec:
       starts, as in a notebook's script of ``# %%`` cells;
     - ``annotation_holders``: statements that are an annotation the grammar did not attach
       (Kotlin reads a file-level ``@Suppress("X")`` above a ``fun`` as a ``prefix_expression``):
-      one that starts with an ``annotation`` goes with the definition below, as a decorator;
+      one that starts with an ``annotation`` (or a node of ``annotation_starts``: Groovy's
+      ``decorate``, ``@Override`` alone on its line, a ``command`` of its own, when it defines
+      nothing itself) goes with the definition below, as a decorator;
     - ``member_declarations``: members that declare a method without defining it, listed in
       a split class's member summary like the methods defined there (C++'s ``bool push(const
       Order&);``, with the declarator type it must hold; Go's interface methods);
@@ -479,6 +481,18 @@ class CodeSpec:
       before it (``let rec``, ``and``), named and kinded by it (``kinds``), its body the node's
       next ``body`` after it (as ``sibling_bodies``'s are). What stands between the head and
       its body (``=``, a return type) is its head's; ``let x = 1 and y = 2`` stays statements;
+    - ``head_patterns``: per node type, regular expressions tried in order on a node's head,
+      its text from its start to the ``{`` that opens its body (the first token of its last
+      ``body_types`` child) with its whitespace closed up, each with the type word it gives:
+      the first that matches from the head's start makes that word the node's type for every
+      field here (as a defining call's callee word is), and its ``name`` group (else its whole
+      match) its name; a node without such a body, or whose head none matches, is code. For a
+      grammar that reads every statement as one node type of words, no node for a class or a
+      method (Groovy's ``command`` of ``unit``s: ``private static class Bin extends Shelf {``,
+      ``def restock(String sku) {``, Gradle's ``tasks.register('pack') {``, a pipeline's
+      ``stage('Build') {``), the head's text is what says what it defines; read as text it
+      survives the grammar's errors in it (an annotation's arguments). Its repeated signature
+      is that head, to the ``{``, whose last words the grammar puts in the body;
     - ``hung_comments``: the grammar hangs the comments between two definitions on the one
       above, as its last descendants (F#'s: the ``///`` doc comment of a ``let`` is the last
       child of the ``let`` or ``type`` before it, a few levels down): those written on lines
@@ -602,6 +616,8 @@ class CodeSpec:
     body_after: dict[str, str] = field(default_factory=dict)
     binding_groups: dict[str, str] = field(default_factory=dict)
     hung_comments: bool = False
+    head_patterns: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    annotation_starts: frozenset[str] = frozenset()
     grammar: str = ""
 
     @property

@@ -198,6 +198,12 @@ class _Run:
         # A definition whose body is its head's next sibling (``CodeSpec.sibling_bodies``): its
         # key, and the sibling and the head that stands for it (found by :meth:`units`).
         self._sibling_bodies: dict[tuple[int, int, str], tuple[Node, Node]] = {}
+        # ``CodeSpec.head_patterns``, compiled; and what each node's head matched (:meth:`head_match`).
+        self._head_patterns = {
+            node_type: tuple((re.compile(pattern), word) for pattern, word in patterns)
+            for node_type, patterns in spec.head_patterns.items()
+        }
+        self._heads: dict[tuple[int, int, str], tuple[str | None, str | None]] = {}
         self._definition_words = spec.definitions if spec.definition_calls else frozenset()
         self._tails: dict[tuple[int, int, str], list[Node]] = {}  # (see :meth:`tail`)
         self._hung = spec.hung_comments  # (comments hung on the definition above: see _peeled)
@@ -205,8 +211,12 @@ class _Run:
     def type_of(self, node: Node) -> str:
         """``node``'s type, or for a call that defines (``CodeSpec.definition_calls``: Elixir's
         ``def add(cart, item) do``) its callee's word, ``def``; for a node typed by a keyword of
-        its own (``CodeSpec.keyword_paths``: Common Lisp's ``defun`` node) that keyword."""
+        its own (``CodeSpec.keyword_paths``: Common Lisp's ``defun`` node) that keyword; for a
+        node read by its head's text (``CodeSpec.head_patterns``: Groovy's ``command``) the type
+        its first matching pattern gives."""
         spec = self.spec
+        if spec.head_patterns and node.type in spec.head_patterns:
+            return self.head_match(node)[0] or node.type
         path = spec.keyword_paths.get(node.type)
         if path is not None:
             found: Node | None = node
@@ -259,6 +269,36 @@ class _Run:
         if node is None or node.type not in spec.name_types:
             return None
         return self._text(node).decode("utf-8", "replace")
+
+    def head_brace(self, node: Node) -> Node | None:
+        """The ``{`` that opens the body of a ``CodeSpec.head_patterns`` node: the first token
+        of its last ``body_types`` child (Groovy's ``block``, which holds the last words of the
+        head before it), or None when it has no such body."""
+        body = next((c for c in reversed(node.named_children) if c.type in self.spec.body_types), None)
+        return next((c for c in body.children if c.type == "{"), None) if body is not None else None
+
+    def head_match(self, node: Node) -> tuple[str | None, str | None]:
+        """The type word and the name a ``CodeSpec.head_patterns`` node's head gives (its text
+        up to the ``{`` of its body, its whitespace closed up): the first pattern that matches
+        it from its start, the name its ``name`` group (else its whole match; its quotes off);
+        (None, None) when none matches or it has no body."""
+        key = _key(node)
+        found = self._heads.get(key)
+        if found is None:
+            found = (None, None)
+            brace = self.head_brace(node)
+            if brace is not None:
+                head = " ".join(self.doc.data[node.start_byte : brace.start_byte].decode("utf-8", "replace").split())
+                for pattern, word in self._head_patterns.get(node.type, ()):
+                    matched = pattern.match(head)
+                    if matched is not None:
+                        name = matched.groupdict().get("name") or matched.group()
+                        if len(name) > 1 and name[0] == name[-1] and name[0] in "'\"":
+                            name = name[1:-1]  # (Spock's ``def "reserves a bin"()``)
+                        found = (word, _cut(" ".join(name.split()), _MAX_NAME) or None)
+                        break
+            self._heads[key] = found
+        return found
 
     # ---- sizes -------------------------------------------------------------------------------
 
@@ -408,7 +448,18 @@ class _Run:
             if (
                 node.type in spec.attached
                 or (heads and _key(node) in heads)
-                or (node.type in spec.annotation_holders and node.child_count and node.child(0).type == "annotation")
+                or (
+                    node.type in spec.annotation_holders
+                    and node.child_count
+                    and (
+                        node.child(0).type == "annotation"
+                        # (Groovy's ``@Service class Depot {``, one statement: the class.)
+                        or (
+                            node.child(0).type in spec.annotation_starts
+                            and self.find_definition(node, in_function=in_function, in_class=in_class)[0] is None
+                        )
+                    )
+                )
             ) and not _is_trailing(node, units):
                 attached.append(node)
                 continue
@@ -1168,6 +1219,8 @@ class _Run:
 
     def _own_name(self, node: Node) -> str | None:
         spec = self.spec
+        if spec.head_patterns and node.type in spec.head_patterns:
+            return self.head_match(node)[1]
         if node.type in spec.definition_calls:
             return self._call_name(node)
         if node.type in spec.selectors:  # Objective-C's ``restock:(NSString *)sku count:(int)n``: ``restock:count:``
@@ -1439,6 +1492,8 @@ class _Run:
         opener = spec.head_ends.get(typed)
         if opener is not None:  # its own body, headed to its opening token (Zig's ``struct {``)
             end = self.head_end(definition) or end
+        elif spec.head_patterns and definition.type in spec.head_patterns:
+            end = self.head_end(definition) or end  # to its body's ``{``
         if wrappers and (
             typed in spec.self_bodies
             or any(w.type in spec.naming_wrappers for w in wrappers)
@@ -1515,8 +1570,12 @@ class _Run:
         after its opening token or node (Zig's ``{``, Clojure's ``[items]``), or, in a Lisp
         (``body_starts``), before the first of its arguments that opens its body when that
         comes first (a multi-arity ``([x] ...)``); None without either. A ``help_heads``
-        definition's head is its first line and the comment right under it."""
+        definition's head is its first line and the comment right under it; a ``head_patterns``
+        one's runs to its body's ``{``."""
         spec = self.spec
+        if spec.head_patterns and definition.type in spec.head_patterns:
+            brace = self.head_brace(definition)  # (its body holds its head's last words: Groovy's)
+            return brace.end_byte if brace is not None else None
         typed = self.type_of(definition)
         if typed in spec.help_heads:
             return self.help_end(definition)
@@ -2028,7 +2087,11 @@ class _Run:
                 # [items]``: its docstring is its head's, no member's nor the first method's).
                 head_last = max(head_last, self.doc.line_of_byte(head_end - 1))
             inside = lead[:-1] + list(body.children)
-            if head_end is not None and (self.spec.argument_lists or self.type_of(definition) in self.spec.help_heads):
+            if head_end is not None and (
+                self.spec.argument_lists
+                or self.type_of(definition) in self.spec.help_heads
+                or definition.type in self.spec.head_patterns  # (Groovy's head words in its ``block``)
+            ):
                 inside = [c for c in inside if c.start_byte >= head_end]
             # Tokens after the body (Ruby's ``end``, a wrapper's ``;``) close the last chunk.
             tail = [c for c in definition.children if c.start_byte >= body.end_byte]
