@@ -777,6 +777,44 @@ _PYTHON = CodeSpec(
 # packed whole with the targets around it, never cut while it fits.
 _STARLARK = replace(_PYTHON, name="starlark", extensions=(".bzl", ".star", ".bazel", ".sky"), grammar="python")
 
+# Groovy's heads, as :attr:`CodeSpec.head_patterns` reads them (whitespace closed up, up to the
+# ``{`` of the body). Annotations (``@ToString(includeNames = true)``, with their arguments the
+# grammar cannot read) and modifiers before a declaration; words that open a control block or a
+# statement, never a definition's name or type.
+_GROOVY_ANNOTATIONS = r"(?:@(?!interface\b)[\w.]+(?: ?\([^()]*(?:\([^()]*\)[^()]*)*\))? )*"
+_GROOVY_MODIFIERS = (
+    r"(?:(?:public|protected|private|static|final|abstract|synchronized|native|transient|volatile|strictfp|default"
+    r"|sealed|non-sealed) )*"
+)
+_GROOVY_CONTROL = r"(?!(?:if|else|for|while|switch|try|catch|finally|do|synchronized|return|new|throw|assert|case|static)\b)"
+_GROOVY_HEAD = _GROOVY_ANNOTATIONS + _GROOVY_MODIFIERS
+_GROOVY_HEADS: tuple[tuple[str, str], ...] = (
+    # ``@interface Audited {``, ``class Bin extends Shelf implements Priced {``, ``trait``, ``enum``.
+    *((rf"{_GROOVY_HEAD}{re.escape(word)} (?P<name>[\w$]+)", kind)
+      for word, kind in (("@interface", "annotation"), ("class", "class"), ("interface", "interface"),
+                         ("trait", "trait"), ("enum", "enum"))),
+    # Gradle's tasks: ``task pack(type: Zip) {``, ``tasks.register('pack', Zip) {``, named after
+    # the task (``tasks.named('test')`` configures one).
+    (r"task (?P<name>[\w$]+)\b", "task"),
+    (r"tasks\.(?:register|create|named|getByName) ?\( ?(['\"])(?P<name>[^'\"]+)\1", "task"),
+    # A pipeline's ``stage('Build') {``: named by its label.
+    (r"stage ?\( ?(['\"])(?P<name>[^'\"]+)\1 ?\)$", "stage"),
+    # A constructor (a class's name, called), a method (``def``, or a return type), Spock's
+    # ``def "reserves a bin"() {`` by its string.
+    (rf"{_GROOVY_HEAD}(?P<name>[A-Z][\w$]*) ?\(.*\)(?: throws [\w.$, ]+)?$", "constructor"),
+    (
+        rf"{_GROOVY_HEAD}(?:<[^>]*> )?(?:def |{_GROOVY_CONTROL}[\w.$]+(?:<.*?>)?(?:\[\])* )"
+        rf"(?P<name>[\w$]+|'[^']*'|\"[^\"]*\") ?\(.*\)(?: throws [\w.$, ]+)?$",
+        "method",
+    ),
+    # A closure given a name where it is declared: ``def onPick = {``, ``Closure<Integer> weigh = {``.
+    (rf"{_GROOVY_HEAD}(?:def |var |{_GROOVY_CONTROL}[\w.$]+(?:<.*?>)? )(?P<name>[\w$]+) ?=$", "closure"),
+    # Any other call handed a closure: a build script's ``dependencies {``, ``android {``,
+    # ``tasks.withType(Test) {``, a pipeline's ``stages {``, ``steps {``, ``node('linux') {``:
+    # named by its callee, with its argument when that is one string.
+    (rf"{_GROOVY_CONTROL}(?P<name>[\w$]+(?:\.[\w$]+)*(?: ?\((['\"])[^'\"]*\2\))?)(?: ?\(.*\))?$", "block"),
+)  # fmt: skip
+
 LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
     spec.name: spec
     for spec in (
@@ -2139,6 +2177,34 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             },
         ),
         CodeSpec(
+            name="groovy",
+            # (Gradle's Groovy build scripts; a ``Jenkinsfile``: ``_BY_FILENAME``, ``_BY_NAME_PREFIX``.)
+            extensions=(".groovy", ".gvy", ".gradle", ".jenkinsfile"),
+            comment=_C_LIKE,
+            doc_comments=_DOC_BLOCK,
+            # The grammar knows no class nor method: every statement is a ``command`` of words
+            # (``unit``s), its closure or body a ``block`` that holds the head's last words
+            # before its ``{``. What a command defines is read from its head's text
+            # (``head_patterns``): a type of its keyword, a method, a named closure, a Gradle
+            # task, a pipeline's stage, any other call handed a closure (a ``block``: a build
+            # script's ``dependencies {``, a pipeline's ``stages {``), all of them containers but
+            # methods and closures, so that a pipeline splits into its stages and their steps.
+            head_patterns={"command": _GROOVY_HEADS},
+            functions=frozenset({"method", "constructor", "closure"}),
+            containers=frozenset({"class", "interface", "trait", "enum", "annotation", "task", "stage", "block"}),
+            body_types=frozenset({"block"}),
+            # In a method's body a call's closure (``items.each {``), a named one, a stage of a
+            # scripted pipeline's helper are its statements.
+            local_statements=frozenset({"closure", "task", "stage", "block"}),
+            # ``@Override`` alone on its line is a ``command`` of its own.
+            annotation_holders=frozenset({"command"}),
+            annotation_starts=frozenset({"decorate"}),
+            kinds={
+                "interface": "interface", "trait": "trait", "enum": "enum", "annotation": "annotation",
+                "task": "task", "stage": "stage", "block": "block",
+            },
+        ),  # fmt: skip
+        CodeSpec(
             name="matlab",
             extensions=(".m",),  # (a ``.m`` file of Objective-C is told by its content: ``_CONTENT_HINTS``)
             comment=("%", ""),
@@ -2639,7 +2705,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("astro", (".astro",), _MARKUP),
                 ("sass", (".sass",), ("//", "")),  # (no grammar for the indented syntax, nor for Less)
                 ("less", (".less",), ("//", "")),
-                ("groovy", (".groovy", ".gradle"), ("//", "")),
                 ("nix", (".nix",), ("#", "")),
                 ("properties", (".properties",), ("#", "")),
             )
@@ -2669,7 +2734,10 @@ _BY_FILENAME = {
         "ruby",
     ),
 }
-_BY_NAME_PREFIX = (("dockerfile.", "dockerfile"), ("containerfile.", "dockerfile"), ("makefile.", "makefile"))
+# (``Jenkinsfile.release``, ``Jenkinsfile.nightly``: a pipeline each, as Jenkins's editors read them.)
+_BY_NAME_PREFIX = (
+    ("dockerfile.", "dockerfile"), ("containerfile.", "dockerfile"), ("makefile.", "makefile"), ("jenkinsfile.", "groovy")
+)
 # Well-known names whose suffix says something else (a ``.txt`` that is CMake's).
 _BY_WHOLE_NAME = {"cmakelists.txt": "cmake"}
 # Names matched as written: Bazel's ``BUILD`` (a project's ``build`` script is a shell's).

@@ -48,6 +48,7 @@ def test_samples_cover_many_languages() -> None:
                      "matlab",
                      "verilog", "vhdl",
                      "starlark",
+                     "groovy",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

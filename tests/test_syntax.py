@@ -302,6 +302,12 @@ LANGUAGE_CASES = {
     "starlark": ("polyglot_scripts/bazel/shop_rules.bzl",
                  [("shop_cc_library", "function"), ("_warehouse_define", "function"), ("shop_cc_test", "function"),
                   ("_price_table_impl", "function")]),
+    # Groovy's types, methods, a constructor and named closures, read from each statement's head.
+    "groovy": ("polyglot_scripts/groovy/ParcelDispatch.groovy",
+               [("Carrier", "enum"), ("Carrier.Carrier", "method"), ("Audited", "trait"), ("Audited.sign", "method"),
+                ("DispatchService", "class"), ("DispatchService.onWeighed", "method"),
+                ("DispatchService.planWave", "method"), ("LabelPrinter", "interface"), ("replan", "function"),
+                ("printBacklog", "function")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
@@ -5114,3 +5120,181 @@ def test_starlark_build_files_are_read_by_name_and_a_target_is_never_cut_while_i
         assert not any(c.flags or c.fallback for c in chunks)
         for first, last in targets:
             assert any(c.start_line <= first and c.end_line >= last for c in chunks), (budget, first)
+
+
+# ---- Groovy -----------------------------------------------------------------------------------
+
+_GROOVY_SERVICE = "polyglot_scripts/groovy/ParcelDispatch.groovy"
+_GRADLE_BUILD = "polyglot_scripts/groovy/build.gradle"
+_JENKINSFILE = "polyglot_scripts/groovy/Jenkinsfile"
+
+
+def test_groovy_gradle_and_jenkinsfiles_are_code_read_by_the_groovy_grammar() -> None:
+    # They were text, cut at blank lines: a method split wherever a blank line fell.
+    assert [detect_language(name) for name in ("Dispatch.groovy", "tools.gvy", "build.gradle", "settings.gradle",
+                                               "Jenkinsfile", "Jenkinsfile.nightly", "deploy.jenkinsfile",
+                                               "build.gradle.kts")] == ["groovy"] * 7 + ["kotlin"]
+    assert isinstance(LANGUAGES["groovy"], type(LANGUAGES["java"])) and "groovy" in CODE_LANGUAGES
+    assert fence_language("groovy") == "groovy" and fence_language("gradle") == "groovy"
+
+
+def test_groovy_definitions_are_read_from_each_statements_head() -> None:
+    source = (
+        "@ToString(includeNames = true)\n"
+        "public abstract class Bin extends Shelf implements Priced, Comparable<Bin> {\n"
+        "    private static final int LOW = 4\n"
+        "    @Override\n    int compareTo(Bin other) { 0 }\n"
+        "    static <T> List<T> sample(List<T> xs) { xs }\n"
+        "    def 'reserves the last unit'() {\n        expect: true\n    }\n"
+        "    static class Slot {\n        Slot(int n) { }\n    }\n"
+        "    void restock(int n) {\n        items.each { println it }\n        def label = { s -> s }\n"
+        "        if (n) {\n            stage('Nested') { }\n        }\n    }\n"
+        "}\n"
+        "@interface Audited {\n}\n"
+        "if (project.hasProperty('fast')) {\n    println 'fast'\n}\n"
+        "def skus = ['a', 'b'].collect { it.toUpperCase() }\n"
+        "Closure<Integer> weigh = { int n -> n }\n"
+        "node('linux') {\n    stage('Checkout') {\n        checkout scm\n    }\n"
+        "    stage(\"Build ${env.BRANCH}\") {\n        sh './gradlew build'\n    }\n}\n"
+    )
+    found = [(d.symbol, d.kind) for d in list_definitions(prepare("Bin.groovy", "groovy", source))]
+    assert found == [
+        ("Bin", "class"), ("Bin.compareTo", "method"), ("Bin.sample", "method"),
+        ("Bin.reserves the last unit", "method"), ("Bin.Slot", "class"), ("Bin.Slot.Slot", "method"),
+        ("Bin.restock", "method"), ("Audited", "annotation"), ("weigh", "function"), ("node('linux')", "block"),
+        ("node('linux').Checkout", "stage"), ("node('linux').Build ${env.BRANCH}", "stage"),
+    ]  # fmt: skip
+    # ``@Override`` alone on its line goes with its method; the annotation the grammar cannot
+    # read (its arguments) heads the class's signature, whose name it does not hide.
+    chunks = _syntax("Bin.groovy", "groovy", source, unit="chars", budget=4000)
+    compare = next(c for c in chunks if c.symbol == "Bin")
+    assert compare.text.startswith("@ToString(includeNames = true)\npublic abstract class Bin")
+    prep = prepare("Bin.groovy", "groovy", source)
+    by_symbol = {d.symbol: d for d in list_definitions(prep)}
+    assert prep.doc.text.splitlines()[by_symbol["Bin.compareTo"].first - 1].strip() == "@Override"
+
+
+def test_groovy_a_big_class_splits_into_its_header_and_its_members_with_their_comments() -> None:
+    prep = _prep(_GROOVY_SERVICE)
+    assert prep.doc.language == "groovy"
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=800), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, 800)
+    assert not any(c.fallback for c in chunks)
+    head = next(c for c in chunks if c.symbol == "DispatchService")
+    assert head.kind == "class_header" and "class DispatchService {" in head.text
+    assert head.text.startswith("/**\n * Dispatch of the packed parcels")  # (its doc comment, its annotation)
+    assert "@CompileStatic" in head.text
+    members = [c for c in chunks if c.symbol.startswith("DispatchService.")]
+    assert {c.symbol for c in members} >= {
+        "DispatchService.DispatchService", "DispatchService.onWeighed", "DispatchService.isPallet",
+        "DispatchService.accept", "DispatchService.chooseCarrier", "DispatchService.planWave",
+        "DispatchService.backlog",
+    }  # fmt: skip
+    assert all(c.parent_id == head.id for c in members if c.part == 1)
+    accept = next(c for c in members if c.symbol == "DispatchService.accept")
+    assert (accept.kind, accept.header) == ("method", "class DispatchService {")
+    assert accept.text.lstrip().startswith("/** Takes a parcel the packing station has closed")
+    assert accept.embed_text.startswith(f"// {_GROOVY_SERVICE} :: DispatchService.accept\n")
+    closure = next(c for c in members if c.symbol == "DispatchService.onWeighed")
+    assert closure.text.lstrip().startswith("// Called by the packing station")
+    # A type that fits is one chunk, with the doc comment above it.
+    carrier = next(c for c in chunks if c.symbol == "Carrier")
+    assert (carrier.kind, carrier.parts) == ("enum", 1) and carrier.text.startswith("/**\n * The carriers")
+    assert carrier.text.rstrip().endswith("}")
+
+
+def test_groovy_a_long_method_is_split_into_parts_under_its_signature() -> None:
+    prep = _prep(_GROOVY_SERVICE)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=700), "syntax")
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, 700)
+    signature = "Map<String, List<Parcel>> planWave(LocalTime now, List<String> doors) {"
+    parts = [c for c in chunks if c.symbol == "DispatchService.planWave"]
+    assert len(parts) >= 4 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert all(c.kind == "method" and c.parts == len(parts) for c in parts)
+    assert signature in parts[0].text and parts[0].text.lstrip().startswith("/**")
+    assert all(c.header == signature and c.parent_id == parts[0].id for c in parts[1:])
+    # Cut between its statements: a ``for`` loop's lines or a closure's are never cut when they fit.
+    lines = prep.doc.text.splitlines()
+    for chunk in parts:
+        assert chunk.text.splitlines()[0] == lines[chunk.start_line - 1]
+    loop = next(i + 1 for i, line in enumerate(lines) if line.strip() == "byDoor.each { String door, List<Parcel> parcels ->")
+    assert any(c.start_line <= loop and loop + 3 <= c.end_line for c in parts)
+
+
+def test_gradle_blocks_and_tasks_are_named_definitions_cut_at_their_statements() -> None:
+    # Decided for retrieval: "which libraries does the build use?" finds one chunk named
+    # ``dependencies``, not a ``<module>`` window of whatever blocks stood around it.
+    prep = _prep(_GRADLE_BUILD)
+    found = {d.symbol: d.kind for d in list_definitions(prep)}
+    assert {s: found.get(s) for s in ("plugins", "dependencies", "repositories", "repositories.maven", "labelSamples",
+                                      "dockerImage", "test", "gitCommit", "publishing.publications.dispatch")} == {
+        "plugins": "block", "dependencies": "block", "repositories": "block", "repositories.maven": "block",
+        "labelSamples": "task", "dockerImage": "task", "test": "task", "gitCommit": "function",
+        "publishing.publications.dispatch": "block",
+    }  # fmt: skip
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=1600), "syntax")
+    assert not any(c.flags or c.fallback for c in chunks)
+    deps = [c for c in chunks if c.symbol == "dependencies"]
+    assert len(deps) == 1 and deps[0].text.startswith("/**\n * Everything the service runs with")
+    assert deps[0].text.rstrip().endswith("}") and deps[0].embed_text.startswith(f"// {_GRADLE_BUILD} :: dependencies")
+    task = next(c for c in chunks if c.symbol == "labelSamples")
+    assert task.kind == "task" and task.text.startswith("// One label per carrier")
+    # Too big for a chunk, a block is cut between its statements under its head, never mid-line.
+    lines = prep.doc.text.splitlines()
+    for budget in (300, 400, 600):
+        chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=budget), "syntax")
+        assert_slices_true(prep, chunks)
+        assert_lossless(prep, chunks)
+        assert_budget(chunks, budget)
+        deps = [c for c in chunks if c.symbol == "dependencies"]
+        assert len(deps) >= 3, budget
+        assert all(c.header == "dependencies {" for c in deps[1:])
+        assert all(c.parent_id == deps[0].id for c in deps[1:])
+        for chunk in deps:
+            assert chunk.text.splitlines()[0] == lines[chunk.start_line - 1]
+            assert chunk.text.splitlines()[-1] == lines[chunk.end_line - 1]
+
+
+def test_jenkinsfile_stages_are_definitions_a_pipeline_splits_into() -> None:
+    prep = _prep(_JENKINSFILE)
+    assert prep.doc.language == "groovy"
+    found = {d.symbol: d.kind for d in list_definitions(prep)}
+    stages = [s for s, kind in found.items() if kind == "stage"]
+    assert stages == [
+        "pipeline.stages.Build", "pipeline.stages.Test", "pipeline.stages.Label samples", "pipeline.stages.Image",
+        "pipeline.stages.Deploy to the dock", "pipeline.stages.Smoke test", "pipeline.stages.Smoke test.parallel.Labels",
+        "pipeline.stages.Smoke test.parallel.Wave plan",
+    ]  # fmt: skip
+    assert found["pipeline"] == "block" and found["waveIsLoading"] == "function"
+    # An oversized pipeline: its head, then a stage a chunk, with the comment above it.
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=900), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert not any(c.fallback for c in chunks)
+    test = next(c for c in chunks if c.symbol == "pipeline.stages.Test")
+    assert (test.kind, test.parts, test.header) == ("stage", 1, "stages {")
+    assert test.text.lstrip().startswith("// Spock specs") and "stage('Test') {" in test.text
+    assert test.embed_text.startswith(f"// {_JENKINSFILE} :: pipeline.stages.Test\n")
+    stages_head = next(c for c in chunks if c.symbol == "pipeline.stages")
+    assert stages_head.kind == "class_header" and "stage('Deploy to the dock') {" in stages_head.header
+    assert all(c.parent_id == stages_head.id for c in chunks if c.kind == "stage" and c.symbol.count(".") == 2)
+
+
+def test_groovy_a_syntax_error_damages_its_definition_only() -> None:
+    text = (SAMPLES / _GRADLE_BUILD).read_text("utf-8")
+    old = "    runtimeOnly 'org.postgresql:postgresql:42.7.3'\n"
+    assert old in text
+    line = text[: text.index(old)].count("\n") + 1
+    broken = prepare(_GRADLE_BUILD, "groovy", text.replace(old, "    runtimeOnly 'org.postgresql:postgresql:42.7.3' <<<\n", 1))
+    assert broken.damage is not None and broken.damage.ratio > 0
+    chunks = chunk_document(broken, ChunkSettings(unit="chars", budget=1600), "syntax")
+    assert_slices_true(broken, chunks)
+    assert_lossless(broken, chunks)
+    assert all(c.fallback is None for c in chunks)
+    damaged = [c for c in chunks if "damaged" in c.flags]
+    assert [c.symbol for c in damaged] == ["dependencies"] and damaged[0].start_line <= line <= damaged[0].end_line
+    assert any(c.symbol == "plugins" and not c.flags for c in chunks)
+    assert any(c.symbol == "labelSamples" and not c.flags for c in chunks)
