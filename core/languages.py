@@ -406,6 +406,18 @@ class CodeSpec:
       ``set_target_properties(inventory ...)`` or a project's ``shop_strict_warnings(inventory)``
       under ``add_library(inventory ...)``: a target and what configures it are one answer, not
       a definition and a loose chunk of its settings); elsewhere such a call is code;
+    - ``name_keywords``: keyword arguments that name the call they are in (Starlark's ``name``):
+      a call (one of ``definition_calls``) whose callee's last word (``cc_library``, and
+      ``native.cc_library``'s) matches a shell-style pattern of ``named_calls`` and that has such
+      an argument whose value is a plain string literal is a definition named by that string
+      (``cc_library(name = "stock", srcs = [...])`` is ``stock``), of the type the first pattern
+      it matches gives (for every field here: ``kinds``, ``local_statements``, ``body_paths``);
+      one without it (``load(...)``, ``package(...)``), with a name that is no literal
+      (``name = name + "_gen"``) or whose value is assigned (``pip = use_extension(...)``) is
+      code. Its arguments are its body (``body_paths``); its head runs to the end of that
+      argument and the comma after it (``cc_library(`` then ``name = "stock",``), repeated above
+      the parts of a target too big for a chunk; with arguments before its name, its head is
+      its first line, and its parts repeat that line and its name's;
     - ``closers``: statements that close the definition they end, read as a closing brace is
       (glued to the chunk before them when it fits, never a chunk or a member of their own):
       Fortran's ``end module pricing``, ``end subroutine restock``, ``end type``, named nodes
@@ -592,6 +604,8 @@ class CodeSpec:
     comment_types: frozenset[str] = frozenset()
     definition_calls: frozenset[str] = frozenset()
     name_followers: bool = False
+    name_keywords: tuple[str, ...] = ()
+    named_calls: tuple[tuple[str, str], ...] = ()
     closers: frozenset[str] = frozenset()
     argument_lists: bool = False
     callee_skips: frozenset[str] = frozenset()
@@ -770,12 +784,50 @@ _PYTHON = CodeSpec(
     guard_bodies=frozenset({"block"}),
 )
 
+# Starlark's defining calls by the rule's (or macro's, or repository rule's) name, first match
+# first: Bazel names its rules ``<language>_library``, ``_binary`` and ``_test`` (a test rule
+# must end in ``_test``); a repository fetched for the build (WORKSPACE's ``http_archive``,
+# ``git_repository``, ``local_repository``; MODULE.bazel's ``bazel_dep``) is a dependency, as
+# CMake's ``FetchContent_Declare`` is; ``module(name = ...)`` and ``workspace(name = ...)`` name
+# the project itself; any other call named by ``name = "..."`` (``genrule``, ``filegroup``,
+# ``alias``, ``config_setting``, a project's own rule) is a target.
+_STARLARK_TARGET_KINDS = (
+    (("bazel_dep", "http_archive", "http_file", "http_jar", "*_repository"), "dependency"),
+    (("module",), "module"),
+    (("workspace",), "workspace"),
+    (("*_library",), "library"),
+    (("*_binary",), "binary"),
+    (("*_test", "test_suite"), "test"),
+    (("*",), "target"),
+)
+# (Types of their own: ``module`` is the grammar's root.)
+_STARLARK_TARGETS = {f"{kind}_call": kind for _, kind in _STARLARK_TARGET_KINDS}
+
 # Starlark, Bazel's and Buck's build language (``BUILD``, ``WORKSPACE``, ``MODULE.bazel``, a
 # ``.bzl`` file's macros and rules; Tilt's ``Tiltfile``): Python's syntax, fewer statements, read
 # by Python's grammar and spec (the pack's own Starlark grammar wraps calls and docstrings
-# otherwise, for nothing more). A target (``cc_library(name = "stock", ...)``) is a statement:
-# packed whole with the targets around it, never cut while it fits.
-_STARLARK = replace(_PYTHON, name="starlark", extensions=(".bzl", ".star", ".bazel", ".sky"), grammar="python")
+# otherwise, for nothing more). A target is a call named by its ``name = "..."``
+# (``name_keywords``): ``cc_library(name = "stock", ...)`` is the library ``stock``, of its
+# rule's kind; its arguments are its body, so one too big for a chunk is split between them,
+# ``cc_library(`` and ``name = "stock",`` above each part. ``load(...)``, ``package(...)``,
+# ``exports_files([...])`` and ``licenses([...])`` name nothing: loose statements, packed
+# whole. In a macro's body (``native.cc_library(name = name, ...)``) a call is a statement.
+_STARLARK = replace(
+    _PYTHON,
+    name="starlark",
+    extensions=(".bzl", ".star", ".bazel", ".sky"),
+    grammar="python",
+    functions=_PYTHON.functions | frozenset(_STARLARK_TARGETS),
+    definition_calls=frozenset({"call"}),
+    name_keywords=("name",),
+    named_calls=tuple((pattern, f"{kind}_call") for patterns, kind in _STARLARK_TARGET_KINDS for pattern in patterns),
+    kinds=_STARLARK_TARGETS,
+    local_statements=frozenset(_STARLARK_TARGETS),
+    body_paths=dict.fromkeys(_STARLARK_TARGETS, ("argument_list",)),
+    # A genrule's ``cmd = """..."""`` too big for a chunk is cut by its lines, as many as fit
+    # (by its children, its escapes, a ``\\`` at a line's end, were each a part's edge).
+    line_nodes=frozenset({"string"}),
+)
 
 # Groovy's heads, as :attr:`CodeSpec.head_patterns` reads them (whitespace closed up, up to the
 # ``{`` of the body). Annotations (``@ToString(includeNames = true)``, with their arguments the

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from operator import sub
 from typing import TYPE_CHECKING
 
@@ -205,6 +206,10 @@ class _Run:
         }
         self._heads: dict[tuple[int, int, str], tuple[str | None, str | None]] = {}
         self._definition_words = spec.definitions if spec.definition_calls else frozenset()
+        # Calls named by a keyword argument (``CodeSpec.name_keywords``): their types, and each
+        # call's type found (None: no such definition).
+        self._named_types = frozenset(typed for _, typed in spec.named_calls)
+        self._named_calls: dict[tuple[int, int, str], str | None] = {}
         self._tails: dict[tuple[int, int, str], list[Node]] = {}  # (see :meth:`tail`)
         self._hung = spec.hung_comments  # (comments hung on the definition above: see _peeled)
 
@@ -226,6 +231,8 @@ class _Run:
             return self._text(found).decode("utf-8", "replace") if found is not None else node.type
         if node.type not in spec.definition_calls:
             return node.type
+        if spec.name_keywords:  # Starlark's ``cc_library(name = "stock", ...)``
+            return self._named_call_type(node) or node.type
         word = self._callee_word(node)
         if word is None:
             return node.type
@@ -237,6 +244,78 @@ class _Run:
             if member is not None:
                 return member
         return node.type
+
+    def _named_call_type(self, call: Node) -> str | None:
+        """The type of a call named by a keyword argument (``CodeSpec.name_keywords``): that of
+        the first of ``named_calls`` its callee's last word matches (``cc_library`` of
+        ``native.cc_library``), when its name is a plain string and it is not assigned; else None."""
+        key = _key(call)
+        if key in self._named_calls:
+            return self._named_calls[key]
+        spec = self.spec
+        found = None
+        callee = call.child_by_field_name("function")
+        word = self._text(callee).decode("utf-8", "replace").rsplit(".", 1)[-1] if callee is not None else ""
+        if (
+            word.isidentifier()
+            and not (call.parent is not None and call.parent.type in spec.assignments)  # ``pip = use_extension(...)``
+            and self._keyword_name(call) is not None
+        ):
+            found = next((typed for pattern, typed in spec.named_calls if fnmatchcase(word, pattern)), None)
+        self._named_calls[key] = found
+        return found
+
+    def _name_argument(self, call: Node) -> Node | None:
+        """The keyword argument that names ``call`` (``CodeSpec.name_keywords``: ``name =
+        "stock"``), or None."""
+        arguments = call.child_by_field_name("arguments")
+        for argument in arguments.named_children if arguments is not None else ():
+            key = argument.child_by_field_name("name")
+            if key is not None and self._text(key).decode("utf-8", "replace") in self.spec.name_keywords:
+                return argument
+        return None
+
+    def _keyword_name(self, call: Node) -> str | None:
+        """The name ``call``'s naming keyword argument gives (``CodeSpec.name_keywords``): its
+        value's text inside its quotes, as written, when that is a plain string literal on one
+        line (not ``name + "_gen"``, nor an f-string's interpolation), else None."""
+        argument = self._name_argument(call)
+        value = argument.child_by_field_name("value") if argument is not None else None
+        if value is None or value.type != "string" or value.named_child_count != 3:
+            return None
+        start, content, end = value.named_children
+        if content.type != "string_content":
+            return None
+        name = self.doc.data[start.end_byte : end.start_byte].decode("utf-8", "replace")
+        return name if name.strip() and "\n" not in name else None
+
+    def _keyword_head_end(self, call: Node, *, first: bool = True) -> int | None:
+        """Where the head of a call named by a keyword argument ends: after that argument and
+        the comma right after it (``cc_library(`` then ``name = "stock",``). ``first``: only
+        when no argument comes before it (else its head is its first line: the arguments above
+        its name are its body's, as the others are)."""
+        argument = self._name_argument(call)
+        if argument is None:
+            return None
+        if first and any(not self.is_comment(c) for c in argument.parent.named_children if c.end_byte <= argument.start_byte):
+            return None
+        after = argument.next_sibling
+        return after.end_byte if after is not None and after.type == "," else argument.end_byte
+
+    def _keyword_signature(self, call: Node) -> str | None:
+        """What the parts of a call named by a keyword argument repeat: its text to that argument
+        (``cc_library(`` then ``name = "stock",``); when arguments come before it, its first
+        line and that argument's (``cc_library(`` then ``    name = "late",``), or None."""
+        end = self._keyword_head_end(call, first=False)
+        argument = self._name_argument(call)
+        if end is None or argument is None:
+            return None
+        doc = self.doc
+        row = argument.start_point.row + 1
+        if row == call.start_point.row + 1 or self._keyword_head_end(call) is not None:
+            return doc.slice(call.start_byte, end).rstrip()
+        first = doc.slice(call.start_byte, doc.line_end(call.start_point.row + 1)).rstrip()
+        return f"{first}\n{doc.slice(doc.line_start(row), end).rstrip()}"
 
     def _call_head(self, call: Node) -> Node | None:
         """A defining call's callee: its first child, past ``CodeSpec.callee_skips`` (a Lisp
@@ -1300,6 +1379,8 @@ class _Run:
         spec = self.spec
         if spec.argument_lists:
             return self._list_name(call)
+        if spec.name_keywords:
+            return self._keyword_name(call)  # Starlark's ``name = "stock"``
         callee = call.child(0)
         holder = call.named_child(1) if call.named_child_count > 1 else None
         if callee is None or holder is None or holder.type in spec.body_types or not holder.named_child_count:
@@ -1490,7 +1571,9 @@ class _Run:
             # String)`` then its ``def``s): its head is its text before its first member.
             end = self.members_start(definition)
         opener = spec.head_ends.get(typed)
-        if opener is not None:  # its own body, headed to its opening token (Zig's ``struct {``)
+        if opener is not None or typed in self._named_types:
+            # Its own body, headed to its opening token (Zig's ``struct {``); a call named by a
+            # keyword argument, to that argument (``cc_library(`` then ``name = "stock",``).
             end = self.head_end(definition) or end
         elif spec.head_patterns and definition.type in spec.head_patterns:
             end = self.head_end(definition) or end  # to its body's ``{``
@@ -1511,6 +1594,8 @@ class _Run:
         if typed in spec.help_heads:
             end = self.help_end(definition, help_text=False)  # its first line and those continuing it
         text = self.doc.slice(start, end).rstrip()
+        if typed in self._named_types:  # (Starlark's targets: its name's line too)
+            text = self._keyword_signature(definition) or text
         if spec.uncommented_heads:
             # PowerShell's help comment between ``function Get-Price {`` and its ``param(...)``:
             # the lines of the definition's own comments are left out, those on lines of their
@@ -1579,6 +1664,8 @@ class _Run:
         typed = self.type_of(definition)
         if typed in spec.help_heads:
             return self.help_end(definition)
+        if typed in self._named_types:
+            return self._keyword_head_end(definition)  # ``cc_library(`` then ``name = "stock",``
         opener = spec.head_ends.get(typed)
         if opener is None:
             return None

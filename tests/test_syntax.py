@@ -4037,7 +4037,10 @@ def test_solidity_and_zig_split_into_a_head_with_members_and_functions_into_part
      "        ticks <= ticks + 12'd1 %% ) );", "conveyor_sorter.track", "conveyor_sorter.next_state"),
     ("polyglot_scripts/vhdl/scale_reporter.vhd", "        sum   := sum + adc_grams;",
      "        sum   := sum + adc_grams %% ) );", "scale_reporter.rtl.average", "scale_reporter.rtl.send_frame"),
-], ids=["solidity", "zig", "css", "scss", "cuda", "cmake-function", "cmake-top-level", "verilog", "vhdl"])
+    # A doubled ``=`` in a Bazel target: that target, not the loose statements or the targets around it.
+    ("polyglot_scripts/bazel/BUILD.bazel", '    csv = "data/prices.csv",', '    csv = = "data/prices.csv",',
+     "prices", "stockcore"),
+], ids=["solidity", "zig", "css", "scss", "cuda", "cmake-function", "cmake-top-level", "verilog", "vhdl", "starlark"])
 def test_a_syntax_error_in_a_sample_damages_its_definition_only(rel, old, new, hurt, sound) -> None:
     text = (SAMPLES / rel).read_text("utf-8")
     assert old in text
@@ -5302,3 +5305,127 @@ def test_groovy_a_syntax_error_damages_its_definition_only() -> None:
     assert [c.symbol for c in damaged] == ["dependencies"] and damaged[0].start_line <= line <= damaged[0].end_line
     assert any(c.symbol == "plugins" and not c.flags for c in chunks)
     assert any(c.symbol == "labelSamples" and not c.flags for c in chunks)
+
+
+_BAZEL_BUILD = "polyglot_scripts/bazel/BUILD.bazel"
+_BAZEL_MODULE = "polyglot_scripts/bazel/MODULE.bazel"
+
+
+def test_starlark_targets_are_definitions_named_by_their_name_of_their_rules_kind() -> None:
+    # A BUILD file's targets were loose statements in ``<module>`` chunks, named after nothing.
+    prep = _prep(_BAZEL_BUILD)
+    found = [(d.symbol, d.kind) for d in list_definitions(prep)]
+    assert found == [
+        ("prices", "target"), ("stockcore", "library"), ("station", "library"), ("erp_bridge", "library"),
+        ("pickstation", "binary"), ("office", "library"), ("restock_report", "binary"),
+        ("carrier_labels", "target"), ("label_templates", "target"), ("without_printer", "target"),
+        ("restock_rules_test", "test"), ("ledger_test", "test"), ("stock_tests", "test"),
+    ]
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=800), "syntax")
+    assert_lossless(prep, chunks)
+    stockcore = next(c for c in chunks if c.symbol == "stockcore")
+    assert (stockcore.kind, stockcore.parts) == ("library", 1)
+    assert stockcore.embed_text.startswith(f"# {_BAZEL_BUILD} :: stockcore\n")
+    # The comment above a target is its own; ``load()``, ``package()`` and ``exports_files()``
+    # name nothing: loose statements.
+    assert stockcore.text.startswith("# Stock levels per bin, the order queue") and stockcore.text.rstrip().endswith(")")
+    loose = [c for c in chunks if c.symbol == "<module>"]
+    assert loose[0].text.startswith("# The aisle pick stations'") and "load(" in loose[0].text and "package(" in loose[0].text
+    assert loose[-1].text.strip() == 'exports_files(["data/prices.csv", "data/warehouses.csv"])'
+    # MODULE.bazel: the module itself, its ``bazel_dep``s and a fetched archive; extensions,
+    # ``use_repo`` and an override (named by ``module_name``) are statements.
+    module = {d.symbol: d.kind for d in list_definitions(_prep(_BAZEL_MODULE))}
+    assert module == {
+        "pickstation": "module", "rules_cc": "dependency", "rules_python": "dependency", "platforms": "dependency",
+        "nlohmann_json": "dependency", "sqlite3": "dependency", "fmt": "dependency", "googletest": "dependency",
+        "zpl_fonts": "dependency",
+    }
+
+
+def test_starlark_call_forms_that_are_and_are_not_targets() -> None:
+    source = (
+        'workspace(name = "warehouse")\n'
+        'load("@bazel_tools//tools/build_defs/repo:http.bzl", "http_archive")\n'
+        'http_archive(name = "zlib", urls = ["https://zlib.net/zlib.tar.gz"])\n'
+        'git_repository(name = "label_fonts", remote = "https://git.shop/fonts.git", tag = "v2")\n'
+        'local_repository(name = "erp_client", path = "../erp")\n'
+        'rules.py_test(name = "stock_test", srcs = ["stock_test.py"])\n'
+        "test_suite(name = 'all_tests')\n"
+        'sh_binary(name = "deploy", srcs = ["deploy.sh"])\n'
+        'cc_proto_library(name = "stock_cc_proto", deps = [":stock_proto"])\n'
+        'alias(name = "station", actual = ":pickstation")\n'
+        # Not named by a string literal, assigned, in a comprehension: code.
+        'cc_library(name = "gen_" + SUFFIX)\n'
+        'cc_library(name = NAME)\n'
+        'lib = cc_library(name = "assigned")\n'
+        '[cc_test(name = "t_" + s) for s in ["a", "b"]]\n'
+        'licenses(["notice"])\n'
+        # In a macro's body a target is one of its statements.
+        "def shop_tool(name):\n"
+        '    native.cc_library(name = "tool_base", srcs = [])\n'
+        '    native.cc_binary(name = name, deps = [":tool_base"])\n'
+    )
+    found = [(d.symbol, d.kind) for d in list_definitions(prepare("WORKSPACE", "starlark", source))]
+    assert found == [
+        ("warehouse", "workspace"), ("zlib", "dependency"), ("label_fonts", "dependency"), ("erp_client", "dependency"),
+        ("stock_test", "test"), ("all_tests", "test"), ("deploy", "binary"), ("stock_cc_proto", "library"),
+        ("station", "target"), ("shop_tool", "function"),
+    ]
+    chunks = _syntax("WORKSPACE", "starlark", source, unit="chars", budget=4000)
+    assert {c.symbol for c in chunks} >= {"warehouse", "zlib", "stock_test", "shop_tool", "<module>"}
+    # Python is untouched: a call named ``name = "..."`` at a module's top level is a statement.
+    python = 'foo(name="x")\ncc_library(name = "stock")\n\ndef bar():\n    pass\n'
+    assert [(d.symbol, d.kind) for d in list_definitions(prepare("build_defs.py", "python", python))] == [("bar", "function")]
+    assert [(c.symbol, c.start_line) for c in _syntax("build_defs.py", "python", python, unit="chars", budget=20)][0] == (
+        "<module>", 1)
+    assert not LANGUAGES["python"].name_keywords and LANGUAGES["starlark"].name_keywords == ("name",)
+
+
+@pytest.mark.parametrize("budget", [400, 500, 700])
+def test_starlark_a_target_too_big_for_a_chunk_is_split_at_its_arguments_under_its_head(budget: int) -> None:
+    prep = _prep(_BAZEL_BUILD)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=budget), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, budget)
+    lines = prep.doc.text.split("\n")
+    for symbol, kind, head in (("office", "library", 'cc_library(\n    name = "office",'),
+                               ("carrier_labels", "target", 'genrule(\n    name = "carrier_labels",')):
+        parts = [c for c in chunks if c.symbol == symbol]
+        assert len(parts) >= 3 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+        assert all(c.kind == kind and c.parts == len(parts) and not c.flags for c in parts)
+        # The first part holds the head itself; every other part repeats it above its arguments.
+        assert head in parts[0].text and parts[0].parent_id is None
+        assert all(c.header == head and c.parent_id == parts[0].id for c in parts[1:])
+        assert all(c.embed_text.startswith(f"# {_BAZEL_BUILD} :: {symbol}\n{head}\n") for c in parts[1:])
+        # Cut between lines only (a long ``srcs`` list by its lines, the ``cmd`` string by its
+        # lines: never at an escape), and the last part closes the call.
+        assert all(c.text == "\n".join(lines[c.start_line - 1 : c.end_line]) for c in parts)
+        assert parts[-1].text.rstrip().endswith(")")
+    # Cut at an argument first: the long ``srcs`` list and the genrule's ``cmd`` start parts.
+    assert any(c.text.startswith("    srcs = [\n") for c in chunks if c.symbol == "office")
+    assert any(c.text.startswith('    cmd = """\n') for c in chunks if c.symbol == "carrier_labels")
+    # A string too big for a chunk is cut by its lines, as many as fit in each part: by its
+    # children, each ``\\`` escape at a line's end was a piece's edge (a part ended there).
+    parts = [c for c in chunks if c.symbol == "carrier_labels"]
+    command = next(i for i, c in enumerate(parts) if c.text.startswith('    cmd = """'))
+    for part, after in zip(parts[command:], parts[command + 1 :]):
+        assert part.size + 1 + len(lines[after.start_line - 1]) > budget, (part.start_line, part.end_line)
+    # The definitions cut: a target's head lines end at its name.
+    office = next(d for d in list_definitions(prep) if d.symbol == "office")
+    assert lines[office.signature_last - 1] == '    name = "office",' and office.signature == 'cc_library(\n    name = "office",'
+
+
+def test_starlark_a_target_named_after_other_arguments_repeats_its_first_line_and_its_name() -> None:
+    # Headed to its name, the ``srcs`` list above it was its head, repeated folded above its parts.
+    source = ("cc_library(\n    srcs = [\n" + "".join(f'        "src/bin_{i}.cc",\n' for i in range(12))
+              + '    ],\n    name = "late",\n    deps = [":stockcore"],\n)\n')
+    [target] = list_definitions(prepare("BUILD", "starlark", source))
+    assert (target.symbol, target.kind, target.signature_last) == ("late", "library", 1)
+    assert target.signature == 'cc_library(\n    name = "late",'
+    chunks = _syntax("BUILD", "starlark", source, unit="chars", budget=200)
+    assert len(chunks) >= 3 and all(c.symbol == "late" for c in chunks)
+    assert all(c.header == target.signature for c in chunks[1:])
+    # Its first part starts at its first argument; its name is in a later part, as written.
+    assert chunks[0].text.startswith("cc_library(\n    srcs = [\n") and not chunks[0].header
+    assert any('\n    name = "late",\n' in f"\n{c.text}\n" for c in chunks[1:])
