@@ -509,7 +509,24 @@ class CodeSpec:
       above, as its last descendants (F#'s: the ``///`` doc comment of a ``let`` is the last
       child of the ``let`` or ``type`` before it, a few levels down): those written on lines
       after a node's first and no deeper than the indentation of that line are read as the
-      node's next siblings, as an indentation-based block's are (its lines end with its code).
+      node's next siblings, as an indentation-based block's are (its lines end with its code);
+    - ``call_argument``: the field of a call (one of ``calls``) that holds its one argument,
+      itself the definition a name is given to, where a grammar applies a function to one
+      argument at a time (Nix's ``apply_expression``: ``stdenv.mkDerivation { ... }``, curried
+      ``lib.mkIf cfg.enable { ... }``, whose ``function`` is another application). With it such
+      a call is followed in a function's body too: a Nix function returns a set, whose bindings
+      are that set's attributes, not local code;
+    - ``callee_kinds``: the kind of a definition passed to a call (``calls``) by the callee's
+      last name (Nix's ``pkgs.stdenv.mkDerivation { ... }`` and ``buildPythonApplication rec {
+      ... }`` are ``derivation``s, ``lib.mkOption { ... }`` an ``option``); other callees leave
+      the definition its own kind;
+    - ``body_chains``: per node type, the field of a definition's body of that type that holds
+      the body it stands for, followed while what it holds is another such node, a definition's
+      type or one of ``transparent`` (Nix's curried ``name: { port ? 80 }: ...`` is a function
+      whose body is a function, whose body may apply a builder to a set: ``mkStation = name: {
+      port }: pkgs.writeShellApplication {`` is the head a split function repeats, the set's
+      bindings its statements; ``with pkgs; [ ... ]`` stays the body it is). A set found so
+      stands for its bindings (its ``body_types`` child): its ``{`` ends the head.
     """
 
     name: str
@@ -632,6 +649,9 @@ class CodeSpec:
     hung_comments: bool = False
     head_patterns: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     annotation_starts: frozenset[str] = frozenset()
+    call_argument: str = ""
+    callee_kinds: dict[str, str] = field(default_factory=dict)
+    body_chains: dict[str, str] = field(default_factory=dict)
     grammar: str = ""
 
     @property

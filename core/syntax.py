@@ -962,8 +962,15 @@ class _Run:
                     continue
             if current.type in spec.calls:
                 # ``const Button = memo(function Button() {...})``: the function is what is named.
-                if in_function or not any(w.type in spec.naming_wrappers or w.type in spec.anonymous_names for w in wrappers):
+                if (in_function and not spec.call_argument) or not any(
+                    w.type in spec.naming_wrappers or w.type in spec.anonymous_names for w in wrappers
+                ):
                     return None, []
+                if spec.call_argument:
+                    # Nix's ``stdenv.mkDerivation { ... }``: one argument, the call's own child.
+                    wrappers.append(current)
+                    current = current.child_by_field_name(spec.call_argument)
+                    continue
                 arguments = current.child_by_field_name("arguments")
                 if arguments is None:
                     return None, []
@@ -1757,7 +1764,7 @@ class _Run:
             return next((c for c in paired[0].named_children if c.type in spec.body_types), paired[0])
         body = definition.child_by_field_name("body")
         if body is not None:
-            return body
+            return self._chained_body(body) if spec.body_chains else body
         token = spec.body_after.get(typed)
         if token is not None:
             # F#'s ``member this.Add(n) =`` then its expression (in its ``method_or_prop_defn``).
@@ -1777,6 +1784,23 @@ class _Run:
             if found is None:
                 return None
         return found
+
+    def _chained_body(self, body: Node) -> Node:
+        """The body ``body`` stands for (``CodeSpec.body_chains``): Nix's curried ``name: {
+        port }: pkgs.writeShellApplication { ... }`` has the builder's set for its body, not the
+        inner function; ``body`` when it stands for none."""
+        spec = self.spec
+        for _ in range(_MAX_HOST_DEPTH):
+            field_name = spec.body_chains.get(body.type)
+            inner = body.child_by_field_name(field_name) if field_name else None
+            if inner is None or not (
+                inner.type in spec.body_chains or inner.type in spec.definitions or inner.type in spec.transparent
+            ):
+                break
+            body = inner
+        if body.type in spec.containers:  # a set: its bindings (its ``{`` ends the head, its ``}`` the tail)
+            return next((c for c in reversed(body.named_children) if c.type in spec.body_types), body)
+        return body
 
     def _hosted_body(self, host: Node) -> Node | None:
         """The body a ``CodeSpec.body_hosts`` node holds, through the hosts it holds in turn
@@ -1798,7 +1822,10 @@ class _Run:
         comment above the first member on the definition, not on its body. Such comments
         belong to that member, not to the signature. The first node is where the body begins."""
         lead: list[Node] = []
-        for child in definition.children:
+        holder = definition
+        if self.spec.body_chains and body.parent is not None and body.parent.start_byte >= definition.start_byte:
+            holder = body.parent  # a body down a chain (Nix's ``name: {``, then a comment, then its bindings)
+        for child in holder.children:
             if child.start_byte >= body.start_byte:
                 break
             if child.type in self.spec.attached:
@@ -1840,6 +1867,17 @@ class _Run:
             word = self._callee_word(value) if value is not None and value.type in spec.definition_calls else None
             if word in values:
                 return values[word]
+        if spec.callee_kinds:
+            call = definition.parent
+            for _ in range(_MAX_HOST_DEPTH):  # (through parentheses: ``mkDerivation (finalAttrs: {``)
+                if call is None or call.type not in spec.wrappers or call.type in spec.naming_wrappers:
+                    break
+                call = call.parent
+            found = None
+            if call is not None and call.type in spec.calls:
+                found = spec.callee_kinds.get(self._callee_name(call))
+            if found:
+                return found  # Nix's ``stdenv.mkDerivation { ... }``: a ``derivation``
         if typed in spec.kinds:
             return spec.kinds[typed]
         if typed in spec.containers:
@@ -1856,6 +1894,18 @@ class _Run:
             if target is not None and b".prototype." in self._text(target):
                 return "method"  # ``Router.prototype.route = function``: every Router's method
         return "method" if in_container else "function"
+
+    def _callee_name(self, call: Node) -> str:
+        """The last name of what a one-argument call (``CodeSpec.call_argument``) applies, down
+        through the calls it curries: ``mkIf`` of ``lib.mkIf cfg.enable { ... }``."""
+        callee: Node | None = call
+        for _ in range(_MAX_HOST_DEPTH):
+            if callee is None or callee.type not in self.spec.calls:
+                break
+            callee = callee.child_by_field_name("function")
+        if callee is None:
+            return ""
+        return self._text(callee).decode("utf-8", "replace").rsplit(".", 1)[-1].strip()
 
     # ---- steps 2-5: one level ----------------------------------------------------------------
 
