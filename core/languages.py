@@ -2750,6 +2750,60 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "configuration_declaration": "configuration",
             },
         ),  # fmt: skip
+        CodeSpec(
+            name="nix",
+            extensions=(".nix",),
+            comment=("#", ""),
+            # A file is one expression: a function (``{ pkgs, lib, ... }:``), ``let ... in``,
+            # ``with pkgs;``, ``assert ...;`` around a set (``{ ... }``, ``rec { ... }``), each
+            # opened down to the set's bindings, the file's definitions (a ``let``'s too). A
+            # binding names what it binds by its attribute path as written (``services.nginx``,
+            # ``packages.x86_64-linux.default``): a function (``mkStation = name: ...``), a set,
+            # or a set handed to a call (``stdenv.mkDerivation { ... }``, ``lib.mkIf cond {
+            # ... }``); other bindings (``version = "2.4.1";``, a list, ``inherit``) are code.
+            # Breadcrumbs join with ``.``: ``{ services = { nginx = ...; }; }`` and ``services.nginx
+            # = ...`` are one attribute, so nesting reads as the path Nix itself writes.
+            functions=frozenset({"function_expression"}),
+            containers=frozenset({"attrset_expression", "rec_attrset_expression"}),
+            nameless=frozenset({"function_expression", "attrset_expression", "rec_attrset_expression"}),
+            needs_body=frozenset({"attrset_expression", "rec_attrset_expression"}),  # (``{ }``: code)
+            wrappers=frozenset({"binding", "parenthesized_expression", "with_expression"}),
+            naming_wrappers=frozenset({"binding"}),
+            name_fields=("attrpath",),
+            calls=frozenset({"apply_expression"}),
+            call_argument="argument",
+            callee_kinds={
+                **dict.fromkeys(
+                    (
+                        "mkDerivation", "buildPythonPackage", "buildPythonApplication", "buildGoModule",
+                        "buildRustPackage", "buildNpmPackage", "buildDotnetModule", "buildMavenPackage",
+                        "buildPerlPackage", "mkYarnPackage", "buildEnv", "symlinkJoin", "mkShell", "mkShellNoCC",
+                        "writeShellApplication", "buildImage", "buildLayeredImage", "callPackage",
+                    ),
+                    "derivation",
+                ),
+                "mkOption": "option",
+                "import": "import",  # ``pkgs = import nixpkgs { inherit system; };``
+            },  # fmt: skip
+            transparent=frozenset(
+                {
+                    "function_expression", "let_expression", "with_expression", "assert_expression",
+                    "attrset_expression", "rec_attrset_expression", "binding_set",
+                }
+            ),  # fmt: skip
+            body_types=frozenset({"binding_set"}),
+            body_chains={
+                "function_expression": "body", "with_expression": "body", "assert_expression": "body",
+                "apply_expression": "argument",
+            },  # fmt: skip
+            # The ``{`` of a set read through goes with what follows it, a comment does.
+            attached=_COMMENTS | {"{"},
+            # A ``let``'s ``in`` closes its last binding; it opens nothing.
+            closing_keywords=frozenset({"in"}),
+            kinds={
+                "function_expression": "function", "attrset_expression": "attrset", "rec_attrset_expression": "attrset",
+            },  # fmt: skip
+        ),
         # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
         TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
         TextSpec("latex", (".tex", ".ltx"), ("%", ""), "latex"),
@@ -2777,7 +2831,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("astro", (".astro",), _MARKUP),
                 ("sass", (".sass",), ("//", "")),  # (no grammar for the indented syntax, nor for Less)
                 ("less", (".less",), ("//", "")),
-                ("nix", (".nix",), ("#", "")),
                 ("properties", (".properties",), ("#", "")),
             )
         ),

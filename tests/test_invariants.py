@@ -49,6 +49,7 @@ def test_samples_cover_many_languages() -> None:
                      "verilog", "vhdl",
                      "starlark",
                      "groovy",
+                     "nix",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

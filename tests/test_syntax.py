@@ -10,7 +10,7 @@ import pytest
 import core.parsing
 
 from core.chunking import chunk_document, prepare
-from core.languages import CODE_LANGUAGES, LANGUAGES, detect_language, fence_language
+from core.languages import CODE_LANGUAGES, LANGUAGES, CodeSpec, detect_language, fence_language
 from core.settings import ChunkSettings
 from core.syntax import list_definitions
 from tests.helpers import SAMPLES, assert_budget, assert_lossless, assert_slices_true
@@ -308,6 +308,13 @@ LANGUAGE_CASES = {
                 ("DispatchService", "class"), ("DispatchService.onWeighed", "method"),
                 ("DispatchService.planWave", "method"), ("LabelPrinter", "interface"), ("replan", "function"),
                 ("printBacklog", "function")]),
+    # A flake's bindings by their attribute paths as written, through ``outputs``' function and
+    # its ``let``; a set handed to a builder is a ``derivation``.
+    "nix": ("polyglot_scripts/nix/flake.nix",
+            [("outputs.packages.stock-api", "derivation"), ("inputs", "attrset"), ("inputs.printer-tools", "attrset"),
+             ("outputs", "function"), ("outputs.mkPrinterBox", "function"), ("outputs.thresholds", "attrset"),
+             ("outputs.overlays.default", "function"), ("outputs.packages.label-bridge", "derivation"),
+             ("outputs.nixosConfigurations.stock-lyon-1", "attrset"), ("outputs.devShells.default", "derivation")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
@@ -315,7 +322,7 @@ COMMENT_PREFIXES = {
     "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
     "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%", "fortran": "!", "clojure": ";;", "css": "/*", "scss": "/*", "matlab": "%",
     "scheme": ";;", "racket": ";;", "commonlisp": ";;", "elisp": ";;",
-    "cmake": "#", "vhdl": "--", "starlark": "#",
+    "cmake": "#", "vhdl": "--", "starlark": "#", "nix": "#",
 }  # fmt: skip
 
 
@@ -1769,6 +1776,20 @@ _CUDA_FORMS = (
           ("tb.sim.+", "function"), ("tb.sim.gen_lanes", "generate"), ("tb.sim.gen_lanes.lane_p", "process"),
           ("tb.sim.gen_lanes.lane_p.tick", "procedure"), ("tb.sim.gen_if", "generate"), ("tb.sim.blk", "block"),
           ("tb.sim.process (clk, rst)", "process"), ("cfg", "configuration")]),
+        # A package set: ``with pkgs; rec { ... }`` opened; sets handed to ``callPackage``,
+        # ``import``, ``mkDerivation (finalAttrs: ...)`` and ``mkOption`` typed by their callee;
+        # quoted attributes; nested sets and functions; a top-level ``let``'s bindings.
+        ("nix", "default.nix",
+         "{ pkgs ? import <nixpkgs> { } }:\n\nwith pkgs;\n\nlet\n  mkBin = aisle: n: \"${aisle}-${toString n}\";\n"
+         "in\nrec {\n  restock-cli = python3Packages.buildPythonApplication {\n    pname = \"restock-cli\";\n  };\n"
+         "  labels = callPackage ./labels.nix { inherit restock-cli; };\n"
+         "  helpers = import ./helpers.nix { inherit lib; };\n"
+         "  scale = stdenv.mkDerivation (finalAttrs: {\n    pname = \"scale\";\n  });\n"
+         "  \"pick-station\" = {\n    options.port = lib.mkOption { type = lib.types.port; };\n"
+         "    count = x: y: x + y;\n  };\n  version = \"1.0\";\n  empty = { };\n  inherit (lib) mkIf;\n}\n",
+         [("mkBin", "function"), ("restock-cli", "derivation"), ("labels", "derivation"), ("helpers", "import"),
+          ("scale", "derivation"), ("pick-station", "attrset"), ("pick-station.options.port", "option"),
+          ("pick-station.count", "function")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
@@ -1792,7 +1813,8 @@ _CUDA_FORMS = (
          "matlab-functions-without-end-script", "matlab-nested-function", "matlab-abstract-accessors-static",
          "matlab-enumeration-events",
          "verilog-classes-prototypes-constraints", "verilog-2001-ports-generate-loops-program",
-         "vhdl-protected-types-generate-block-configuration"],
+         "vhdl-protected-types-generate-block-configuration",
+         "nix-package-set-callees-quoted-attributes"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -4040,7 +4062,14 @@ def test_solidity_and_zig_split_into_a_head_with_members_and_functions_into_part
     # A doubled ``=`` in a Bazel target: that target, not the loose statements or the targets around it.
     ("polyglot_scripts/bazel/BUILD.bazel", '    csv = "data/prices.csv",', '    csv = = "data/prices.csv",',
      "prices", "stockcore"),
-], ids=["solidity", "zig", "css", "scss", "cuda", "cmake-function", "cmake-top-level", "verilog", "vhdl", "starlark"])
+    # A binding's ``;`` left out in a derivation: that derivation, not the flake's other outputs.
+    ("polyglot_scripts/nix/flake.nix", '          version = "0.9.3";', '          version = "0.9.3"',
+     "outputs.packages.label-bridge", "outputs.packages.stock-api"),
+    # An operand missing in an option's set: that option, not the module's services.
+    ("polyglot_scripts/nix/modules/stock-api.nix", "      default = 30;", "      default = 30 +;",
+     "options.services.stock-api.holdMinutes", "config.services.nginx"),
+], ids=["solidity", "zig", "css", "scss", "cuda", "cmake-function", "cmake-top-level", "verilog", "vhdl",
+        "starlark", "nix-flake", "nix-module"])
 def test_a_syntax_error_in_a_sample_damages_its_definition_only(rel, old, new, hurt, sound) -> None:
     text = (SAMPLES / rel).read_text("utf-8")
     assert old in text
@@ -5429,3 +5458,117 @@ def test_starlark_a_target_named_after_other_arguments_repeats_its_first_line_an
     # Its first part starts at its first argument; its name is in a later part, as written.
     assert chunks[0].text.startswith("cc_library(\n    srcs = [\n") and not chunks[0].header
     assert any('\n    name = "late",\n' in f"\n{c.text}\n" for c in chunks[1:])
+# ---- Nix ----------------------------------------------------------------------------------------
+
+_NIX_FLAKE = "polyglot_scripts/nix/flake.nix"
+_NIX_MODULE = "polyglot_scripts/nix/modules/stock-api.nix"
+
+
+def test_nix_files_are_code_and_bindings_are_definitions_by_their_attribute_paths() -> None:
+    # ``.nix`` files were text, cut at blank lines; now the grammar's bindings are definitions.
+    assert detect_language("flake.nix") == "nix" and isinstance(LANGUAGES["nix"], CodeSpec)
+    assert "nix" in CODE_LANGUAGES and fence_language("nix") == "nix"
+    prep = _prep(_NIX_MODULE)
+    found = {d.symbol: d for d in list_definitions(prep)}
+    # Through the module's function and its ``let``: the ``let``'s function, the options (by the
+    # path as written, then each option), the config handed to ``mkIf`` and the sets in it.
+    assert {(s, d.kind) for s, d in found.items()} >= {
+        ("mkExportScript", "function"), ("mkExportScript.query", "function"), ("options.services.stock-api", "attrset"),
+        ("options.services.stock-api.port", "option"), ("config", "attrset"), ("config.services.postgresql", "attrset"),
+        ("config.systemd.services.stock-api.serviceConfig", "attrset"),
+        ('config.services.nginx.virtualHosts."stock.lyon-warehouse.example"', "attrset"),
+    }
+    # A value, a list, an ``inherit``, an empty set and a function's formals are code.
+    assert not {"cfg", "settingsFile", "users.groups.stock-api", "networking.firewall.allowedTCPPorts", "enable"} & {
+        s.rsplit(".", 1)[-1] if s.startswith("config.") else s for s in found
+    }
+    assert "config.users.groups.stock-api" not in found and "config.networking.firewall.allowedTCPPorts" not in found
+    lines = prep.doc.text.split("\n")
+    assert found["config"].signature == "config = mkIf cfg.enable {" and lines[found["config"].last - 1] == "  };"
+    # A curried function's head runs through its formals to the builder's ``{``.
+    flake = {d.symbol: d for d in list_definitions(_prep(_NIX_FLAKE))}
+    assert flake["outputs.mkPrinterBox"].signature == (
+        'mkPrinterBox = aisle: { printer, labelSize ? "100x150", bulky ? false }:\n  lib.nixosSystem {'
+    )
+    assert flake["outputs.packages"].signature == "packages = forAllSystems (pkgs: {"
+
+
+def test_nix_a_big_set_is_split_into_its_head_and_its_bindings() -> None:
+    prep = _prep(_NIX_MODULE)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=600), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, 600)
+    head = next(c for c in chunks if c.symbol == "config")
+    assert head.kind == "class_header" and head.text.strip() == "config = mkIf cfg.enable {"
+    assert "systemd.services.stock-api" in head.header and "services.nginx" in head.header
+    members = {c.symbol: c for c in chunks if c.parent_id == head.id}
+    assert {"config.services.postgresql", "config.systemd.services.stock-api", "config.services.nginx"} <= set(members)
+    nginx = members["config.services.nginx"]
+    assert nginx.kind == "attrset" and nginx.header == "config = mkIf cfg.enable {"
+    assert nginx.embed_text.startswith(f"# {_NIX_MODULE} :: config.services.nginx")
+    # The flake's outputs: a function whose set's outputs are its nested definitions.
+    prep = _prep(_NIX_FLAKE)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=1500), "syntax")
+    assert_lossless(prep, chunks)
+    by_symbol = {c.symbol: c for c in chunks}
+    stock_api = by_symbol["outputs.packages.stock-api"]
+    assert (stock_api.kind, stock_api.parts, stock_api.header) == ("derivation", 1, "packages = forAllSystems (pkgs: {")
+    assert stock_api.text.lstrip().startswith("# The stock API: bins, stock levels")
+    assert by_symbol["outputs.nixosConfigurations"].kind == "attrset"
+    assert not any(c.flags or c.fallback for c in chunks)
+
+
+def test_nix_a_long_function_is_split_into_parts_under_its_signature() -> None:
+    prep = _prep(_NIX_MODULE)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=300), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, 300)
+    signature = "mkExportScript = { suppliers, outDir, keepDays ? 14 }:"
+    parts = [c for c in chunks if c.symbol == "mkExportScript"]
+    assert len(parts) >= 6 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert all(c.kind == "function" and c.parts == len(parts) for c in parts)
+    assert all(c.parent_id == parts[0].id and c.header == signature for c in parts[1:])
+    assert parts[0].text.startswith("  /* The nightly export")
+    assert "      '';\n    };\nin" in parts[-1].text  # (the ``let``'s ``in`` closes it)
+    # The ``let``'s function in it is its nested definition, split under its own head.
+    query = [c for c in chunks if c.symbol == "mkExportScript.query"]
+    assert len(query) >= 2 and query[0].parent_id == parts[0].id
+    assert all(c.header == "query = supplier:" and c.parent_id == query[0].id for c in query[1:])
+    # A shell script in a ``'' ... ''`` string is cut between its lines.
+    lines = prep.doc.text.split("\n")
+    for c in parts:
+        assert c.text.endswith(lines[c.end_line - 1]) and c.text.startswith(lines[c.start_line - 1])
+
+
+def test_nix_comments_above_a_binding_stay_with_it_and_a_big_list_is_cut_at_its_elements() -> None:
+    prep = _prep(_NIX_FLAKE)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=1500), "syntax")
+    by_symbol = {c.symbol: c for c in reversed(chunks)}  # (a split one's first part)
+    assert by_symbol["outputs.thresholds"].text.lstrip().startswith("/* Stock thresholds shared by the API")
+    assert by_symbol["outputs.mkPrinterBox"].text.lstrip().startswith("# A pick station's printer box")
+    assert by_symbol["inputs"].text.startswith("  inputs = {")  # (the description is code of the file's)
+    # A list too big for a chunk: cut where its elements start, never inside one.
+    fetch = '      (fetchurl {{ url = "https://mirror.example/stock-{0}.tar"; hash = "sha256-{0:04d}"; }})\n'
+    source = "{\n  stock-api = stdenv.mkDerivation {\n    buildInputs = [\n"
+    source += "".join(fetch.format(i) for i in range(12)) + "    ];\n  };\n}\n"
+    chunks = _syntax("default.nix", "nix", source, unit="chars", budget=300)
+    assert len(chunks) >= 4 and {c.symbol for c in chunks} == {"stock-api"}
+    assert all(c.kind in ("class_header", "statements") and not c.flags for c in chunks)  # (the set, split)
+    elements = [line for line in source.split("\n") if "fetchurl" in line]
+    assert len(elements) == 12
+    assert all(sum(element in c.text for c in chunks) == 1 for element in elements)
+
+
+def test_nix_a_let_in_is_read_through_and_in_closes_its_last_binding() -> None:
+    source = (
+        "let\n  # The aisles of the Lyon warehouse.\n  aisles = [ \"a01\" \"a02\" ];\n"
+        "  mkBin = aisle: n: {\n    name = \"${aisle}-${toString n}\";\n    capacity = 40;\n  };\n"
+        "in\n{\n  bins = map (a: mkBin a 1) aisles;\n  stations.a01 = { printer = \"10.20.1.41\"; };\n}\n"
+    )
+    found = [(d.symbol, d.kind, d.first, d.last) for d in list_definitions(prepare("bins.nix", "nix", source))]
+    assert found == [("mkBin", "function", 4, 7), ("stations.a01", "attrset", 11, 11)]
+    chunks = _syntax("bins.nix", "nix", source, unit="chars", budget=4000)
+    mk_bin = next(c for c in chunks if c.symbol == "mkBin")
+    assert "  };\nin\n" in mk_bin.text  # (the ``in`` is no line of the next one's)
