@@ -54,15 +54,29 @@ let
         exec 9>"${outDir}/.lock"
         flock -n 9 || { echo "export already running" >&2; exit 1; }
 
+        total=0
         for supplier in ${supplierList}; do
           file="$out/$supplier.csv"
           psql --no-psqlrc --quiet -d stock <<'SQL' > "$file"
         ${lib.concatMapStrings query suppliers}
         SQL
           lines=$(($(wc -l < "$file") - 1))
+          total=$((total + lines))
+          if [ "$lines" -eq 0 ]; then
+            # Nothing to order from this supplier tonight: no empty file for the buyers.
+            rm -f "$file"
+            continue
+          fi
           gzip -f "$file"
           echo "export: $supplier: $lines SKUs to reorder"
         done
+
+        # The summary the buyers read first in the morning.
+        {
+          echo "Reorder export ${day} for ${cfg.warehouse}"
+          echo "SKUs at or under their reorder point: $total"
+          ls -1 "$out"
+        } > "$out/SUMMARY.txt"
 
         # The buyers keep two weeks of exports; older ones go.
         find "${outDir}" -mindepth 1 -maxdepth 1 -type d -mtime +${toString keepDays} \
