@@ -2832,6 +2832,41 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("sass", (".sass",), ("//", "")),  # (no grammar for the indented syntax, nor for Less)
                 ("less", (".less",), ("//", "")),
                 ("properties", (".properties",), ("#", "")),
+                # Languages a repository is written in that have no spec here yet (most have a
+                # grammar in the pack, none a spec): cut at blank lines, never skipped as
+                # unknown (an Elm or a COBOL project chunked nothing). Only extensions no other
+                # language claims: not D's ``.d`` (make's dependency files), Apex's ``.cls``
+                # (LaTeX's classes), Hack's ``.hh`` (C++'s headers).
+                ("nim", (".nim", ".nims", ".nimble"), ("#", "")),
+                ("pascal", (".pas", ".dpr", ".lpr"), ("//", "")),
+                ("ada", (".adb", ".ads"), ("--", "")),
+                ("cobol", (".cob", ".cbl", ".cpy"), ("*>", "")),
+                ("elm", (".elm",), ("--", "")),
+                ("purescript", (".purs",), ("--", "")),
+                ("gleam", (".gleam",), ("//", "")),
+                ("odin", (".odin",), ("//", "")),
+                ("tcl", (".tcl", ".tm"), ("#", "")),
+                ("crystal", (".cr",), ("#", "")),
+                ("haxe", (".hx",), ("//", "")),
+                ("vala", (".vala",), ("//", "")),
+                ("luau", (".luau",), ("--", "")),
+                ("cairo", (".cairo",), ("//", "")),
+                ("smali", (".smali",), ("#", "")),
+                ("puppet", (".pp",), ("#", "")),
+                ("jsonnet", (".jsonnet", ".libsonnet"), ("//", "")),
+                ("thrift", (".thrift",), ("//", "")),
+                ("capnp", (".capnp",), ("#", "")),
+                ("prisma", (".prisma",), ("//", "")),
+                ("bicep", (".bicep",), ("//", "")),
+                ("meson", (), ("#", "")),  # (``meson.build``, ``meson_options.txt``: by name)
+                ("fish", (".fish",), ("#", "")),
+                ("awk", (".awk",), ("#", "")),
+                ("batch", (".bat", ".cmd"), ("REM ", "")),
+                ("asm", (".asm", ".nasm"), (";", "")),
+                ("gomod", (), ("//", "")),  # (Go's ``go.mod`` and ``go.work``: by name)
+                ("asciidoc", (".adoc", ".asciidoc"), ("//", "")),
+                ("org", (".org",), ("#", "")),
+                ("bibtex", (".bib",), ("%", "")),
             )
         ),
         TableSpec("csv", (".csv",)),
@@ -2849,6 +2884,8 @@ _BY_FILENAME = {
     "dockerfile": "dockerfile",
     "containerfile": "dockerfile",
     "pipfile": "toml",
+    # A repository's plain-text files by name.
+    **dict.fromkeys(("copying", "notice", "authors", "contributors", "changelog", "changes", "procfile", "codeowners"), "text"),
     "jenkinsfile": "groovy",
     # Ruby's DSL files: Rake tasks, Bundler, CocoaPods, fastlane, Vagrant, Guard, Capistrano, Danger.
     **dict.fromkeys(
@@ -2864,7 +2901,10 @@ _BY_NAME_PREFIX = (
     ("dockerfile.", "dockerfile"), ("containerfile.", "dockerfile"), ("makefile.", "makefile"), ("jenkinsfile.", "groovy")
 )
 # Well-known names whose suffix says something else (a ``.txt`` that is CMake's).
-_BY_WHOLE_NAME = {"cmakelists.txt": "cmake"}
+_BY_WHOLE_NAME = {
+    "cmakelists.txt": "cmake", "meson.build": "meson", "meson_options.txt": "meson", "meson.options": "meson",
+    "go.mod": "gomod", "go.work": "gomod",
+}  # fmt: skip
 # Names matched as written: Bazel's ``BUILD`` (a project's ``build`` script is a shell's).
 _BY_EXACT_NAME = dict.fromkeys(("BUILD", "BUCK", "WORKSPACE", "Tiltfile"), "starlark")
 

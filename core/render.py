@@ -49,6 +49,11 @@ _PYGMENTS_NAMES = {
     "groovy": "groovy",
     "cmake": "cmake",
     "properties": "properties",
+    **{name: name for name in (
+        "nim", "pascal", "ada", "cobol", "elm", "purescript", "gleam", "odin", "tcl", "crystal", "haxe", "vala", "luau",
+        "smali", "puppet", "jsonnet", "thrift", "capnp", "meson", "fish", "awk", "batch", "org", "bibtex",
+    )},
+    "asm": "nasm",
     "haskell": "haskell",
     "julia": "julia",
     "dart": "dart",

@@ -434,6 +434,51 @@ def test_more_common_file_types_are_read_in_their_language(tmp_path) -> None:  #
         assert_lossless(prep, chunks)
 
 
+LANGUAGES_WITHOUT_A_SPEC = {
+    "src/Main.elm": ("elm", "module Main exposing (main)\n\n-- the entry\nmain =\n    text \"hi\"\n"),
+    "src/PAYROLL.cbl": ("cobol", "       IDENTIFICATION DIVISION.\n       PROGRAM-ID. PAYROLL.\n\n       PROCEDURE DIVISION.\n"),
+    "src/stock.adb": ("ada", "package body Stock is\n\n   procedure Pick is\n   begin\n      null;\n   end Pick;\nend Stock;\n"),
+    "src/stock.nim": ("nim", "proc pick(n: int): int =\n  n + 1\n\necho pick(1)\n"),
+    "src/Unit1.pas": ("pascal", "unit Unit1;\n\ninterface\n\nimplementation\n\nend.\n"),
+    "schema.prisma": ("prisma", "model Bin {\n  id Int @id\n}\n\nmodel Aisle {\n  id Int @id\n}\n"),
+    "manifests/init.pp": ("puppet", "class stock {\n  package { 'nginx': ensure => installed }\n}\n"),
+    "meson.build": ("meson", "project('stock', 'c')\n\nexecutable('pick', 'pick.c')\n"),
+    "go.mod": ("gomod", "module example.com/stock\n\ngo 1.22\n\nrequire golang.org/x/text v0.14.0\n"),
+    "scripts/build.bat": ("batch", "@echo off\nREM build the station\n\ncall make.bat\n"),
+    "CHANGELOG": ("text", "1.2.0\n  - faster picks\n\n1.1.0\n  - first release\n"),
+    "docs/guide.adoc": ("asciidoc", "= Guide\n\n== Install\n\nRun the installer.\n"),
+}
+
+
+def test_languages_without_a_spec_are_chunked_as_text_not_skipped(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # An Elm, COBOL, Ada, Nim or Pascal project, a Prisma schema, Puppet manifests, a Meson
+    # build, Go's go.mod, Windows batch files, a CHANGELOG and AsciiDoc were skipped as "unknown
+    # file type": such a project chunked nothing at all. They are cut at blank-line blocks,
+    # with their own comment syntax in the breadcrumb.
+    from core.sources import load_folder
+
+    for rel, (_, text) in LANGUAGES_WITHOUT_A_SPEC.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, "utf-8")
+    corpus = load_folder(tmp_path)
+    expected = {rel: language for rel, (language, _) in LANGUAGES_WITHOUT_A_SPEC.items()}
+    assert not corpus.skipped and {f.path: f.language for f in corpus.files} == expected
+    for source in corpus.files:
+        prep = prepare(source.path, source.language, source.text)
+        chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=60), "syntax")
+        assert chunks and all(c.strategy == "text" and not c.fallback for c in chunks), source.path
+        assert_slices_true(prep, chunks)
+        assert_lossless(prep, chunks)
+    comment = {f.language: f for f in corpus.files}
+    elm = chunk_document(prepare("src/Main.elm", "elm", comment["elm"].text), ChunkSettings(), "syntax")
+    assert elm[0].embed_text.startswith("-- src/Main.elm")
+    cobol = chunk_document(prepare("src/PAYROLL.cbl", "cobol", comment["cobol"].text), ChunkSettings(), "syntax")
+    assert cobol[0].embed_text.startswith("*> src/PAYROLL.cbl")
+    # Extensions another file type claims stay unknown: make's dependency files (``.d``, D's
+    # too), LaTeX's classes (``.cls``, Apex's too).
+    assert detect_language("build/pick.d") is None and detect_language("tex/memo.cls") is None
+
+
 # A section of a guide whose Python example is too big for one chunk: two functions and a class.
 GUIDE = '''# Guide
 
