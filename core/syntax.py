@@ -3057,7 +3057,17 @@ def _lines(node: Node, data: bytes, hung: bool = False) -> tuple[int, int]:
                 if index == count - 1 and data[current.end_byte : end_byte].strip():
                     break
                 end, end_byte = current.end_point, current.end_byte
-    last = end.row + (1 if end.column > 0 else 0)
+    if end.column > 0:
+        last = end.row + 1
+    elif end_byte >= 2 and data[end_byte - 2] in (10, 13):
+        # It ends with blank lines (Groovy's statements hold the line breaks after them): its
+        # last line is its last with text, not the blank one before where it ends.
+        text_end = end_byte - 1
+        while text_end > node.start_byte and data[text_end] in (10, 13, 32, 9):
+            text_end -= 1
+        last = end.row + 1 - data.count(b"\n", text_end, end_byte)
+    else:
+        last = end.row
     return first, max(first, last)
 
 

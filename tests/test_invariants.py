@@ -124,6 +124,34 @@ def test_split_parts_repeat_the_signature(prepared, path: Path) -> None:
             ), chunk.symbol
 
 
+_COMMENT_STARTS = ("//", "#", "--", "/*", "*", ";", "%", "(*", "{-", "!", '"""')
+
+
+@pytest.mark.parametrize("budget", [300, 800, 1500])
+@pytest.mark.parametrize("path", [p for p in FILES if p.suffix not in {".md", ".txt", ".json", ".toml", ".yaml", ".sql"}],
+                         ids=lambda p: p.relative_to(SAMPLES).as_posix())
+def test_syntax_chunks_cut_no_definition_that_fits_the_budget(prepared, path: Path, budget: int) -> None:
+    # A definition no chunk holds whole, though its own lines with the breadcrumb and header its
+    # chunk carries fit the budget, is one the syntax chunker had no need to cut (in characters,
+    # where the prefix's size adds up exactly). Two such: zlib's prototypes, cut from the long doc
+    # below them; every Groovy definition, whose span ran on over the blank line after it.
+    prep = prepared[path]
+    chunks = chunk_document(prep, ChunkSettings(budget=budget, unit="chars"), "syntax")
+    spans = [(c.start_line, c.end_line) for c in chunks]
+    lines = prep.doc.text.split("\n")
+    for definition in list_definitions(prep):
+        if any(a <= definition.first and definition.last <= b for a, b in spans):
+            continue
+        # With the comments right above it, which the chunker keeps with it.
+        first = definition.first
+        while first > 1 and lines[first - 2].strip().startswith(_COMMENT_STARTS):
+            first -= 1
+        start, end = prep.doc.lines_span(first, definition.last)
+        prefix = max((len(c.embed_text) - len(c.text) for c in chunks if c.start_line <= definition.first <= c.end_line),
+                     default=0)  # fmt: skip
+        assert len(prep.doc.slice(start, end)) + prefix > budget, (definition.symbol, definition.first, definition.last)
+
+
 @pytest.mark.parametrize("overlap", [0, 10, 40])
 def test_fixed_overlap_is_bounded(prepared, overlap: int) -> None:
     path = next(p for p in FILES if p.name == "ledger.py")
