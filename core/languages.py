@@ -1038,6 +1038,30 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "enum_constant": "constant",
             },
         ),
+        # Apex, Salesforce's Java-like language: a ``.cls`` file's class (LaTeX's document
+        # classes share the extension: ``_CONTENT_HINTS``), a ``.trigger`` file's trigger, an
+        # ``.apex`` file's anonymous Apex (a project's ``scripts/apex/``: statements and methods).
+        CodeSpec(
+            name="apex",
+            extensions=(".cls", ".trigger", ".apex"),
+            comment=_C_LIKE,
+            doc_comments=_DOC_BLOCK,  # ApexDoc
+            # A property (``public Integer onHand { get; private set; }``) is a field with an
+            # accessor list, its body; a plain field has none and defines nothing (``needs_body``).
+            functions=frozenset(
+                {"method_declaration", "constructor_declaration", "trigger_declaration", "field_declaration"}
+            ),
+            containers=frozenset({"class_declaration", "interface_declaration", "enum_declaration"}),
+            name_fields=("name", "declarator"),
+            body_types=frozenset({"accessor_list"}),
+            needs_body=frozenset({"field_declaration"}),
+            kinds={
+                "interface_declaration": "interface",
+                "enum_declaration": "enum",
+                "trigger_declaration": "trigger",
+                "field_declaration": "property",
+            },
+        ),
         CodeSpec(
             name="go",
             extensions=(".go",),
@@ -2835,8 +2859,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 # Languages a repository is written in that have no spec here yet (most have a
                 # grammar in the pack, none a spec): cut at blank lines, never skipped as
                 # unknown (an Elm or a COBOL project chunked nothing). Only extensions no other
-                # language claims: not D's ``.d`` (make's dependency files), Apex's ``.cls``
-                # (LaTeX's classes), Hack's ``.hh`` (C++'s headers).
+                # language claims: not D's ``.d`` (make's dependency files), Hack's ``.hh``
+                # (C++'s headers).
                 ("nim", (".nim", ".nims", ".nimble"), ("#", "")),
                 ("pascal", (".pas", ".dpr", ".lpr"), ("//", "")),
                 ("ada", (".adb", ".ads"), ("--", "")),
@@ -2939,10 +2963,15 @@ _COQ_HINT = re.compile(
     r"[ \t]+\w|Proof\.|Qed\.|Defined\.)",
     re.MULTILINE,
 )
+# What a LaTeX class (``.cls``, Apex's classes' extension too) writes at a line's start and
+# Apex never does: a ``%`` comment, or a TeX command (``\NeedsTeXFormat{LaTeX2e}``,
+# ``\ProvidesClass{memo}``, ``\LoadClass``, ``\DeclareOption``, ``\newcommand``, ...).
+_LATEX_CLASS_HINT = re.compile(r"^[ \t]*(?:%|\\[A-Za-z@]+)", re.MULTILINE)
 _CONTENT_HINTS: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
     ".h": ((_OBJC_HINT, "objc"), (_CUDA_HINT, "cuda"), (_CPP_HINT, "cpp")),
     ".m": ((_OBJC_HINT, "objc"),),
     ".v": ((_COQ_HINT, "text"),),
+    ".cls": ((_LATEX_CLASS_HINT, "latex"),),
 }
 
 

@@ -24,6 +24,7 @@ _PYGMENTS_NAMES = {
     "typescript": "typescript",
     "tsx": "tsx",
     "java": "java",
+    "apex": "java",  # (pygments has no Apex lexer; Java's reads it)
     "go": "go",
     "rust": "rust",
     "c": "c",

@@ -50,6 +50,7 @@ def test_samples_cover_many_languages() -> None:
                      "starlark",
                      "groovy",
                      "nix",
+                     "apex",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

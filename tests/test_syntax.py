@@ -308,6 +308,12 @@ LANGUAGE_CASES = {
                 ("DispatchService", "class"), ("DispatchService.onWeighed", "method"),
                 ("DispatchService.planWave", "method"), ("LabelPrinter", "interface"), ("replan", "function"),
                 ("printBacklog", "function")]),
+    # Apex: a class's inner class, enum, properties (``{ get; set; }``), constructor and methods.
+    "apex": ("polyglot_scripts/apex/StockReservationService.cls",
+             [("StockReservationService.reserveOrders", "method"), ("StockReservationService", "class"),
+              ("StockReservationService.Shortfall", "class"), ("StockReservationService.Shortfall.missing", "method"),
+              ("StockReservationService.ShortReason", "enum"), ("StockReservationService.shortfalls", "property"),
+              ("StockReservationService.StockReservationService", "method")]),
     # A flake's bindings by their attribute paths as written, through ``outputs``' function and
     # its ``let``; a set handed to a builder is a ``derivation``.
     "nix": ("polyglot_scripts/nix/flake.nix",
@@ -4068,8 +4074,15 @@ def test_solidity_and_zig_split_into_a_head_with_members_and_functions_into_part
     # An operand missing in an option's set: that option, not the module's services.
     ("polyglot_scripts/nix/modules/stock-api.nix", "      default = 30;", "      default = 30 +;",
      "options.services.stock-api.holdMinutes", "config.services.nginx"),
+    # Apex: a call left open in the long method (its parts after the error), not the methods around it.
+    ("polyglot_scripts/apex/StockReservationService.cls", "                Integer take = Math.min(free, wanted - held);",
+     "                Integer take = Math.min(free, wanted - held %% (;", "StockReservationService.reserveOrders",
+     "StockReservationService.releaseExpired"),
+    ("polyglot_scripts/apex/StockReservationServiceTest.cls", "        System.assertEquals(35, held);",
+     "        System.assertEquals(35, held;", "StockReservationServiceTest.spreadsALineOverBinsAndReportsTheShortfall",
+     "StockReservationServiceTest.skipsBlockedBins"),
 ], ids=["solidity", "zig", "css", "scss", "cuda", "cmake-function", "cmake-top-level", "verilog", "vhdl",
-        "starlark", "nix-flake", "nix-module"])
+        "starlark", "nix-flake", "nix-module", "apex-class", "apex-test-class"])
 def test_a_syntax_error_in_a_sample_damages_its_definition_only(rel, old, new, hurt, sound) -> None:
     text = (SAMPLES / rel).read_text("utf-8")
     assert old in text
@@ -5572,3 +5585,143 @@ def test_nix_a_let_in_is_read_through_and_in_closes_its_last_binding() -> None:
     chunks = _syntax("bins.nix", "nix", source, unit="chars", budget=4000)
     mk_bin = next(c for c in chunks if c.symbol == "mkBin")
     assert "  };\nin\n" in mk_bin.text  # (the ``in`` is no line of the next one's)
+
+
+# ---- Apex ---------------------------------------------------------------------------------------
+
+_APEX_SERVICE = "polyglot_scripts/apex/StockReservationService.cls"
+_APEX_TRIGGER = "polyglot_scripts/apex/OrderReservationTrigger.trigger"
+_APEX_TEST = "polyglot_scripts/apex/StockReservationServiceTest.cls"
+
+
+def test_apex_classes_triggers_and_scripts_are_code_and_a_latex_class_stays_latex() -> None:
+    # ``.cls`` and ``.trigger`` files were unknown (``.cls`` is LaTeX's document classes' too):
+    # skipped. An Apex ``.cls`` is read by the pack's apex grammar; one whose text is LaTeX's
+    # (``%`` comments, ``\NeedsTeXFormat``) and does not parse as Apex is LaTeX, as before it was
+    # nothing at all.
+    from core.sources import load_bytes
+
+    assert [detect_language(name) for name in ("Foo.cls", "OrderTrigger.trigger", "scripts/apex/seed.apex")] == [
+        "apex"
+    ] * 3
+    assert isinstance(LANGUAGES["apex"], CodeSpec) and "apex" in CODE_LANGUAGES and fence_language("apex") == "apex"
+    latex = (
+        "%% memo.cls: the warehouse's memo letterhead\n\\NeedsTeXFormat{LaTeX2e}\n"
+        "\\ProvidesClass{memo}[2024/03/01 Lyon memos]\n\\LoadClass[11pt]{article}\n"
+    )
+    assert load_bytes("tex/memo.cls", latex.encode()).language == "latex"
+    assert load_bytes("tex/plain.cls", b"\\ProvidesClass{plain}\n\\LoadClass{article}\n").language == "latex"
+    apex = "/** A bin. */\npublic with sharing class Bin {\n    public Integer units { get; set; }\n}\n"
+    assert load_bytes("classes/Bin.cls", apex.encode()).language == "apex"
+    # An Apex class with a typo is still Apex (no TeX in it).
+    assert load_bytes("classes/Bin.cls", apex.replace("units {", "units (").encode()).language == "apex"
+    for rel in (_APEX_SERVICE, _APEX_TRIGGER, _APEX_TEST):
+        prep = _prep(rel)
+        assert prep.doc.language == "apex" and not prep.damage.ranges, rel  # (inline SOQL parses too)
+
+
+_APEX_FORMS = (
+    "@RestResource(urlMapping='/stock/*')\nglobal inherited sharing class StockApi {\n"
+    "    static { LIMIT_UNITS = 3; }\n    private static Integer LIMIT_UNITS;\n    private final String site;\n"
+    "    @HttpGet\n    global static String doGet() { return 'x'; }\n"
+    "    @InvocableMethod(label='Reserve' description='Holds stock')\n"
+    "    public static List<String> invoke(List<String> xs) { return xs; }\n"
+    "    webservice static String legacy() { return ''; }\n"
+    "    public StockApi() { this('LYO'); }\n"
+    "    void route(Object o) {\n        switch on o {\n            when Account a { System.debug(a); }\n"
+    "            when else { }\n        }\n"
+    "        List<List<SObject>> found = [FIND 'carton' IN ALL FIELDS RETURNING Product2(Id, Name)];\n"
+    "        Map<String, Integer> m = new Map<String, Integer>{ 'a' => 1 };\n    }\n"
+    "    public abstract class Base { abstract void go(); }\n"
+    "    public virtual class Rush extends Base { public override void go() {} }\n"
+    "    public interface Picker extends Comparable { void pick(String bin); }\n"
+    "    public enum Level { LOW, HIGH }\n"
+    "    transient String note { get; set; }\n"
+    "    public static Integer count {\n        get { return count == null ? 0 : count; }\n        private set;\n    }\n"
+    "}\n"
+)
+
+
+def test_apex_names_and_kinds_of_classes_members_and_properties() -> None:
+    found = [(d.symbol, d.kind) for d in list_definitions(prepare("StockApi.cls", "apex", _APEX_FORMS))]
+    # Fields (a static block, ``LIMIT_UNITS``, ``site``) are no definitions; properties are.
+    assert found == [
+        ("StockApi", "class"), ("StockApi.doGet", "method"), ("StockApi.invoke", "method"),
+        ("StockApi.legacy", "method"), ("StockApi.StockApi", "method"), ("StockApi.route", "method"),
+        ("StockApi.Base", "class"), ("StockApi.Base.go", "method"), ("StockApi.Rush", "class"),
+        ("StockApi.Rush.go", "method"), ("StockApi.Picker", "interface"), ("StockApi.Picker.pick", "method"),
+        ("StockApi.Level", "enum"), ("StockApi.note", "property"), ("StockApi.count", "property"),
+    ]
+    # A trigger is a definition named by its name; anonymous Apex's method a function.
+    trigger = "trigger BinTrigger on Stock_Item__c (before insert, after update) {\n    BinRules.check(Trigger.new);\n}\n"
+    assert [(d.symbol, d.kind) for d in list_definitions(prepare("BinTrigger.trigger", "apex", trigger))] == [
+        ("BinTrigger", "trigger")
+    ]
+    script = "Integer n = 0;\nvoid bump() { n++; }\nbump();\n"
+    assert [(d.symbol, d.kind) for d in list_definitions(prepare("seed.apex", "apex", script))] == [("bump", "function")]
+
+
+def test_apex_a_class_is_split_into_its_head_and_members_with_annotations_and_doc_comments() -> None:
+    prep = _prep(_APEX_SERVICE)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=1500), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, 1500)
+    head = next(c for c in chunks if c.kind == "class_header" and c.symbol == "StockReservationService")
+    assert head.text.startswith("/**\n * Stock reservations in the Lyon warehouse's Salesforce org.")
+    assert "public with sharing class StockReservationService {" in head.text
+    assert "public List<Shortfall> shortfalls" in head.header and "public class Shortfall implements Comparable" in head.header
+    members = {c.symbol: c for c in chunks if c.parent_id == head.id}
+    assert {
+        "StockReservationService.shortfalls", "StockReservationService.Shortfall", "StockReservationService.availableBySku",
+        "StockReservationService.releaseExpired", "StockReservationService.ShortReason",
+    } <= set(members)
+    assert all(c.header == "public with sharing class StockReservationService" for c in members.values())
+    # A property with accessor bodies is one chunk, its ApexDoc above it.
+    shortfalls = members["StockReservationService.shortfalls"]
+    assert shortfalls.kind == "property" and shortfalls.text.lstrip().startswith("/** Lines that were held short")
+    assert shortfalls.text.rstrip().endswith("private set;\n    }")
+    # The annotation and the ApexDoc go with their method; the SOQL query is its statement.
+    available = members["StockReservationService.availableBySku"]
+    assert available.text.lstrip().startswith("/** The units of each SKU")
+    assert "    @AuraEnabled(cacheable=true)\n    public static Map<String, Integer> availableBySku(" in available.text
+    assert "GROUP BY Sku__c" in available.text
+    # The inner class is whole, its comment above it.
+    inner = members["StockReservationService.Shortfall"]
+    assert inner.kind == "class" and inner.parts == 1 and inner.text.lstrip().startswith("/**\n     * One line held short")
+    # The test class: each ``@isTest`` method a chunk of its own, its annotation first.
+    prep = _prep(_APEX_TEST)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=1500), "syntax")
+    tests = {c.symbol: c for c in chunks if c.kind == "method"}
+    assert tests["StockReservationServiceTest.skipsBlockedBins"].text.lstrip().startswith("@isTest\n    static void")
+    assert tests["StockReservationServiceTest.makeBins"].text.lstrip().startswith("// Two bins of the carton")
+    assert "@TestSetup\n    static void makeBins()" in tests["StockReservationServiceTest.makeBins"].text
+
+
+def test_apex_a_long_method_and_a_trigger_are_split_into_parts_under_their_heads() -> None:
+    prep = _prep(_APEX_SERVICE)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=800), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, 800)
+    signature = "public List<Stock_Reservation__c> reserveOrders(Set<Id> orderIds)"
+    parts = [c for c in chunks if c.symbol == "StockReservationService.reserveOrders"]
+    assert len(parts) >= 4 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert all(c.kind == "method" and c.parts == len(parts) for c in parts)
+    assert parts[0].text.lstrip().startswith("/**\n     * Holds the lines of the given orders")
+    assert all(c.parent_id == parts[0].id and c.header == signature for c in parts[1:])
+    # The ``FOR UPDATE`` query's loop is cut between its statements, never inside the query.
+    query = next(c for c in parts if "FOR UPDATE" in c.text)
+    assert "for (Stock_Item__c bin : [" in query.text and "ORDER BY On_Hand__c DESC" in query.text
+    # A trigger: one definition named by its name, its ApexDoc in its first part, its head
+    # (to its events) repeated above the others.
+    prep = _prep(_APEX_TRIGGER)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=1500), "syntax")
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, 1500)
+    assert {c.symbol for c in chunks} == {"OrderReservationTrigger"}
+    head = "trigger OrderReservationTrigger on Order (before update, after update, before delete, after delete)"
+    assert len(chunks) >= 3 and all(c.kind == "trigger" for c in chunks)
+    assert chunks[0].text.startswith("/**\n * Holds and gives back stock") and head + " {" in chunks[0].text
+    assert all(c.header == head and c.parent_id == chunks[0].id for c in chunks[1:])
+    assert chunks[0].embed_text.startswith(f"// {_APEX_TRIGGER} :: OrderReservationTrigger")
