@@ -75,7 +75,9 @@ class CodeSpec:
     - ``name_fields``: fields tried in order for a definition's name; ``receiver_field`` names the
       field whose type qualifies a method (Go receivers, Kotlin extension receivers);
       ``qualifiers``: per definition type, the field whose text qualifies its name (Ruby's
-      ``def self.settings`` is ``self.settings``, as a method of ``class << self`` is);
+      ``def self.settings`` is ``self.settings``, as a method of ``class << self`` is), or per
+      type of a wrapper around it (Ada's subunit, ``separate (Conveyor.Control)`` then
+      ``procedure Run_Shift ... is``, holds ``Conveyor.Control.Run_Shift``);
       ``trait_fields``: per definition type, the field naming the trait it implements (Rust's
       ``impl Display for Error`` is ``<Error as Display>``, as Rust's own paths write it, so its
       ``fmt`` is not ``Debug``'s); ``methods_in``: containers whose members are methods though
@@ -170,6 +172,9 @@ class CodeSpec:
       definitions without a name of their own named by the kind that keyword gives (Solidity's
       ``receive() external payable {}`` and ``fallback() external {}``, one node type with no
       name field; before 0.6, ``function() external payable {}`` is the fallback);
+      ``child_kinds``: per definition type, the kind a named child of a type given makes it
+      (Ada writes a procedure and a function as one ``subprogram_body``, whose
+      ``procedure_specification`` or ``function_specification`` says which);
     - ``label_types``: a definition's labels, which name it joined by dots, their quotes off
       (HCL's ``resource "aws_s3_bucket" "assets"`` is ``aws_s3_bucket.assets``, as Terraform
       addresses it); a definition without labels is named as any is; ``named_kinds``:
@@ -360,7 +365,9 @@ class CodeSpec:
       named child after first named child, to it: a name type there, or a ``name_fields`` field
       of a node on the way (Julia's ``function restock!(item)``: ``signature`` >
       ``call_expression`` > ``identifier``, through ``where_expression`` and a return type's
-      ``typed_expression``; Haskell's infix ``a <+> b = ...``: ``infix``'s ``operator``);
+      ``typed_expression``; Haskell's infix ``a <+> b = ...``: ``infix``'s ``operator``); a
+      definition without a body has its signature to the line of the name found so (Ada's
+      ``generic``, its formals, then ``procedure Swap (A, B : in out Item);``);
       ``path_skips``: named children passed over on that way, as if they were not there
       (CMake's ``function`` keyword, a named node before ``function(restock sku)``'s
       arguments, the first of which is the name); ``call_heads``: definitions that are one
@@ -374,6 +381,11 @@ class CodeSpec:
       struct``);
     - ``closing_keywords``: keywords that, as ``end`` does, close the definition before them and
       never lead the next one (OCaml's ``in`` after a local ``let rec go acc = ... in``);
+      ``opening_keywords``: keywords that open the code below them: alone on their line, one
+      leads the statements after it, never glued to the chunk before as a closing brace is
+      (Ada's ``begin`` between a subprogram's declarations and its statements, ``exception``
+      above its handlers, ``private`` above a package's private part: ``begin`` ended the
+      chunk of the last subprogram declared before it);
     - ``function_children``: definitions that are one only when one of their own named children
       is of a type given (OCaml's ``let_binding``: ``let total items = ...`` has a
       ``parameter``, ``let f = fun x -> ...`` a ``fun_expression`` body; ``let rate = 0.2`` and
@@ -573,6 +585,7 @@ class CodeSpec:
     bodiless_wrappers: frozenset[str] = frozenset()
     calls: frozenset[str] = frozenset()
     keyword_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
+    child_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
     keyword_names: frozenset[str] = frozenset()
     label_types: frozenset[str] = frozenset()
     named_kinds: frozenset[str] = frozenset()
@@ -616,6 +629,7 @@ class CodeSpec:
     function_children: dict[str, frozenset[str]] = field(default_factory=dict)
     body_openers: bool = False
     closing_keywords: frozenset[str] = frozenset()
+    opening_keywords: frozenset[str] = frozenset()
     equations: frozenset[str] = frozenset()
     type_signatures: frozenset[str] = frozenset()
     comment_types: frozenset[str] = frozenset()

@@ -483,7 +483,10 @@ class _Run:
         def alone(node: Node) -> Unit:
             """A unit of ``node`` alone: a comment, or a guard's head (see below), that waited
             for a definition and found none."""
-            return Unit(*_lines(node, data, hung), [node], head=bool(heads) and _key(node) in heads)
+            lead = (bool(heads) and _key(node) in heads) or (
+                bool(spec.opening_keywords) and not node.is_named and node.type in spec.opening_keywords
+            )  # (Ada's ``begin``: ``CodeSpec.opening_keywords``)
+            return Unit(*_lines(node, data, hung), [node], head=lead)
 
         # (A keyword among ``CodeSpec.closers``, Verilog's ``endmodule``, is a closer's unit of
         # its own, glued to the chunk before it when that fits: never a line of the definition.)
@@ -1258,6 +1261,15 @@ class _Run:
             text = _clean_name(self._text(node)) if node is not None else None
             if text:
                 name = f"{text}.{name}"
+        if spec.qualifiers and unit.wrappers:
+            # A wrapper's field too: Ada's ``separate (Conveyor.Control)`` subunit holds the
+            # body of ``Conveyor.Control.Run_Shift``, as it is named in the package's own body.
+            for wrapper in reversed(unit.wrappers):
+                qualifier = spec.qualifiers.get(wrapper.type)
+                node = wrapper.child_by_field_name(qualifier) if qualifier is not None else None
+                text = _clean_name(self._text(node)) if node is not None else None
+                if text:
+                    name = f"{text}.{name}"
         return name
 
     def _head_name(self, definition: Node) -> str | None:
@@ -1627,6 +1639,8 @@ class _Run:
             name = definition.child_by_field_name("name")
             if name is None and typed in spec.prototypes:
                 name = _declared(definition)[1]
+            if name is None and spec.name_paths:
+                name = self._path_name(definition)[0]  # (Ada's ``generic`` formals, then ``procedure Swap``)
             named = name.start_point.row + 2 - self.doc.line_of_byte(start) if name is not None else 1
             lines = lines[: named if 1 <= named <= _MAX_SIGNATURE_LINES else 1]
         elif len(lines) > _MAX_SIGNATURE_LINES:
@@ -1846,6 +1860,12 @@ class _Run:
         keywords = spec.keyword_kinds.get(typed)
         if keywords:
             found = next((keywords[c.type] for c in definition.children if not c.is_named and c.type in keywords), None)
+            if found:
+                return found
+        if spec.child_kinds and typed in spec.child_kinds:
+            # Ada's ``subprogram_body``: a ``procedure_specification`` or a ``function_specification``.
+            children = spec.child_kinds[typed]
+            found = next((children[c.type] for c in definition.named_children if c.type in children), None)
             if found:
                 return found
         if typed in spec.named_kinds:
