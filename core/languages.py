@@ -2842,6 +2842,92 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "function_expression": "function", "attrset_expression": "attrset", "rec_attrset_expression": "attrset",
             },  # fmt: skip
         ),
+        CodeSpec(
+            name="ada",
+            extensions=(".adb", ".ads"),
+            comment=("--", ""),
+            # A package (``package Stock.Ledger is``, ``package body Stock.Ledger is``, named by
+            # its dotted name as written) holds its declarations after its ``is``: subprograms,
+            # types, tasks, protected objects, instantiations. A subprogram body's declarative
+            # part and its statements are its own (``non_empty_declarative_part`` and
+            # ``handled_sequence_of_statements`` opened), so a subprogram declared there is its
+            # nested definition and a split one repeats its specification, ``procedure Pick (N
+            # : Integer) is``, above its parts. A protected body holds its entries and
+            # subprograms, a task or protected type (or single task or protected object) its
+            # entry and subprogram declarations; a task body is its statements.
+            functions=frozenset(
+                {
+                    "subprogram_body", "subprogram_declaration", "expression_function_declaration",
+                    "null_procedure_declaration", "generic_subprogram_declaration", "subprogram_renaming_declaration",
+                    "entry_body", "entry_declaration", "task_body", "generic_instantiation",
+                    "subtype_declaration", "private_type_declaration", "private_extension_declaration",
+                    "incomplete_type_declaration",
+                }
+            ),
+            # A type: a record's components, a protected or task type's declarations, its members.
+            containers=frozenset(
+                {
+                    "package_declaration", "package_body", "protected_body", "full_type_declaration",
+                    "single_protected_declaration", "single_task_declaration",
+                }
+            ),
+            # ``generic ... package Smoothing is``, ``separate (Conveyor.Control) procedure ...``:
+            # the generic formals and the parent's name are the definition's; a single task or
+            # protected object is an object declaration's.
+            wrappers=frozenset({"generic_package_declaration", "subunit", "object_declaration"}),
+            transparent=frozenset({"compilation_unit", "non_empty_declarative_part", "handled_sequence_of_statements"}),
+            own_bodies=frozenset(
+                {"package_declaration", "package_body", "protected_body", "subprogram_body", "entry_body", "task_body"}
+            ),
+            head_ends={
+                "package_declaration": "is", "package_body": "is", "protected_body": "is", "subprogram_body": "is",
+                "entry_body": "is", "task_body": "is",
+            },
+            body_types=frozenset({"component_list", "protected_definition", "task_definition"}),
+            body_hosts=frozenset(
+                {
+                    "record_type_definition", "record_definition", "derived_type_definition", "record_extension_part",
+                    "protected_type_declaration", "task_type_declaration",
+                }
+            ),
+            name_types=frozenset({"identifier", "selected_component"}),
+            name_holders=frozenset({"protected_type_declaration", "task_type_declaration"}),
+            # A subprogram is named by its specification's name (``procedure Clear renames
+            # Reset_All;`` is ``Clear``), past ``overriding`` and a generic's formals.
+            name_paths=frozenset({"procedure_specification", "function_specification"}),
+            path_skips=frozenset({"overriding_indicator", "generic_formal_part"}),
+            # A subunit's body is named as in its parent's body: ``separate (Conveyor.Control)``
+            # then ``procedure Run_Shift`` is ``Conveyor.Control.Run_Shift``.
+            qualifiers={"subunit": "parent_unit_name"},
+            # ``end Conveyor.Control;``, ``end Pick;``, ``end record;``: the end of what is above.
+            closers=frozenset({"end"}),
+            # ``begin`` (a subprogram's statements after its declarations), ``exception`` (its
+            # handlers), ``private`` (a package's private part) open the code below them.
+            opening_keywords=frozenset({"begin", "exception", "private"}),
+            # The ``is`` that ends a head (``package Smoothing is``, ``procedure Tally (P :
+            # Parcel) is``) leads no member below it.
+            closing_keywords=frozenset({"is"}),
+            # One node type for a procedure and a function: its specification says which.
+            child_kinds={
+                **dict.fromkeys(
+                    (
+                        "subprogram_body", "subprogram_declaration", "null_procedure_declaration",
+                        "generic_subprogram_declaration", "subprogram_renaming_declaration",
+                    ),
+                    {"procedure_specification": "procedure", "function_specification": "function"},
+                ),
+                "full_type_declaration": {"protected_type_declaration": "protected", "task_type_declaration": "task"},
+            },
+            keyword_kinds={"generic_instantiation": {"package": "package", "procedure": "procedure", "function": "function"}},
+            kinds={
+                "package_declaration": "package", "package_body": "package", "protected_body": "protected",
+                "single_protected_declaration": "protected", "single_task_declaration": "task", "task_body": "task",
+                "entry_body": "entry", "entry_declaration": "entry", "expression_function_declaration": "function",
+                "full_type_declaration": "type", "subtype_declaration": "type", "private_type_declaration": "type",
+                "private_extension_declaration": "type", "incomplete_type_declaration": "type",
+                "subprogram_body": "procedure", "subprogram_declaration": "procedure",
+            },
+        ),  # fmt: skip
         # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
         TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
         TextSpec("latex", (".tex", ".ltx"), ("%", ""), "latex"),
@@ -2877,7 +2963,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 # (C++'s headers).
                 ("nim", (".nim", ".nims", ".nimble"), ("#", "")),
                 ("pascal", (".pas", ".dpr", ".lpr"), ("//", "")),
-                ("ada", (".adb", ".ads"), ("--", "")),
                 ("cobol", (".cob", ".cbl", ".cpy"), ("*>", "")),
                 ("elm", (".elm",), ("--", "")),
                 ("purescript", (".purs",), ("--", "")),

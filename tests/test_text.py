@@ -437,7 +437,6 @@ def test_more_common_file_types_are_read_in_their_language(tmp_path) -> None:  #
 LANGUAGES_WITHOUT_A_SPEC = {
     "src/Main.elm": ("elm", "module Main exposing (main)\n\n-- the entry\nmain =\n    text \"hi\"\n"),
     "src/PAYROLL.cbl": ("cobol", "       IDENTIFICATION DIVISION.\n       PROGRAM-ID. PAYROLL.\n\n       PROCEDURE DIVISION.\n"),
-    "src/stock.adb": ("ada", "package body Stock is\n\n   procedure Pick is\n   begin\n      null;\n   end Pick;\nend Stock;\n"),
     "src/stock.nim": ("nim", "proc pick(n: int): int =\n  n + 1\n\necho pick(1)\n"),
     "src/Unit1.pas": ("pascal", "unit Unit1;\n\ninterface\n\nimplementation\n\nend.\n"),
     "schema.prisma": ("prisma", "model Bin {\n  id Int @id\n}\n\nmodel Aisle {\n  id Int @id\n}\n"),
@@ -451,7 +450,7 @@ LANGUAGES_WITHOUT_A_SPEC = {
 
 
 def test_languages_without_a_spec_are_chunked_as_text_not_skipped(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    # An Elm, COBOL, Ada, Nim or Pascal project, a Prisma schema, Puppet manifests, a Meson
+    # An Elm, COBOL, Nim or Pascal project, a Prisma schema, Puppet manifests, a Meson
     # build, Go's go.mod, Windows batch files, a CHANGELOG and AsciiDoc were skipped as "unknown
     # file type": such a project chunked nothing at all. They are cut at blank-line blocks,
     # with their own comment syntax in the breadcrumb.
