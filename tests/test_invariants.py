@@ -51,6 +51,7 @@ def test_samples_cover_many_languages() -> None:
                      "groovy",
                      "nix",
                      "apex",
+                     "ada",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

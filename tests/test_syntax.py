@@ -321,6 +321,13 @@ LANGUAGE_CASES = {
              ("outputs", "function"), ("outputs.mkPrinterBox", "function"), ("outputs.thresholds", "attrset"),
              ("outputs.overlays.default", "function"), ("outputs.packages.label-bridge", "derivation"),
              ("outputs.nixosConfigurations.stock-lyon-1", "attrset"), ("outputs.devShells.default", "derivation")]),
+    # A package body's subprograms, protected body (its entries), task body and instantiations,
+    # under the package's dotted name.
+    "ada": ("polyglot_scripts/ada/conveyor-control.adb",
+            [("Conveyor.Control.Divert", "procedure"), ("Conveyor.Control", "package"),
+             ("Conveyor.Control.Is_Full", "function"), ("Conveyor.Control.Parcel_Queue", "protected"),
+             ("Conveyor.Control.Parcel_Queue.Put", "entry"), ("Conveyor.Control.Sorter", "task"),
+             ("Conveyor.Control.Smoothing.Push", "procedure"), ("Conveyor.Control.Count_IO", "package")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
@@ -328,7 +335,7 @@ COMMENT_PREFIXES = {
     "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
     "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%", "fortran": "!", "clojure": ";;", "css": "/*", "scss": "/*", "matlab": "%",
     "scheme": ";;", "racket": ";;", "commonlisp": ";;", "elisp": ";;",
-    "cmake": "#", "vhdl": "--", "starlark": "#", "nix": "#",
+    "cmake": "#", "vhdl": "--", "starlark": "#", "nix": "#", "ada": "--",
 }  # fmt: skip
 
 
@@ -4081,8 +4088,14 @@ def test_solidity_and_zig_split_into_a_head_with_members_and_functions_into_part
     ("polyglot_scripts/apex/StockReservationServiceTest.cls", "        System.assertEquals(35, held);",
      "        System.assertEquals(35, held;", "StockReservationServiceTest.spreadsALineOverBinsAndReportsTheShortfall",
      "StockReservationServiceTest.skipsBlockedBins"),
+    # An operand missing in a procedure of an Ada package body: that procedure, not the others.
+    ("polyglot_scripts/ada/conveyor-control.adb", "         Spill.Parcels := Spill.Parcels + 1;",
+     "         Spill.Parcels := Spill.Parcels + ;", "Conveyor.Control.Divert", "Conveyor.Control.Report"),
+    # A call's ``)`` left out in the task body: the task, not the protected body above it.
+    ("polyglot_scripts/ada/conveyor-control.adb", "            Divert (Current);\n", "            Divert (Current;\n",
+     "Conveyor.Control.Sorter", "Conveyor.Control.Parcel_Queue.Take"),
 ], ids=["solidity", "zig", "css", "scss", "cuda", "cmake-function", "cmake-top-level", "verilog", "vhdl",
-        "starlark", "nix-flake", "nix-module", "apex-class", "apex-test-class"])
+        "starlark", "nix-flake", "nix-module", "apex-class", "apex-test-class", "ada-procedure", "ada-task"])
 def test_a_syntax_error_in_a_sample_damages_its_definition_only(rel, old, new, hurt, sound) -> None:
     text = (SAMPLES / rel).read_text("utf-8")
     assert old in text
@@ -5725,3 +5738,168 @@ def test_apex_a_long_method_and_a_trigger_are_split_into_parts_under_their_heads
     assert chunks[0].text.startswith("/**\n * Holds and gives back stock") and head + " {" in chunks[0].text
     assert all(c.header == head and c.parent_id == chunks[0].id for c in chunks[1:])
     assert chunks[0].embed_text.startswith(f"// {_APEX_TRIGGER} :: OrderReservationTrigger")
+# ---- Ada ----------------------------------------------------------------------------------------
+
+_ADA_SPEC = "polyglot_scripts/ada/conveyor-control.ads"
+_ADA_BODY = "polyglot_scripts/ada/conveyor-control.adb"
+_ADA_SUBUNIT = "polyglot_scripts/ada/conveyor-control-run_shift.adb"
+
+
+def test_ada_files_are_code_and_definitions_are_named_under_their_package() -> None:
+    # ``.adb`` and ``.ads`` files were text, cut at blank lines; now Ada's grammar reads them.
+    assert [detect_language(name) for name in ("stock-ledger.adb", "stock-ledger.ads", "PICK.ADB")] == ["ada"] * 3
+    assert isinstance(LANGUAGES["ada"], CodeSpec) and "ada" in CODE_LANGUAGES and fence_language("ada") == "ada"
+    spec = {d.symbol: d for d in list_definitions(_prep(_ADA_SPEC))}
+    assert {(s, d.kind) for s, d in spec.items()} >= {
+        ("Conveyor.Control", "package"), ("Conveyor.Control.Parcel", "type"), ("Conveyor.Control.Chute", "type"),
+        ("Conveyor.Control.Overflow_Chute", "type"), ("Conveyor.Control.Weight_Grams", "type"),
+        ("Conveyor.Control.Carrier", "type"), ("Conveyor.Control.Is_Full", "function"),
+        ("Conveyor.Control.Empty", "procedure"), ("Conveyor.Control.Parcel_Queue", "protected"),
+        ("Conveyor.Control.Parcel_Queue.Put", "entry"), ("Conveyor.Control.Parcel_Queue.Count", "function"),
+        ("Conveyor.Control.Sorter", "task"), ("Conveyor.Control.Sorter.Stop", "entry"),
+        ("Conveyor.Control.Beacon", "protected"), ("Conveyor.Control.Beacon.Set", "procedure"),
+        ("Conveyor.Control.Smoothing", "package"), ("Conveyor.Control.Smoothing.Current", "function"),
+        ("Conveyor.Control.Run_Shift", "procedure"), ("Conveyor.Control.Chute_Of", "function"),
+    }
+    # Objects, constants and exceptions are code.
+    assert not {"Conveyor.Control.Jam_Error", "Conveyor.Control.Belt", "Conveyor.Control.Overflow_Id"} & set(spec)
+    assert spec["Conveyor.Control"].signature == "package Conveyor.Control is"
+    assert spec["Conveyor.Control.Parcel_Queue"].signature == "protected type Parcel_Queue (Size : Positive) is"
+    assert spec["Conveyor.Control.Chute"].signature == "type Chute is tagged record"
+    body = {d.symbol: d for d in list_definitions(_prep(_ADA_BODY))}
+    assert {(s, d.kind) for s, d in body.items()} >= {
+        ("Conveyor.Control", "package"), ("Conveyor.Control.Count_IO", "package"),
+        ("Conveyor.Control.Weight_Average", "package"), ("Conveyor.Control.Parcel_Queue", "protected"),
+        ("Conveyor.Control.Parcel_Queue.Take", "entry"), ("Conveyor.Control.Parcel_Queue.Clear", "procedure"),
+        ("Conveyor.Control.Sorter", "task"), ("Conveyor.Control.Smoothing", "package"),
+        ("Conveyor.Control.Smoothing.Push", "procedure"), ("Conveyor.Control.Divide", "function"),
+        ("Conveyor.Control.Divert", "procedure"), ("Conveyor.Control.Report", "procedure"),
+    }
+    assert body["Conveyor.Control"].signature == "package body Conveyor.Control is"
+    assert body["Conveyor.Control.Parcel_Queue.Put"].signature == "entry Put (P : Parcel) when Length < Size is"
+    assert "Conveyor.Control.Run_Shift" not in body  # (its stub, ``is separate;``, is code)
+    # A subunit's body is named as in its parent's, its nested subprograms under it.
+    assert [(d.symbol, d.kind) for d in list_definitions(_prep(_ADA_SUBUNIT))] == [
+        ("Conveyor.Control.Run_Shift", "procedure"), ("Conveyor.Control.Run_Shift.Full_Chutes", "function"),
+        ("Conveyor.Control.Run_Shift.Needs_Overflow", "function"), ("Conveyor.Control.Run_Shift.Tally", "procedure"),
+    ]
+
+
+def test_ada_less_common_declarations_are_named_by_their_specification() -> None:
+    source = (
+        "package Stock.Ledger is\n   type Ledger is private;\n   type Audited is new Ledger with private;\n"
+        "   type Bin;\n   task Watchdog;\n   procedure Reset is null;\n"
+        "   function Total (L : Ledger) return Natural is (0);\n"
+        "   procedure Clear (L : in out Ledger) renames Reset_All;\n"
+        "   generic\n      type Item is private;\n   procedure Swap (A, B : in out Item);\n"
+        "   procedure Swap_Bins is new Swap (Natural);\n   function Max_Bin is new Generic_Max (Natural);\n"
+        "   Overdraw : exception;\n   pragma Inline (Total);\nprivate\n   type Ledger is tagged null record;\n"
+        "   type Bin is record\n      Count : Natural;\n   end record;\nend Stock.Ledger;\n"
+    )
+    found = {d.symbol: d for d in list_definitions(prepare("stock-ledger.ads", "ada", source))}
+    assert [(s, d.kind) for s, d in found.items()] == [
+        ("Stock.Ledger", "package"), ("Stock.Ledger.Ledger", "type"), ("Stock.Ledger.Audited", "type"),
+        ("Stock.Ledger.Bin", "type"), ("Stock.Ledger.Watchdog", "task"), ("Stock.Ledger.Reset", "procedure"),
+        ("Stock.Ledger.Total", "function"), ("Stock.Ledger.Clear", "procedure"), ("Stock.Ledger.Swap", "procedure"),
+        ("Stock.Ledger.Swap_Bins", "procedure"), ("Stock.Ledger.Max_Bin", "function"),
+    ]  # (the private part's full ``Ledger`` and ``Bin`` too: one symbol each here)
+    # A generic subprogram's signature runs through its formals to the line that names it.
+    assert found["Stock.Ledger.Swap"].signature == "generic\n   type Item is private;\nprocedure Swap (A, B : in out Item);"
+
+
+def test_ada_a_package_splits_into_its_head_and_members_and_a_protected_body_into_its_entries() -> None:
+    prep = _prep(_ADA_SPEC)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=600), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, 600)
+    head = next(c for c in chunks if c.kind == "class_header" and c.symbol == "Conveyor.Control")
+    assert head.text == "package Conveyor.Control is" and "members of Conveyor.Control" in head.header
+    members = {c.symbol: c for c in chunks if c.parent_id == head.id}
+    assert {"Conveyor.Control.Parcel", "Conveyor.Control.Parcel_Queue", "Conveyor.Control.Sorter",
+            "Conveyor.Control.Smoothing", "Conveyor.Control.Run_Shift"} <= set(members)
+    queue = members["Conveyor.Control.Parcel_Queue"]
+    assert (queue.kind, queue.parts, queue.header) == ("protected", 1, "package Conveyor.Control is")
+    assert queue.embed_text.startswith(f"-- {_ADA_SPEC} :: Conveyor.Control.Parcel_Queue")
+    # ``private`` leads the private part, not the end of the declaration above it.
+    assert members["Conveyor.Control.Report"].text.rstrip().endswith("procedure Report (Totals : Shift_Totals);")
+    assert any(c.text.startswith("private\n") and c.parent_id == head.id for c in chunks)
+    assert chunks[-1].text.rstrip().endswith("end Conveyor.Control;")
+    # The package body's protected body, split: its entries and subprograms are its members.
+    prep = _prep(_ADA_BODY)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, 400)
+    queue = next(c for c in chunks if c.kind == "class_header" and c.symbol == "Conveyor.Control.Parcel_Queue")
+    assert queue.text.strip() == "protected body Parcel_Queue is"
+    entries = {c.symbol: c for c in chunks if c.parent_id == queue.id}
+    assert set(entries) == {f"Conveyor.Control.Parcel_Queue.{n}" for n in ("Put", "Take", "Clear", "Count")}
+    put = entries["Conveyor.Control.Parcel_Queue.Put"]
+    assert (put.kind, put.header) == ("entry", "protected body Parcel_Queue is")
+    assert put.text.lstrip().startswith("--  A full queue blocks the shift loop")
+    assert not any(c.flags or c.fallback for c in chunks)
+
+
+def test_ada_a_long_subprogram_is_split_under_its_specification_its_declarations_first() -> None:
+    prep = _prep(_ADA_SUBUNIT)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=600), "syntax")
+    assert_slices_true(prep, chunks)
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, 600)
+    signature = (
+        "procedure Run_Shift\n  (Shift_End        : Time;\n   Parcels_Expected : Natural;\n"
+        "   Totals           : out Shift_Totals)\nis"
+    )
+    parts = [c for c in chunks if c.symbol == "Conveyor.Control.Run_Shift"]
+    assert len(parts) >= 5 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert all(c.kind == "procedure" and c.parts == len(parts) for c in parts)
+    assert all(c.parent_id == parts[0].id and c.header == signature for c in parts[1:])
+    # Its comments, the parent's name, its specification and its declarations lead; its
+    # subprograms are its nested definitions; its statements follow from ``begin``.
+    assert parts[0].text.startswith("--  Each parcel the tunnel reports") and "separate (Conveyor.Control)" in parts[0].text
+    assert "   Belt_Speed_Mm_S : constant Positive := 1_200;" in parts[0].text
+    nested = [c for c in chunks if c.symbol.startswith("Conveyor.Control.Run_Shift.")]
+    assert [c.symbol.rsplit(".", 1)[1] for c in nested] == ["Full_Chutes", "Needs_Overflow", "Tally"]
+    assert all(c.parent_id == parts[0].id and c.header == signature for c in nested)
+    held = next(c for c in parts if "   Held            : Boolean := False;" in c.text)
+    assert held.end_line < nested[0].start_line
+    # ``begin`` leads the statements' first part: glued as punctuation, it ended Tally's chunk.
+    tally = nested[-1]
+    assert tally.text.rstrip().endswith("end Tally;")
+    statements = next(c for c in parts if c.start_line > tally.end_line)
+    assert statements.text.startswith("begin\n   Totals := (others => <>);")
+    assert parts[-1].text.rstrip().endswith("      raise;\nend Run_Shift;")
+    assert not any(c.flags or c.fallback for c in chunks)
+
+
+def test_ada_comments_above_a_definition_stay_with_it() -> None:
+    prep = _prep(_ADA_BODY)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=1500), "syntax")
+    by_symbol = {c.symbol: c for c in reversed(chunks)}  # (a split one's first part)
+    assert by_symbol["Conveyor.Control.Divert"].text.startswith("   --  Swings the paddle of P's chute")
+    overriding = next(c for c in chunks if "overriding procedure Empty" in c.text)
+    assert overriding.symbol == "Conveyor.Control.Empty" and overriding.kind == "procedure"
+    assert overriding.text.startswith("   --  Swapping the overflow cage")
+    # The file's own comment, a blank line above its context clauses, is no definition's.
+    assert chunks[0].symbol == "<module>" and chunks[0].text.startswith("--  Conveyor control of the Lyon")
+    spec = chunk_document(_prep(_ADA_SPEC), ChunkSettings(unit="chars", budget=1500), "syntax")
+    by_symbol = {c.symbol: c for c in reversed(spec)}
+    assert by_symbol["Conveyor.Control.Sorter"].text.startswith("   --  The sorter: takes parcels off the queue")
+    assert by_symbol["Conveyor.Control.Smoothing"].text.startswith("   --  Moving average over the last Window")
+    assert "\n   generic\n" in by_symbol["Conveyor.Control.Smoothing"].text
+
+
+def test_ada_a_generic_package_head_keeps_its_formals_and_no_member() -> None:
+    # ``is`` ends a head: it led the first member below it, which a head on its line took in.
+    source = (
+        "package P is\n\n   --  A moving average over the last readings.\n   generic\n"
+        "      type Reading is private;\n      with function \"+\" (A, B : Reading) return Reading is <>;\n"
+        "      with function Scale (R : Reading; By : Positive) return Reading;\n   package Smoothing is\n"
+        "      procedure Push (R : Reading);\n      function Current return Reading;\n   end Smoothing;\n\nend P;\n"
+    )
+    chunks = _syntax("p.ads", "ada", source, unit="chars", budget=300)
+    heads = [c for c in chunks if c.kind == "class_header" and c.symbol == "P.Smoothing"]
+    assert heads and heads[-1].text.rstrip().endswith("   package Smoothing is")
+    assert "procedure Push" not in "".join(c.text for c in heads)
+    push = next(c for c in chunks if c.symbol == "P.Smoothing.Push")
+    assert (push.kind, push.header, push.parent_id) == ("procedure", "package Smoothing is", heads[0].id)
