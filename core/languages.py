@@ -538,7 +538,18 @@ class CodeSpec:
       whose body is a function, whose body may apply a builder to a set: ``mkStation = name: {
       port }: pkgs.writeShellApplication {`` is the head a split function repeats, the set's
       bindings its statements; ``with pkgs; [ ... ]`` stays the body it is). A set found so
-      stands for its bindings (its ``body_types`` child): its ``{`` ends the head.
+      stands for its bindings (its ``body_types`` child): its ``{`` ends the head;
+    - ``keyword_hosts``: node types whose keywords are named nodes of the grammar's (Pascal's
+      ``kRecord``, ``kConstructor``): for ``keyword_kinds`` and ``plain_kinds``, a definition
+      of such a type reads its named children as keywords too, and any definition reads the
+      children of its child of such a type (a Pascal routine's ``declProc`` header holds its
+      ``kProcedure``);
+    - ``plain_kinds``: per function type, the kind a keyword of its own gives it where no
+      receiver or method mark makes it a ``method`` and it would be a plain ``function`` (or a
+      ``method`` only for being in a container): Pascal's ``procedure Check;``, in a unit or
+      nested in a routine, is a ``procedure``, ``function Total: Integer;`` a ``function``,
+      while ``procedure TBin.Pick`` stays a ``method`` (``keyword_kinds`` come first:
+      ``constructor TBin.Create`` is a ``constructor``).
     """
 
     name: str
@@ -666,6 +677,8 @@ class CodeSpec:
     call_argument: str = ""
     callee_kinds: dict[str, str] = field(default_factory=dict)
     body_chains: dict[str, str] = field(default_factory=dict)
+    keyword_hosts: frozenset[str] = frozenset()
+    plain_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
     grammar: str = ""
 
     @property

@@ -1859,7 +1859,12 @@ class _Run:
             return "callback"
         keywords = spec.keyword_kinds.get(typed)
         if keywords:
-            found = next((keywords[c.type] for c in definition.children if not c.is_named and c.type in keywords), None)
+            if spec.keyword_hosts:
+                found = self._hosted_keyword(definition, keywords)
+            else:
+                found = next(
+                    (keywords[c.type] for c in definition.children if not c.is_named and c.type in keywords), None
+                )
             if found:
                 return found
         if spec.child_kinds and typed in spec.child_kinds:
@@ -1913,7 +1918,26 @@ class _Run:
             target = holder.child_by_field_name("left")
             if target is not None and b".prototype." in self._text(target):
                 return "method"  # ``Router.prototype.route = function``: every Router's method
+        if spec.plain_kinds and typed in spec.plain_kinds:  # Pascal's ``procedure Check;``: a ``procedure``
+            found = self._hosted_keyword(definition, spec.plain_kinds[typed])
+            if found:
+                return found
         return "method" if in_container else "function"
+
+    def _hosted_keyword(self, definition: Node, keywords: dict[str, str]) -> str | None:
+        """The kind ``keywords`` give the first keyword of ``definition``'s own: a token, or a
+        named child of a ``CodeSpec.keyword_hosts`` type when ``definition`` is one, or a keyword
+        among the children of its child of such a type (Pascal's ``declProc`` header); or None."""
+        hosts = self.spec.keyword_hosts
+        named = definition.type in hosts
+        for child in definition.children:
+            if child.type in keywords and (named or not child.is_named):
+                return keywords[child.type]
+            if child.type in hosts:
+                found = next((keywords[c.type] for c in child.children if c.type in keywords), None)
+                if found is not None:
+                    return found
+        return None
 
     def _callee_name(self, call: Node) -> str:
         """The last name of what a one-argument call (``CodeSpec.call_argument``) applies, down
