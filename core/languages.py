@@ -2940,6 +2940,66 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "private_extension_declaration": "type", "incomplete_type_declaration": "type",
                 "subprogram_body": "procedure", "subprogram_declaration": "procedure",
             },
+        ),
+        # Pascal: Delphi's and Free Pascal's units, programs and libraries (``.dpr`` projects,
+        # Lazarus's ``.lpr``). The grammar makes every keyword a named node (``kProcedure``).
+        CodeSpec(
+            name="pascal",
+            extensions=(".pas", ".dpr", ".lpr"),
+            comment=("//", ""),
+            # A routine (``defProc``): its header, its ``var``/``const`` blocks and nested routines,
+            # its ``begin ... end`` block, all its own children (``own_bodies``), its head its
+            # header (``procedure TBin.Pick(N: Integer);``), what a split routine repeats. A
+            # program's (a library's) main ``begin ... end.`` block is ``<main>``; in a routine's
+            # body a ``block`` is a statement.
+            functions=frozenset({"defProc", "block"}),
+            local_statements=frozenset({"block"}),
+            anonymous_names={"block": "<main>"},
+            # A unit, a program, a library hold their sections' declarations and routines, the
+            # ``interface`` and ``implementation`` sections read through (``transparent``): a
+            # class is ``StockLedger.TStockLedger``, its method implemented below
+            # ``implementation`` ``StockLedger.TStockLedger.PickWave``. A ``type`` section's
+            # classes, records and old ``object``s (``declClass``), interfaces, class helpers and
+            # enums are containers named by the ``declType`` around them, headed to their
+            # parents (to their GUID, the type a helper is for); a class's visibility sections are
+            # read through, their fields, properties and method declarations its statements.
+            containers=frozenset({"unit", "program", "library", "declClass", "declIntf", "declHelper", "declEnum"}),
+            own_bodies=frozenset(
+                {"unit", "program", "library", "declClass", "declIntf", "declHelper", "defProc", "declEnum"}
+            ),
+            head_ends={
+                "defProc": "declProc", "declEnum": "(", "unit": ";", "program": ";", "library": ";",
+                "declClass": (")", "kClass", "kRecord", "kObject"), "declIntf": ("guid", "kInterface"),
+                "declHelper": "typeref",
+            },
+            wrappers=frozenset({"declType", "type"}),
+            naming_wrappers=frozenset({"declType"}),
+            nameless=frozenset({"declClass", "declIntf", "declHelper", "declEnum"}),
+            transparent=frozenset({"interface", "implementation", "declTypes", "declSection"}),
+            member_declarations={"declProc": ""},
+            # ``procedure TBin<T>.Pick``'s name is its ``genericDot``: ``TBin.Pick``, a method.
+            name_fields=("name", "moduleName"),
+            name_types=frozenset({"identifier", "moduleName", "genericDot"}),
+            body_types=frozenset({"block"}),
+            # ``end.`` closes its unit as a brace does; ``{$IFDEF DEBUG}`` goes with the routine below.
+            closers=frozenset({"kEnd", "kEndDot"}),
+            attached=_COMMENTS | {"pp"},
+            kinds={
+                "unit": "unit", "program": "program", "library": "library", "declIntf": "interface",
+                "declHelper": "helper", "declEnum": "enum", "block": "main",
+            },
+            # The keywords are named nodes, a routine's in its ``declProc`` header: a record is a
+            # ``record``, a constructor a ``constructor`` (``TStockLedger.Create`` too); a routine
+            # no class's name marks as a method is a ``procedure`` or a ``function`` by its keyword.
+            keyword_hosts=frozenset({"declClass", "declProc"}),
+            keyword_kinds={
+                "declClass": {"kRecord": "record", "kObject": "object"},
+                "defProc": {"kConstructor": "constructor", "kDestructor": "destructor"},
+            },
+            plain_kinds={"defProc": {"kProcedure": "procedure", "kFunction": "function", "kOperator": "operator"}},
+            # A project's ``uses Ledger in 'src/Ledger.pas';`` (``{Form1}`` after it): the grammar
+            # knows no ``in``, and read the whole ``uses`` clause as an error.
+            annotations=r"(?i:\bin)[ \t]+'[^'\n]*'(?=[ \t]*(?:\{[^}\n]*\}[ \t]*)?[,;])",
         ),  # fmt: skip
         # (MDX, Quarto and R Markdown are Markdown with code in fences or JSX between.)
         TextSpec("markdown", (".md", ".markdown", ".mdx", ".qmd", ".rmd"), ("<!--", " -->"), "markdown"),
@@ -2975,7 +3035,6 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 # language claims: not D's ``.d`` (make's dependency files), Hack's ``.hh``
                 # (C++'s headers).
                 ("nim", (".nim", ".nims", ".nimble"), ("#", "")),
-                ("pascal", (".pas", ".dpr", ".lpr"), ("//", "")),
                 ("cobol", (".cob", ".cbl", ".cpy"), ("*>", "")),
                 ("elm", (".elm",), ("--", "")),
                 ("purescript", (".purs",), ("--", "")),

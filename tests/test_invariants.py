@@ -52,6 +52,7 @@ def test_samples_cover_many_languages() -> None:
                      "nix",
                      "apex",
                      "ada",
+                     "pascal",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

@@ -328,6 +328,16 @@ LANGUAGE_CASES = {
              ("Conveyor.Control.Is_Full", "function"), ("Conveyor.Control.Parcel_Queue", "protected"),
              ("Conveyor.Control.Parcel_Queue.Put", "entry"), ("Conveyor.Control.Sorter", "task"),
              ("Conveyor.Control.Smoothing.Push", "procedure"), ("Conveyor.Control.Count_IO", "package")]),
+    # A unit holds its interface's types and its implementation's routines (both sections read
+    # through); a method implemented as ``procedure TStockLedger.Receive`` is named so, under the
+    # unit; routines are of their keyword's kind, nested ones nested.
+    "pascal": ("polyglot_scripts/pascal/StockLedger.pas",
+               [("StockLedger", "unit"), ("StockLedger.TStockLedger", "class"), ("StockLedger.TBinCode", "record"),
+                ("StockLedger.IDeliveryNote", "interface"), ("StockLedger.TMoveReason", "enum"),
+                ("StockLedger.TStockLedger.PickWave", "method"), ("StockLedger.TStockLedger.Create", "constructor"),
+                ("StockLedger.TStockLedger.Destroy", "destructor"), ("StockLedger.TBinCode.Parse", "method"),
+                ("StockLedger.TStockLedger.PickWave.ReorderPointOf", "function"),
+                ("StockLedger.TStockLedger.PickWave.Warn", "procedure")]),
 }
 
 # The breadcrumb line's comment syntax per language ("//" for the rest).
@@ -1803,6 +1813,32 @@ _CUDA_FORMS = (
          [("mkBin", "function"), ("restock-cli", "derivation"), ("labels", "derivation"), ("helpers", "import"),
           ("scale", "derivation"), ("pick-station", "attrset"), ("pick-station.options.port", "option"),
           ("pick-station.count", "function")]),
+        # Delphi's generic classes, nested types, class helpers, packed records and old
+        # ``object`` types, a forward declaration; keywords in any case; a library's exports and
+        # main block.
+        ("pascal", "Warehouse.Bins.pas",
+         "unit Warehouse.Bins;\n\ninterface\n\ntype\n  TBin<T: class> = class(TInterfacedObject, IComparable)\n"
+         "  public type\n    TSlot = record\n      Row: Integer;\n    end;\n  strict protected\n"
+         "    class var FCount: Integer;\n  public\n    function Find(const Key: string): T; inline;\n  end;\n\n"
+         "  TBinHelper = class helper for TBin\n    function Describe: string;\n  end;\n\n"
+         "  TPoint = packed record\n    X, Y: Integer;\n"
+         "    class operator Equal(const A, B: TPoint): Boolean;\n  end;\n\n"
+         "  TShelf = object\n    Width: Integer;\n    procedure Grow;\n  end;\n\n"
+         "procedure Helper(A: Integer);\n\nimplementation\n\nfunction TBin<T>.Find(const Key: string): T;\nbegin\n"
+         "  Result := nil;\nend;\n\nclass operator TPoint.Equal(const A, B: TPoint): Boolean;\nbegin\n"
+         "  Result := (A.X = B.X) and (A.Y = B.Y);\nend;\n\nProcedure TShelf.Grow;\nBegin\n  Inc(Width);\nEnd;\n\n"
+         "PROCEDURE Helper(A: Integer);\nBEGIN\nEND;\n\nFunction Twice(N: Integer): Integer;\n"
+         "  Procedure Check;\n  Begin\n  End;\nBegin\n  Result := 2 * N;\nEnd;\n\nend.\n",
+         [("Warehouse.Bins", "unit"), ("Warehouse.Bins.TBin", "class"), ("Warehouse.Bins.TBin.TSlot", "record"),
+          ("Warehouse.Bins.TBinHelper", "helper"), ("Warehouse.Bins.TPoint", "record"),
+          ("Warehouse.Bins.TShelf", "object"), ("Warehouse.Bins.TBin.Find", "method"),
+          ("Warehouse.Bins.TPoint.Equal", "method"), ("Warehouse.Bins.TShelf.Grow", "method"),
+          ("Warehouse.Bins.Helper", "procedure"), ("Warehouse.Bins.Twice", "function"),
+          ("Warehouse.Bins.Twice.Check", "procedure")]),
+        ("pascal", "StockHooks.lpr",
+         "library StockHooks;\n\nuses\n  SysUtils;\n\nfunction Level(Sku: PChar): Integer; stdcall;\nbegin\n"
+         "  Result := 0;\nend;\n\nexports\n  Level;\n\nbegin\nend.\n",
+         [("StockHooks", "library"), ("StockHooks.Level", "function"), ("StockHooks.<main>", "main")]),
     ],
     ids=["java-enum-body", "csharp-operators-file-namespace", "kotlin-constructor", "kotlin-type-parameter-receiver", "kotlin-interface-enum", "rust-macro", "php-file-namespace", "php-global-namespace",
          "go-type-specs", "swift-kinds", "scala-kinds", "scala-one-line-extension", "lua-function-forms", "bash-function-forms",
@@ -1827,7 +1863,8 @@ _CUDA_FORMS = (
          "matlab-enumeration-events",
          "verilog-classes-prototypes-constraints", "verilog-2001-ports-generate-loops-program",
          "vhdl-protected-types-generate-block-configuration",
-         "nix-package-set-callees-quoted-attributes"],
+         "nix-package-set-callees-quoted-attributes",
+         "pascal-delphi-types-helpers-keyword-case", "pascal-library-exports-main-block"],
 )
 def test_names_and_kinds_of_less_common_definitions(language, path, source, expected) -> None:
     found = {(d.symbol, d.kind) for d in list_definitions(prepare(path, language, source))}
@@ -5077,6 +5114,128 @@ def test_matlab_broken_code_is_damaged_in_its_definition_and_garbage_falls_back(
     # A line of words is a command (``hold on``): garbage that starts with punctuation is none.
     garbage = _syntax("junk.m", "matlab", ") ( %{ } { ;; => ] end\n" * 40, unit="chars", budget=200)
     assert garbage and all(c.fallback == "parse_error" for c in garbage)
+
+
+# ---- Pascal --------------------------------------------------------------------------------------
+
+_PASCAL_UNIT = "polyglot_scripts/pascal/StockLedger.pas"
+_PASCAL_PROGRAM = "polyglot_scripts/pascal/PickStation.dpr"
+
+
+def test_pascal_a_unit_splits_into_its_types_and_routines_and_a_class_into_its_head_and_sections() -> None:
+    prep = _prep(_PASCAL_UNIT)
+    assert prep.doc.language == "pascal"
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert_lossless(prep, chunks)
+    assert_slices_true(prep, chunks)
+    assert_budget(chunks, 400)
+    units = [c for c in chunks if c.kind == "class_header" and c.symbol == "StockLedger"]
+    assert units[0] is chunks[0] and units[0].parent_id is None
+    assert "\nunit StockLedger;" in "\n".join(c.text for c in units) and "IDeliveryNote" in units[0].header
+    # The interface's types and the implementation's routines are the unit's members.
+    unit = units[0]
+    members = {c.symbol: c for c in chunks if c.parent_id in {u.id for u in units}}
+    assert {"StockLedger.TBinCode", "StockLedger.IDeliveryNote", "StockLedger.TStockLedger.Create"} <= set(members)
+    assert members["StockLedger.TStockLedger.Create"].header == "unit StockLedger;"
+    # The ledger class: its head to its parent, the methods it declares in its summary; its
+    # visibility sections are its statements, under its head.
+    heads = [c for c in chunks if c.kind == "class_header" and c.symbol == "StockLedger.TStockLedger"]
+    assert heads and heads[0].parent_id in {u.id for u in units}
+    assert heads[0].text.lstrip().startswith("/// Units on hand per SKU and bin")
+    assert "  TStockLedger = class(TObject)\n  strict private" in heads[0].text
+    assert "members of StockLedger.TStockLedger" in heads[0].header and "PickWave" in heads[0].header
+    inside = [c for c in chunks if c.parent_id == heads[0].id]
+    assert inside and all(c.kind == "statements" and c.header == "TStockLedger = class(TObject)" for c in inside)
+    assert any("property OnLowStock: TLowStockEvent" in c.text for c in inside)
+    assert inside[-1].text.rstrip().endswith("  end;")
+    # An interface is headed to its GUID; a record is a record.
+    note = members["StockLedger.IDeliveryNote"]
+    assert note.kind == "interface" and note.text.startswith("  (* What a supplier's delivery note must give")
+    assert members["StockLedger.TBinCode"].kind == "record"
+    assert not any(c.flags or c.fallback for c in chunks)
+
+
+def test_pascal_a_long_method_repeats_its_header_and_holds_its_nested_routines() -> None:
+    prep = _prep(_PASCAL_UNIT)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=600), "syntax")
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, 600)
+    signature = (
+        "function TStockLedger.PickWave(const Skus: array of string; const Units: array of Integer;\n"
+        "  out Shortages: TArray<string>): Integer;"
+    )
+    parts = [c for c in chunks if c.symbol == "StockLedger.TStockLedger.PickWave"]
+    assert len(parts) >= 4 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert all(c.kind == "method" and c.parts == len(parts) for c in parts)
+    # Its ``{ }`` comment leads its first part; its header alone is repeated, not its ``var`` block.
+    assert parts[0].text.startswith("{ Takes a pick wave's lines off the shelves")
+    assert signature in parts[0].text and "var\n  I, Wanted, Level: Integer;" in parts[0].text
+    assert all(c.header == signature and c.parent_id == parts[0].id for c in parts[1:])
+    assert parts[-1].text.rstrip().endswith("    Short.Free;\n  end;\nend;")
+    # Its nested routines are nested definitions, each with the comment above it.
+    nested = {c.symbol: c for c in chunks if c.symbol.startswith("StockLedger.TStockLedger.PickWave.")}
+    assert set(nested) == {"StockLedger.TStockLedger.PickWave.ReorderPointOf", "StockLedger.TStockLedger.PickWave.Warn"}
+    assert all(c.parent_id == parts[0].id for c in nested.values())
+    reorder = nested["StockLedger.TStockLedger.PickWave.ReorderPointOf"]
+    assert reorder.kind == "function" and reorder.text.startswith("  // The reorder point of a SKU")
+    assert nested["StockLedger.TStockLedger.PickWave.Warn"].kind == "procedure"
+
+
+def test_pascal_comments_and_directives_above_a_routine_stay_with_it() -> None:
+    source = (
+        "unit Labels;\n\ninterface\n\nprocedure PrintLabel(const Sku: string);\n\nimplementation\n\n"
+        "// Sends one label to the aisle's printer.\nprocedure PrintLabel(const Sku: string);\nbegin\n"
+        "  WriteLn(Sku);\nend;\n\n{ The label's width in dots,\n  at the printer's 203 dpi. }\n"
+        "function LabelDots(Mm: Integer): Integer;\nbegin\n  Result := Mm * 8;\nend;\n\n"
+        "(* The zone letter of a bin code. *)\n{$IFDEF ZONES}\nfunction ZoneOf(const Bin: string): Char;\nbegin\n"
+        "  Result := Bin[1];\nend;\n{$ENDIF}\n\nend.\n"
+    )
+    found = [(d.symbol, d.kind, d.first, d.last) for d in list_definitions(prepare("Labels.pas", "pascal", source))]
+    assert found == [
+        ("Labels", "unit", 1, 30), ("Labels.PrintLabel", "procedure", 10, 13), ("Labels.LabelDots", "function", 17, 20),
+        ("Labels.ZoneOf", "function", 23, 27),
+    ]
+    chunks = _syntax("Labels.pas", "pascal", source, unit="chars", budget=200)
+    texts = {c.symbol: c.text for c in chunks}
+    assert texts["Labels.PrintLabel"].startswith("// Sends one label to the aisle's printer.\nprocedure PrintLabel")
+    assert texts["Labels.LabelDots"].startswith("{ The label's width in dots,\n  at the printer's 203 dpi. }\nfunction")
+    assert texts["Labels.ZoneOf"].startswith("(* The zone letter of a bin code. *)\n{$IFDEF ZONES}\nfunction ZoneOf")
+
+
+def test_pascal_a_program_is_its_declarations_routines_and_main_block() -> None:
+    assert [detect_language(p) for p in ("a.pas", "b.dpr", "c.lpr")] == ["pascal"] * 3
+    prep = _prep(_PASCAL_PROGRAM)
+    found = {(d.symbol, d.kind) for d in list_definitions(prep)}
+    assert {("PickStation", "program"), ("PickStation.TStationScreen", "class"),
+            ("PickStation.TStationScreen.LowStock", "method"), ("PickStation.LoadWave", "procedure"),
+            ("PickStation.ShortageReport", "function"), ("PickStation.PrintUsage", "procedure"),
+            ("PickStation.<main>", "main")} <= found
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=700), "syntax")
+    assert_lossless(prep, chunks)
+    head = chunks[0]
+    assert (head.kind, head.symbol) == ("class_header", "PickStation") and "<main>" in head.header
+    main = [c for c in chunks if c.symbol == "PickStation.<main>"]
+    assert main and main[0].kind == "main" and main[0].parent_id == head.id
+    assert main[0].text.startswith("begin\n  if (ParamCount > 1)") and main[-1].text.rstrip().endswith("end.")
+    # A project file's ``uses X in 'X.pas'`` clause, which the grammar does not know, is read
+    # without its path (``CodeSpec.annotations``): nothing is damaged, the text is kept.
+    assert any("StockLedger in 'StockLedger.pas';" in c.text for c in chunks)
+    assert not any(c.flags or c.fallback for c in chunks)
+
+
+def test_pascal_broken_code_is_damaged_in_its_routine_only_and_lossless() -> None:
+    text = (SAMPLES / _PASCAL_UNIT).read_text("utf-8")
+    old = "      Level := GetLevel(Skus[I]);\n      if Level < Wanted then"
+    assert old in text
+    new = "      Level := GetLevel(Skus[I]) + ;\n      if Level < Wanted then"
+    broken = prepare(_PASCAL_UNIT, "pascal", text.replace(old, new, 1))
+    chunks = chunk_document(broken, ChunkSettings(unit="chars", budget=600), "syntax")
+    assert_lossless(broken, chunks)
+    assert_slices_true(broken, chunks)
+    assert all(c.fallback is None for c in chunks)
+    damaged = {c.symbol for c in chunks if "damaged" in c.flags}
+    assert damaged == {"StockLedger.TStockLedger.PickWave"}, damaged
+    assert {d.symbol for d in list_definitions(_prep(_PASCAL_UNIT))} == {d.symbol for d in list_definitions(broken)}
 
 
 # ---- Verilog and VHDL ---------------------------------------------------------------------------

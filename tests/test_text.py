@@ -411,13 +411,16 @@ MORE_FILE_TYPES = {
     "scripts/setup.zsh": ("bash", "setup() {\n  echo ready\n}\n"),
     "tools/gui.pyw": ("python", "def main():\n    return 0\n"),
     "api/schema.graphqls": ("graphql", "type User {\n  id: ID!\n}\n"),
+    "src/Unit1.pas": ("pascal", "unit Unit1;\n\ninterface\n\nimplementation\n\nend.\n"),
+    "src/Station.dpr": ("pascal", "program Station;\n\nuses\n  Unit1 in 'Unit1.pas';\n\nbegin\nend.\n"),
 }
 
 
 def test_more_common_file_types_are_read_in_their_language(tmp_path) -> None:  # type: ignore[no-untyped-def]
     # Docs in MDX, Quarto and R Markdown, JSON with comments, Java properties, LaTeX, a
     # Jenkinsfile, CMake's CMakeLists.txt (a .txt), sbt builds, zsh, .pyw and .graphqls files
-    # were skipped as "unknown file type", or read as plain text.
+    # were skipped as "unknown file type", or read as plain text; Pascal's units and Delphi's
+    # projects were cut as text.
     from core.sources import load_folder
 
     for rel, (_, text) in MORE_FILE_TYPES.items():
@@ -438,7 +441,6 @@ LANGUAGES_WITHOUT_A_SPEC = {
     "src/Main.elm": ("elm", "module Main exposing (main)\n\n-- the entry\nmain =\n    text \"hi\"\n"),
     "src/PAYROLL.cbl": ("cobol", "       IDENTIFICATION DIVISION.\n       PROGRAM-ID. PAYROLL.\n\n       PROCEDURE DIVISION.\n"),
     "src/stock.nim": ("nim", "proc pick(n: int): int =\n  n + 1\n\necho pick(1)\n"),
-    "src/Unit1.pas": ("pascal", "unit Unit1;\n\ninterface\n\nimplementation\n\nend.\n"),
     "schema.prisma": ("prisma", "model Bin {\n  id Int @id\n}\n\nmodel Aisle {\n  id Int @id\n}\n"),
     "manifests/init.pp": ("puppet", "class stock {\n  package { 'nginx': ensure => installed }\n}\n"),
     "meson.build": ("meson", "project('stock', 'c')\n\nexecutable('pick', 'pick.c')\n"),
@@ -450,7 +452,7 @@ LANGUAGES_WITHOUT_A_SPEC = {
 
 
 def test_languages_without_a_spec_are_chunked_as_text_not_skipped(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    # An Elm, COBOL, Nim or Pascal project, a Prisma schema, Puppet manifests, a Meson
+    # An Elm, COBOL or Nim project, a Prisma schema, Puppet manifests, a Meson
     # build, Go's go.mod, Windows batch files, a CHANGELOG and AsciiDoc were skipped as "unknown
     # file type": such a project chunked nothing at all. They are cut at blank-line blocks,
     # with their own comment syntax in the breadcrumb.
