@@ -549,7 +549,23 @@ class CodeSpec:
       ``method`` only for being in a container): Pascal's ``procedure Check;``, in a unit or
       nested in a routine, is a ``procedure``, ``function Total: Integer;`` a ``function``,
       while ``procedure TBin.Pick`` stays a ``method`` (``keyword_kinds`` come first:
-      ``constructor TBin.Create`` is a ``constructor``).
+      ``constructor TBin.Create`` is a ``constructor``);
+    - ``sibling_runs``: per definition type, the types (as :meth:`type_of` words) that end it,
+      where the grammar gives a definition as a header node and its statements or members as
+      the siblings after it (COBOL's ``CALC-OVERTIME.`` paragraph header then its statements,
+      its ``2000-PROCESS SECTION.`` header then its paragraphs, a level-01 data description then
+      its ``05``/``10`` items): the definition takes in the units after it up to the next whose
+      type is one of those (a paragraph runs to the next paragraph or section, a section to the
+      next section, a record to the next ``01``/``77``), the comments right above that one
+      left to it. Those units are its body: a paragraph's parts repeat its header, a section's
+      members are its paragraphs;
+    - ``text_names``: per definition type, a regular expression whose ``name`` group, matched
+      at the start of the definition's text, is its name, where no node of its own holds it
+      (COBOL's ``2000-PROCESS SECTION.`` is ``2000-PROCESS``, ``CALC-OVERTIME.`` is
+      ``CALC-OVERTIME``: headers of one ``.`` token);
+    - ``empty_comments``: the grammar gives a comment on a line of its own as an empty node at
+      that line's end (COBOL's ``*`` in the indicator column, ``*>`` lines): read as a comment
+      of its whole line, so it goes with the definition below it (an empty node was no unit).
     """
 
     name: str
@@ -679,6 +695,9 @@ class CodeSpec:
     body_chains: dict[str, str] = field(default_factory=dict)
     keyword_hosts: frozenset[str] = frozenset()
     plain_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
+    sibling_runs: dict[str, frozenset[str]] = field(default_factory=dict)
+    text_names: dict[str, str] = field(default_factory=dict)
+    empty_comments: bool = False
     grammar: str = ""
 
     @property
@@ -2300,6 +2319,88 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             },
         ),
         CodeSpec(
+            name="cobol",
+            extensions=(".cob", ".cbl", ".cpy"),  # (``.cpy``: a copybook, records or paragraphs alone)
+            comment=("*>", ""),
+            # Fixed format (the grammar passes over the sequence area, columns 1-6, and reads a
+            # ``*`` in column 7 as a comment). A program is a container named by its
+            # ``PROGRAM-ID``, headed by its identification division; its divisions, the data
+            # division's sections and a file's ``FD`` are containers of their own body, headed
+            # to their first ``.``.
+            containers=frozenset(
+                {
+                    "program_definition", "environment_division", "data_division", "procedure_division",
+                    "file_section", "working_storage_section", "local_storage_section", "linkage_section",
+                    "report_section", "screen_section", "file_description", "section_header",
+                }
+            ),
+            # A paragraph, and a level-01 data description (a record: its level number is its
+            # type, ``keyword_paths``), are the statements or items written after their header.
+            functions=frozenset({"paragraph_header", "01", "1"}),
+            own_bodies=frozenset(
+                {
+                    "program_definition", "environment_division", "data_division", "procedure_division",
+                    "file_section", "working_storage_section", "local_storage_section", "linkage_section",
+                    "report_section", "screen_section", "file_description",
+                }
+            ),
+            head_ends={
+                "program_definition": "identification_division",
+                "file_description": "file_description_entry",
+                **dict.fromkeys(
+                    (
+                        "environment_division", "data_division", "procedure_division", "file_section",
+                        "working_storage_section", "local_storage_section", "linkage_section",
+                        "report_section", "screen_section",
+                    ),
+                    ".",
+                ),
+            },
+            # The grammar nests neither paragraphs in sections nor items in records: a header is
+            # a sibling of what it heads, which runs to the next header of its rank.
+            keyword_paths={"data_description": ("level_number",)},
+            sibling_runs={
+                "section_header": frozenset({"section_header"}),
+                "paragraph_header": frozenset({"section_header", "paragraph_header"}),
+                **dict.fromkeys(("01", "1"), frozenset({"01", "1", "77", "copy_statement"})),
+            },
+            text_names={
+                "section_header": r"(?P<name>[\w-]+)\s+SECTION\b",
+                "paragraph_header": r"(?P<name>[\w-]+)",
+            },
+            # The FD's records are in a list of their own, as a linkage section's may be.
+            transparent=frozenset({"record_description_list"}),
+            empty_comments=True,
+            # ``PROGRAM-ID. PAYROLL.`` in its identification division, ``FD SHIFT-FILE.``'s
+            # file, a record's ``entry_name``.
+            name_paths=frozenset({"identification_division", "file_description_entry"}),
+            path_skips=frozenset({"comment", "file_type"}),
+            name_types=frozenset({"program_name", "entry_name", "WORD"}),
+            anonymous_names={
+                "environment_division": "ENVIRONMENT DIVISION", "data_division": "DATA DIVISION",
+                "procedure_division": "PROCEDURE DIVISION", "file_section": "FILE SECTION",
+                "working_storage_section": "WORKING-STORAGE SECTION",
+                "local_storage_section": "LOCAL-STORAGE SECTION", "linkage_section": "LINKAGE SECTION",
+                "report_section": "REPORT SECTION", "screen_section": "SCREEN SECTION",
+            },
+            closers=frozenset({"end_program"}),  # ``END PROGRAM PAYROLL.`` closes it as a brace does
+            kinds={
+                "program_definition": "program",
+                **dict.fromkeys(("environment_division", "data_division", "procedure_division"), "division"),
+                **dict.fromkeys(
+                    (
+                        "file_section", "working_storage_section", "local_storage_section", "linkage_section",
+                        "report_section", "screen_section", "section_header",
+                    ),
+                    "section",
+                ),
+                "file_description": "file",
+                "paragraph_header": "paragraph",
+                "01": "record",
+                "1": "record",
+            },
+        ),  # fmt: skip
+        CodeSpec(
             name="groovy",
             # (Gradle's Groovy build scripts; a ``Jenkinsfile``: ``_BY_FILENAME``, ``_BY_NAME_PREFIX``.)
             extensions=(".groovy", ".gvy", ".gradle", ".jenkinsfile"),
@@ -3029,13 +3130,16 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("sass", (".sass",), ("//", "")),  # (no grammar for the indented syntax, nor for Less)
                 ("less", (".less",), ("//", "")),
                 ("properties", (".properties",), ("#", "")),
+                # A COBOL copybook (``.cpy``) of records or paragraphs alone, with no program around
+                # them, which the grammar cannot read (a copybook that is a whole program parses
+                # and is COBOL): told by its content (``_CONTENT_HINTS``), it owns no extension.
+                ("cobol_copybook", (), ("*>", "")),
                 # Languages a repository is written in that have no spec here yet (most have a
                 # grammar in the pack, none a spec): cut at blank lines, never skipped as
                 # unknown (an Elm or a COBOL project chunked nothing). Only extensions no other
                 # language claims: not D's ``.d`` (make's dependency files), Hack's ``.hh``
                 # (C++'s headers).
                 ("nim", (".nim", ".nims", ".nimble"), ("#", "")),
-                ("cobol", (".cob", ".cbl", ".cpy"), ("*>", "")),
                 ("elm", (".elm",), ("--", "")),
                 ("purescript", (".purs",), ("--", "")),
                 ("gleam", (".gleam",), ("//", "")),
@@ -3143,6 +3247,7 @@ _CONTENT_HINTS: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
     ".m": ((_OBJC_HINT, "objc"),),
     ".v": ((_COQ_HINT, "text"),),
     ".cls": ((_LATEX_CLASS_HINT, "latex"),),
+    ".cpy": ((re.compile(""), "cobol_copybook"),),  # (any copybook that does not parse as a program)
 }
 
 

@@ -50,6 +50,7 @@ _PYGMENTS_NAMES = {
     "groovy": "groovy",
     "cmake": "cmake",
     "properties": "properties",
+    "cobol_copybook": "cobol",
     **{name: name for name in (
         "nim", "pascal", "ada", "cobol", "elm", "purescript", "gleam", "odin", "tcl", "crystal", "haxe", "vala", "luau",
         "smali", "puppet", "jsonnet", "thrift", "capnp", "meson", "fish", "awk", "batch", "org", "bibtex",

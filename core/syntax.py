@@ -212,6 +212,8 @@ class _Run:
         self._named_calls: dict[tuple[int, int, str], str | None] = {}
         self._tails: dict[tuple[int, int, str], list[Node]] = {}  # (see :meth:`tail`)
         self._hung = spec.hung_comments  # (comments hung on the definition above: see _peeled)
+        # ``CodeSpec.text_names``, compiled.
+        self._text_names = {typed: re.compile(pattern) for typed, pattern in spec.text_names.items()}
 
     def type_of(self, node: Node) -> str:
         """``node``'s type, or for a call that defines (``CodeSpec.definition_calls``: Elixir's
@@ -469,7 +471,9 @@ class _Run:
                     flat.append(child)
                     if hung or data[child.end_byte - 1] in (32, 9):
                         flat.extend(_peeled(child, data, hung))
-            elif node.end_byte > node.start_byte and node.type not in spec.blank_tokens:
+            elif (
+                node.end_byte > node.start_byte or (spec.empty_comments and node.type in spec.attached)
+            ) and node.type not in spec.blank_tokens:
                 flat.append(node)
                 if node.type in spec.tail_comments and self.tail(node):
                     flat.extend(self.tail(node))  # (read first: no comment twice)
@@ -610,7 +614,59 @@ class _Run:
         units.extend(map(alone, attached))
         units.sort(key=lambda u: (u.first, u.nodes[0].start_byte))
         fused = _fuse(units, self.cut_short if spec.prototypes else None)
+        if spec.sibling_runs:
+            fused = self._join_runs(fused)
         return self._join_equations(fused) if spec.equations else fused
+
+    def _join_runs(self, units: list[Unit]) -> list[Unit]:
+        """A header's unit and the units after it up to the next header of its rank, as one
+        unit (``CodeSpec.sibling_runs``: COBOL's paragraph and the statements under it). The
+        comments right above a header are its own unit's already; those right above a statement
+        that ends a run (a ``COPY`` after a record) stay out of the run, with it."""
+        spec = self.spec
+        joined: list[Unit] = []
+        host: Unit | None = None  # the run being read
+        stops: frozenset[str] = frozenset()  # what ends it
+        waiting: list[Unit] = []  # comments after it: the run's, unless right above what ends it
+        for unit in units:
+            code = next((n for n in unit.nodes if not self.is_comment(n)), None)
+            if host is not None and code is None:
+                waiting.append(unit)
+                continue
+            typed = self.type_of(unit.definition or code or unit.nodes[0])
+            if host is not None and typed not in stops:
+                for taken in (*waiting, unit):
+                    host.nodes.extend(taken.nodes)
+                    host.last = max(host.last, taken.last)
+                waiting = []
+                continue
+            if host is not None:
+                # The comments right above what ends the run are its own; those before a
+                # blank line the run's last.
+                keep, edge = len(waiting), unit.first
+                while keep and waiting[keep - 1].last + 1 >= edge:
+                    keep -= 1
+                    edge = waiting[keep].first
+                for taken in waiting[:keep]:
+                    host.nodes.extend(taken.nodes)
+                    host.last = max(host.last, taken.last)
+                joined.extend(waiting[keep:])
+                waiting = []
+            joined.append(unit)
+            found = spec.sibling_runs.get(typed) if unit.definition is not None else None
+            host, stops = (unit, found) if found is not None else (None, frozenset())
+        for taken in waiting:  # (the file's or the level's last comments: the last run's)
+            assert host is not None
+            host.nodes.extend(taken.nodes)
+            host.last = max(host.last, taken.last)
+        return joined
+
+    def run_members(self, unit: Unit) -> list[Node]:
+        """The nodes a ``CodeSpec.sibling_runs`` definition's unit holds after its header: its
+        statements or members."""
+        definition = unit.definition
+        assert definition is not None
+        return [n for n in unit.nodes if n.start_byte >= definition.end_byte]
 
     def _follows(self, units: list[Unit], node: Node) -> Unit | None:
         """The unit of the defining call right before ``node`` when ``node`` is a call whose
@@ -1188,6 +1244,11 @@ class _Run:
             head = label or self._head_name(definition)
             if head:
                 return head
+        if spec.text_names and typed in spec.text_names:
+            # COBOL's ``2000-PROCESS SECTION.``: its name is in its text, no node's.
+            matched = self._text_names[typed].match(self._text(definition).decode("utf-8", "replace"))
+            if matched is not None:
+                return matched.group("name")
         name = None
         formatted = spec.name_formats.get(typed)
         if formatted is not None:
@@ -2242,7 +2303,8 @@ class _Run:
             and (paired is None or n != paired[0])
         ]  # fmt: skip
         signature = self.unit_signature(unit)
-        if body is None and not (definition.type in self.spec.properties and after):
+        runs = bool(self.spec.sibling_runs) and self.type_of(definition) in self.spec.sibling_runs
+        if body is None and not ((definition.type in self.spec.properties or runs) and after):
             # No body to pack (an interface method under a long doc comment, a type alias, a
             # macro): cut by its children, then lines; the pieces are still its numbered parts.
             start = len(self.out)
@@ -2287,7 +2349,9 @@ class _Run:
                     break
                 holder = holder.parent
             tail += [c for w in unit.wrappers for c in w.children if c.start_byte >= definition.end_byte]
-        else:  # a property whose accessors stand beside it (``CodeSpec.accessors``): their statements are its body
+        else:
+            # A property whose accessors stand beside it (``CodeSpec.accessors``): their
+            # statements are its body; a header's run its statements or members (``sibling_runs``).
             head_last, inside, tail = _lines(definition, self.doc.data, self._hung)[1], [], []
         repeat = self.repeatable(symbol, signature)
         if repeat == signature and ("\n" in signature or signature in self._unfolded):
@@ -3398,8 +3462,10 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                 path = symbol_path
             outer = unit.wrappers[0] if unit.wrappers else definition
             first, last = run.node_lines(outer)
+            runs = bool(spec.sibling_runs) and run.type_of(definition) in spec.sibling_runs
             if (
                 definition.type in spec.properties
+                or runs
                 or definition.type in spec.equations
                 or _key(definition) in run._sibling_bodies
                 or (spec.name_followers and definition.type in spec.definition_calls)
@@ -3436,7 +3502,11 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                     run.unit_signature(unit),
                 )
             )
-            if body is not None:
+            if runs:  # a header's run (``CodeSpec.sibling_runs``): what it holds after its header
+                classy = typed in spec.containers and run.classy(definition)
+                members = run.run_members(unit)
+                stack.append((members, symbol_path, classy, depth + 1, typed not in spec.containers, False))
+            elif body is not None:
                 classy = typed in spec.containers and run.classy(definition)
                 function_body = typed not in spec.containers
                 members = list(body.children)

@@ -439,7 +439,6 @@ def test_more_common_file_types_are_read_in_their_language(tmp_path) -> None:  #
 
 LANGUAGES_WITHOUT_A_SPEC = {
     "src/Main.elm": ("elm", "module Main exposing (main)\n\n-- the entry\nmain =\n    text \"hi\"\n"),
-    "src/PAYROLL.cbl": ("cobol", "       IDENTIFICATION DIVISION.\n       PROGRAM-ID. PAYROLL.\n\n       PROCEDURE DIVISION.\n"),
     "src/stock.nim": ("nim", "proc pick(n: int): int =\n  n + 1\n\necho pick(1)\n"),
     "schema.prisma": ("prisma", "model Bin {\n  id Int @id\n}\n\nmodel Aisle {\n  id Int @id\n}\n"),
     "manifests/init.pp": ("puppet", "class stock {\n  package { 'nginx': ensure => installed }\n}\n"),
@@ -452,7 +451,7 @@ LANGUAGES_WITHOUT_A_SPEC = {
 
 
 def test_languages_without_a_spec_are_chunked_as_text_not_skipped(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    # An Elm, COBOL or Nim project, a Prisma schema, Puppet manifests, a Meson
+    # An Elm or Nim project, a Prisma schema, Puppet manifests, a Meson
     # build, Go's go.mod, Windows batch files, a CHANGELOG and AsciiDoc were skipped as "unknown
     # file type": such a project chunked nothing at all. They are cut at blank-line blocks,
     # with their own comment syntax in the breadcrumb.
@@ -473,8 +472,6 @@ def test_languages_without_a_spec_are_chunked_as_text_not_skipped(tmp_path) -> N
     comment = {f.language: f for f in corpus.files}
     elm = chunk_document(prepare("src/Main.elm", "elm", comment["elm"].text), ChunkSettings(), "syntax")
     assert elm[0].embed_text.startswith("-- src/Main.elm")
-    cobol = chunk_document(prepare("src/PAYROLL.cbl", "cobol", comment["cobol"].text), ChunkSettings(), "syntax")
-    assert cobol[0].embed_text.startswith("*> src/PAYROLL.cbl")
     # Extensions another file type claims stay unknown: make's dependency files (``.d``, D's
     # too). (``.cls``, Apex's classes and LaTeX's, is Apex's unless its text is LaTeX's: see
     # test_syntax's Apex tests.)
