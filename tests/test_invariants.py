@@ -53,6 +53,7 @@ def test_samples_cover_many_languages() -> None:
                      "apex",
                      "ada",
                      "pascal",
+                     "cobol",
                      "json", "sql", "text"):
         assert expected in languages, expected
 

@@ -268,6 +268,11 @@ LANGUAGE_CASES = {
              (".price-tag \u00bb .price-tag__currency::after", "rule")]),
     # ``function(name ...)`` and ``macro(name ...)`` are named by their first argument; a
     # function defined in a function's body is nested in it.
+    # A program, its divisions and sections; paragraphs in their section, level-01 records.
+    "cobol": ("polyglot_scripts/cobol/PICKPAY.cbl",
+              [("PICKPAY", "program"), ("PICKPAY.PROCEDURE DIVISION.3000-PAY", "section"),
+               ("PICKPAY.PROCEDURE DIVISION.3000-PAY.3000-CALC-WEEK-PAY", "paragraph"),
+               ("PICKPAY.DATA DIVISION.WORKING-STORAGE SECTION.WS-PICKER-WEEK", "record")]),
     "cmake": ("polyglot_scripts/cmake/cmake/StockTools.cmake",
               [("stock_embed_price_table._stock_cents", "function"), ("stock_embed_price_table", "function"),
                ("stock_add_tool", "function"), ("stock_strict_warnings", "function"), ("stock_low_mark", "macro")]),
@@ -345,7 +350,7 @@ COMMENT_PREFIXES = {
     "python": "#", "ruby": "#", "bash": "#", "lua": "--", "graphql": "#", "hcl": "#", "haskell": "--", "julia": "#",
     "r": "#", "perl": "#", "elixir": "#", "powershell": "#", "ocaml": "(*", "ocaml_interface": "(*", "erlang": "%", "fortran": "!", "clojure": ";;", "css": "/*", "scss": "/*", "matlab": "%",
     "scheme": ";;", "racket": ";;", "commonlisp": ";;", "elisp": ";;",
-    "cmake": "#", "vhdl": "--", "starlark": "#", "nix": "#", "ada": "--",
+    "cmake": "#", "vhdl": "--", "starlark": "#", "nix": "#", "ada": "--", "cobol": "*>",
 }  # fmt: skip
 
 
@@ -6062,3 +6067,142 @@ def test_ada_a_generic_package_head_keeps_its_formals_and_no_member() -> None:
     assert "procedure Push" not in "".join(c.text for c in heads)
     push = next(c for c in chunks if c.symbol == "P.Smoothing.Push")
     assert (push.kind, push.header, push.parent_id) == ("procedure", "package Smoothing is", heads[0].id)
+# ---- COBOL --------------------------------------------------------------------------------------
+
+_COBOL = "polyglot_scripts/cobol/PICKPAY.cbl"
+_PAY = "PICKPAY.PROCEDURE DIVISION"
+_STORAGE = "PICKPAY.DATA DIVISION.WORKING-STORAGE SECTION"
+
+
+def test_cobol_programs_divisions_sections_paragraphs_and_records_are_definitions() -> None:
+    prep = _prep(_COBOL)
+    assert prep.doc.language == "cobol" and not prep.damage.ranges
+    found = {d.symbol: d for d in list_definitions(prep)}
+    assert {(s, d.kind) for s, d in found.items()} >= {
+        ("PICKPAY", "program"),
+        ("PICKPAY.ENVIRONMENT DIVISION", "division"),
+        ("PICKPAY.DATA DIVISION", "division"),
+        ("PICKPAY.DATA DIVISION.FILE SECTION.SHIFT-FILE", "file"),
+        ("PICKPAY.DATA DIVISION.FILE SECTION.SHIFT-FILE.SHIFT-IN", "record"),
+        (_STORAGE, "section"),
+        (f"{_STORAGE}.WS-RATES", "record"),
+        (f"{_STORAGE}.WS-PICKER-WEEK", "record"),
+        (_PAY, "division"),
+        (f"{_PAY}.2000-SHIFTS", "section"),
+        (f"{_PAY}.2000-SHIFTS.2000-READ-SHIFT", "paragraph"),
+        (f"{_PAY}.3000-PAY.3000-CALC-WEEK-PAY", "paragraph"),
+    }
+    lines = prep.doc.text.splitlines()
+    # A paragraph runs from its header to the next paragraph's comments; a section holds its
+    # paragraphs; a record its items, to the next 01 (its 05/10 items, its 88 conditions).
+    read = found[f"{_PAY}.2000-SHIFTS.2000-READ-SHIFT"]
+    assert lines[read.first - 1].strip() == "2000-READ-SHIFT." and lines[read.last - 1].strip() == "END-READ."
+    add = found[f"{_PAY}.2000-SHIFTS.2100-ADD-SHIFT"]
+    assert lines[add.first - 1].strip() == "2100-ADD-SHIFT." and lines[add.last - 1].strip() == "ADD SR-MISPICKS TO WS-MISPICKS."
+    assert found[f"{_PAY}.2000-SHIFTS"].last == add.last
+    week = found[f"{_STORAGE}.WS-PICKER-WEEK"]
+    assert lines[week.last - 1].strip().startswith("10  WS-GROSS-PAY")
+    # 05 items are no definitions of their own; 77 items and ``COPY`` are none either.
+    assert not any(s.endswith(("WS-HOURS", "WS-PICKERS-PAID", "SHIFTREC")) for s in found)
+    assert found[f"{_PAY}.3000-PAY.3000-CALC-WEEK-PAY"].signature == "3000-CALC-WEEK-PAY."
+
+
+def test_cobol_a_big_container_is_a_header_and_its_members_and_a_long_paragraph_repeats_its_header() -> None:
+    prep = _prep(_COBOL)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=1200), "syntax")
+    assert_lossless(prep, chunks)
+    assert_budget(chunks, 1200)
+    assert not any(c.flags or c.fallback for c in chunks)
+    by_id = {c.id: c for c in chunks}
+    # The working storage is split into its head (listing its records) and a chunk per record.
+    head = next(c for c in chunks if c.kind == "class_header" and c.symbol == _STORAGE)
+    assert head.text.strip() == "WORKING-STORAGE SECTION." and "*>   01 WS-RATES" in head.header
+    rates = next(c for c in chunks if c.symbol == f"{_STORAGE}.WS-RATES")
+    assert rates.kind == "record" and by_id[rates.parent_id] is head
+    assert rates.text.startswith("      * Pay rules agreed") and "WS-BONUS-CAP" in rates.text
+    # The 60-line paragraph: its parts under its section's head, each after the first under its header.
+    parts = [c for c in chunks if c.symbol == f"{_PAY}.3000-PAY.3000-CALC-WEEK-PAY"]
+    assert len(parts) >= 2 and all(c.kind == "paragraph" for c in parts)
+    assert [c.part for c in parts] == list(range(1, len(parts) + 1))
+    # Its comment block above it stays with it.
+    assert parts[0].text.startswith("      *----") and "Overtime: hours past 35" in parts[0].text
+    assert "       3000-CALC-WEEK-PAY.\n" in parts[0].text
+    assert all(c.header == "3000-CALC-WEEK-PAY." and c.parent_id == parts[0].id for c in parts[1:])
+    section = by_id[parts[0].parent_id]
+    assert section.kind == "class_header" and section.symbol == f"{_PAY}.3000-PAY"
+    assert parts[0].embed_text.startswith(f"*> {_COBOL} :: {_PAY}.3000-PAY.3000-CALC-WEEK-PAY\n")
+    # A comment right above a statement that ends a record (``COPY``) goes with that statement.
+    copy = next(c for c in chunks if "COPY SHIFTREC." in c.text)
+    assert "The shift being read" in copy.text and copy.symbol == _STORAGE
+
+
+def test_cobol_a_big_record_is_cut_between_its_items_under_its_entry() -> None:
+    prep = _prep(_COBOL)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=400), "syntax")
+    assert_lossless(prep, chunks)
+    week = [c for c in chunks if c.symbol == f"{_STORAGE}.WS-PICKER-WEEK"]
+    assert len(week) >= 2 and all(c.kind == "record" for c in week)
+    assert all(c.header == "01  WS-PICKER-WEEK" for c in week[1:])
+    # Cut between items: every part ends on an item's period.
+    assert all(c.text.rstrip().endswith(".") for c in week)
+
+
+def test_cobol_fixed_format_sequence_numbers_and_comments_in_column_7() -> None:
+    source = (
+        "000100 IDENTIFICATION DIVISION.\n"
+        "000200 PROGRAM-ID. AISLES.\n"
+        "000300 DATA DIVISION.\n"
+        "000400 WORKING-STORAGE SECTION.\n"
+        "000500* Bins of one aisle.\n"
+        "000600 01  WS-AISLE.\n"
+        "000700     05  WS-BIN        PIC X(4) OCCURS 40.\n"
+        "000800 PROCEDURE DIVISION.\n"
+        "000900*> Counts the bins left to restock.\n"
+        "001000 COUNT-BINS.\n"
+        "001100     DISPLAY WS-BIN (1) *> the first\n"
+        "001200     STOP RUN.\n"
+    )
+    prep = prepare("AISLES.cbl", "cobol", source)
+    assert not prep.damage.ranges
+    found = {d.symbol: d for d in list_definitions(prep)}
+    assert (found["AISLES.PROCEDURE DIVISION.COUNT-BINS"].first, found["AISLES.PROCEDURE DIVISION.COUNT-BINS"].last) == (10, 12)
+    assert found["AISLES.DATA DIVISION.WORKING-STORAGE SECTION.WS-AISLE"].first == 6
+    chunks = _syntax("AISLES.cbl", "cobol", source, unit="chars", budget=150)
+    paragraph = next(c for c in chunks if c.symbol == "AISLES.PROCEDURE DIVISION.COUNT-BINS")
+    assert paragraph.text.startswith("000900*> Counts the bins") and paragraph.kind == "paragraph"
+    record = next(c for c in chunks if c.symbol.endswith("WS-AISLE"))
+    assert record.text.startswith("000500* Bins of one aisle.") and record.kind == "record"
+
+
+def test_cobol_broken_code_is_damaged_and_still_lossless() -> None:
+    text = (SAMPLES / _COBOL).read_text("utf-8")
+    old = "           MOVE WS-PICKER-NAME TO DL-PICKER-NAME\n"
+    assert old in text
+    broken = prepare(_COBOL, "cobol", text.replace(old, "           MOVE WS-PICKER-NAME TO TO ) DL-PICKER-NAME (\n", 1))
+    assert broken.damage.ranges
+    chunks = chunk_document(broken, ChunkSettings(unit="chars", budget=600), "syntax")
+    assert_lossless(broken, chunks)
+    assert_slices_true(broken, chunks)
+    assert all(c.fallback is None for c in chunks)
+    damaged = {c.symbol for c in chunks if "damaged" in c.flags}
+    assert damaged and all(s.startswith(f"{_PAY}.4000-REPORT") for s in damaged), damaged
+    assert not any("damaged" in c.flags for c in chunks if c.symbol.endswith("3000-CALC-WEEK-PAY"))
+
+
+def test_cobol_files_by_extension_and_copybooks_of_records_alone_are_text() -> None:
+    from core.sources import load_file
+
+    assert (detect_language("PICKPAY.cbl"), detect_language("pickpay.cob"), detect_language("SHIFTREC.cpy")) == (
+        ("cobol",) * 3
+    )
+    # The grammar reads a program only: a copybook of records alone is cut at blank-line blocks.
+    copybook = load_file(SAMPLES / "polyglot_scripts/cobol/SHIFTREC.cpy")
+    assert copybook.language == "cobol_copybook"
+    prep = prepare(copybook.path, copybook.language, copybook.text)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=700), "syntax")
+    assert chunks and all(c.strategy == "text" and not c.fallback for c in chunks)
+    assert chunks[0].embed_text.startswith("*> ") and "01  SHIFT-RECORD." in chunks[0].text
+    assert_lossless(prep, chunks)
+    # The program itself is COBOL's, chunked by its syntax.
+    program = load_file(SAMPLES / _COBOL)
+    assert program.language == "cobol"
