@@ -3160,7 +3160,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 ("meson", (), ("#", "")),  # (``meson.build``, ``meson_options.txt``: by name)
                 ("fish", (".fish",), ("#", "")),
                 ("awk", (".awk",), ("#", "")),
-                ("batch", (".bat", ".cmd"), ("REM ", "")),
+                ("batch", (".bat", ".cmd"), ("REM", "")),
                 ("asm", (".asm", ".nasm"), (";", "")),
                 ("gomod", (), ("//", "")),  # (Go's ``go.mod`` and ``go.work``: by name)
                 ("asciidoc", (".adoc", ".asciidoc"), ("//", "")),

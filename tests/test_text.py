@@ -398,6 +398,30 @@ def test_a_web_projects_files_are_chunked_not_skipped(tmp_path) -> None:  # type
             assert chunks[0].embed_text.startswith(f"{comments[source.language]} {source.path} :: ")
 
 
+def _each_file_chunked(root, files: dict[str, tuple[str, str]]) -> dict[str, list]:  # type: ignore[no-untyped-def]
+    """Write ``files`` (path: (language, text)) under ``root``, load the folder as the app and the
+    CLI do, check that none is skipped and each is read in its language, and chunk each with
+    the syntax strategy at 60 chars: slices true, lossless. Each file's chunks, by path."""
+    from core.sources import load_folder
+
+    for rel, (_, text) in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, "utf-8")
+    corpus = load_folder(root)
+    assert not corpus.skipped and {f.path: f.language for f in corpus.files} == {
+        rel: language for rel, (language, _) in files.items()
+    }
+    chunked = {}
+    for source in corpus.files:
+        prep = prepare(source.path, source.language, source.text)
+        chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=60), "syntax")
+        assert chunks, source.path
+        assert_slices_true(prep, chunks)
+        assert_lossless(prep, chunks)
+        chunked[source.path] = chunks
+    return chunked
+
+
 MORE_FILE_TYPES = {
     "docs/intro.mdx": ("markdown", "import Tabs from '@theme/Tabs'\n\n# Intro\n\nSome text.\n\n## Install\n\n<Tabs />\n"),
     "analysis/report.qmd": ("markdown", "---\ntitle: Report\n---\n\n# Data\n\n```{python}\nx = 1\n```\n"),
@@ -421,20 +445,8 @@ def test_more_common_file_types_are_read_in_their_language(tmp_path) -> None:  #
     # Jenkinsfile, CMake's CMakeLists.txt (a .txt), sbt builds, zsh, .pyw and .graphqls files
     # were skipped as "unknown file type", or read as plain text; Pascal's units and Delphi's
     # projects were cut as text.
-    from core.sources import load_folder
-
-    for rel, (_, text) in MORE_FILE_TYPES.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text, "utf-8")
-    corpus = load_folder(tmp_path)
-    expected = {rel: language for rel, (language, _) in MORE_FILE_TYPES.items()}
-    assert not corpus.skipped and {f.path: f.language for f in corpus.files} == expected
-    for source in corpus.files:
-        prep = prepare(source.path, source.language, source.text)
-        chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=60), "syntax")
-        assert chunks and not any(c.fallback for c in chunks), source.path
-        assert_slices_true(prep, chunks)
-        assert_lossless(prep, chunks)
+    for chunks in _each_file_chunked(tmp_path, MORE_FILE_TYPES).values():
+        assert not any(c.fallback for c in chunks)
 
 
 LANGUAGES_WITHOUT_A_SPEC = {
@@ -455,23 +467,11 @@ def test_languages_without_a_spec_are_chunked_as_text_not_skipped(tmp_path) -> N
     # build, Go's go.mod, Windows batch files, a CHANGELOG and AsciiDoc were skipped as "unknown
     # file type": such a project chunked nothing at all. They are cut at blank-line blocks,
     # with their own comment syntax in the breadcrumb.
-    from core.sources import load_folder
-
-    for rel, (_, text) in LANGUAGES_WITHOUT_A_SPEC.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text, "utf-8")
-    corpus = load_folder(tmp_path)
-    expected = {rel: language for rel, (language, _) in LANGUAGES_WITHOUT_A_SPEC.items()}
-    assert not corpus.skipped and {f.path: f.language for f in corpus.files} == expected
-    for source in corpus.files:
-        prep = prepare(source.path, source.language, source.text)
-        chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=60), "syntax")
-        assert chunks and all(c.strategy == "text" and not c.fallback for c in chunks), source.path
-        assert_slices_true(prep, chunks)
-        assert_lossless(prep, chunks)
-    comment = {f.language: f for f in corpus.files}
-    elm = chunk_document(prepare("src/Main.elm", "elm", comment["elm"].text), ChunkSettings(), "syntax")
-    assert elm[0].embed_text.startswith("-- src/Main.elm")
+    chunked = _each_file_chunked(tmp_path, LANGUAGES_WITHOUT_A_SPEC)
+    for path, chunks in chunked.items():
+        assert all(c.strategy == "text" and not c.fallback for c in chunks), path
+    assert chunked["src/Main.elm"][0].embed_text.startswith("-- src/Main.elm")
+    assert chunked["scripts/build.bat"][0].embed_text.startswith("REM scripts/build.bat")
     # Extensions another file type claims stay unknown: make's dependency files (``.d``, D's
     # too). (``.cls``, Apex's classes and LaTeX's, is Apex's unless its text is LaTeX's: see
     # test_syntax's Apex tests.)
