@@ -661,6 +661,11 @@ class _Run:
             host.last = max(host.last, taken.last)
         return joined
 
+    def is_run(self, definition: Node) -> bool:
+        """Whether ``definition`` is a header whose body is the run of siblings after it
+        (``CodeSpec.sibling_runs``: COBOL's paragraph)."""
+        return bool(self.spec.sibling_runs) and self.type_of(definition) in self.spec.sibling_runs
+
     def run_members(self, unit: Unit) -> list[Node]:
         """The nodes a ``CodeSpec.sibling_runs`` definition's unit holds after its header: its
         statements or members."""
@@ -1316,18 +1321,13 @@ class _Run:
             before = named.prev_sibling if named is not None else None
             if before is not None and before.type in spec.name_prefixes:
                 name = f"{before.type}{name}"  # MATLAB's ``function set.Price(obj, v)``: ``set.Price``
-        qualifier = spec.qualifiers.get(typed)
-        if qualifier is not None:
-            node = definition.child_by_field_name(qualifier)
-            text = _clean_name(self._text(node)) if node is not None else None
-            if text:
-                name = f"{text}.{name}"
-        if spec.qualifiers and unit.wrappers:
-            # A wrapper's field too: Ada's ``separate (Conveyor.Control)`` subunit holds the
-            # body of ``Conveyor.Control.Run_Shift``, as it is named in the package's own body.
-            for wrapper in reversed(unit.wrappers):
-                qualifier = spec.qualifiers.get(wrapper.type)
-                node = wrapper.child_by_field_name(qualifier) if qualifier is not None else None
+        if spec.qualifiers:
+            # Its own field (Ruby's ``def self.settings``), then each wrapper's from the inside
+            # out: Ada's ``separate (Conveyor.Control)`` subunit holds the body of
+            # ``Conveyor.Control.Run_Shift``, as it is named in the package's own body.
+            for holder, key in ((definition, typed), *((w, w.type) for w in reversed(unit.wrappers))):
+                qualifier = spec.qualifiers.get(key)
+                node = holder.child_by_field_name(qualifier) if qualifier is not None else None
                 text = _clean_name(self._text(node)) if node is not None else None
                 if text:
                     name = f"{text}.{name}"
@@ -1651,12 +1651,11 @@ class _Run:
             # String)`` then its ``def``s): its head is its text before its first member.
             end = self.members_start(definition)
         opener = spec.head_ends.get(typed)
-        if opener is not None or typed in self._named_types:
+        if opener is not None or typed in self._named_types or definition.type in spec.head_patterns:
             # Its own body, headed to its opening token (Zig's ``struct {``); a call named by a
-            # keyword argument, to that argument (``cc_library(`` then ``name = "stock",``).
+            # keyword argument, to that argument (``cc_library(`` then ``name = "stock",``); a
+            # statement read by its head's text, to its body's ``{`` (Groovy's).
             end = self.head_end(definition) or end
-        elif spec.head_patterns and definition.type in spec.head_patterns:
-            end = self.head_end(definition) or end  # to its body's ``{``
         if wrappers and (
             typed in spec.self_bodies
             or any(w.type in spec.naming_wrappers for w in wrappers)
@@ -2303,7 +2302,7 @@ class _Run:
             and (paired is None or n != paired[0])
         ]  # fmt: skip
         signature = self.unit_signature(unit)
-        runs = bool(self.spec.sibling_runs) and self.type_of(definition) in self.spec.sibling_runs
+        runs = self.is_run(definition)
         if body is None and not ((definition.type in self.spec.properties or runs) and after):
             # No body to pack (an interface method under a long doc comment, a type alias, a
             # macro): cut by its children, then lines; the pieces are still its numbered parts.
@@ -3462,7 +3461,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                 path = symbol_path
             outer = unit.wrappers[0] if unit.wrappers else definition
             first, last = run.node_lines(outer)
-            runs = bool(spec.sibling_runs) and run.type_of(definition) in spec.sibling_runs
+            runs = run.is_run(definition)
             if (
                 definition.type in spec.properties
                 or runs
