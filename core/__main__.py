@@ -28,6 +28,7 @@ from core.sizing import is_default_model
 from core.sources import Limits, Note, Skipped, SourceFile
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # as a shell reports a process Ctrl-C ended
 HEADER_CHOICES: dict[str, bool | None] = {"detect": None, "yes": True, "no": False}  # --header: tables' first row
 
 
@@ -194,17 +195,17 @@ class _OneLineParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
+    from core import cli_retrieval
+
     parser = _OneLineParser(prog="python -m core", description="Chunk Explorer's command line.")
     sub = parser.add_subparsers(dest="command", required=True)
     chunk = sub.add_parser("chunk", help="write chunks of a file or folder as JSONL on stdout")
-    chunk.add_argument("path", type=Path, help="a file, a folder or a zipped repository")
+    chunk.add_argument("path", type=cli_retrieval.input_path, help="a file, a folder or a zipped repository")
     _add_chunk_options(chunk, embeds=False)
     chunk.add_argument(
         "--jobs", type=int, default=0,
         help="processes for a folder (default 0: one per CPU for big inputs, else 1); the output is the same",
     )
-    from core import cli_retrieval
-
     cli_retrieval.add_commands(sub, _add_chunk_options)
     return parser
 
@@ -316,6 +317,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # `... | head` closed the pipe: not an error of ours
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback (an index run writes nothing half-done)
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

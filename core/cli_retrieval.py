@@ -33,6 +33,14 @@ DEFAULT_CACHE = DEFAULT_DB / "chunk_explorer" / "embeddings.sqlite3"  # Store(DE
 DATA_VARIABLE = "CHUNK_EXPLORER_DATA"  # the app's data folder, when it is moved
 
 
+def input_path(value: str) -> Path:
+    """A PATH argument: an empty one (a script's unset ``"$VAR"``) is refused, not read as the
+    current folder, as ``Path("")`` would be."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("an empty path; give a file, a folder or a zip")
+    return Path(value)
+
+
 def default_db() -> Path:
     """The data folder when ``--db`` is not given: the app's, ``$CHUNK_EXPLORER_DATA/chroma``
     when that is set, else ``data/chroma`` below the current folder (the repository's root,
@@ -59,7 +67,7 @@ _PARTS_HELP = (
 def add_commands(sub: argparse._SubParsersAction, add_chunk_options: Callable[[argparse.ArgumentParser], None]) -> None:  # type: ignore[type-arg]
     """Register ``index``, ``query`` and ``eval`` on the CLI's sub-parsers."""
     index = sub.add_parser("index", help="embed a file or folder into a Chroma collection per strategy")
-    index.add_argument("path", type=Path, help=_PATH_HELP)
+    index.add_argument("path", type=input_path, help=_PATH_HELP)
     index.add_argument("--db", type=Path, help=_DB_HELP)
     add_chunk_options(index)
     index.add_argument("--quiet", action="store_true", help="no summary on stderr")
@@ -78,7 +86,7 @@ def add_commands(sub: argparse._SubParsersAction, add_chunk_options: Callable[[a
     query.set_defaults(handler=cmd_query)
 
     evaluate = sub.add_parser("eval", help="retrieval metrics of an annotated query set per strategy and mode")
-    evaluate.add_argument("path", type=Path, help=_PATH_HELP)
+    evaluate.add_argument("path", type=input_path, help=_PATH_HELP)
     evaluate.add_argument("--queries", type=Path, required=True, help="JSONL: query, path, symbol or start_line/end_line; also: more right answers")
     evaluate.add_argument("-k", type=int, default=5, help="cut-off of touched@k, whole@k, MRR (default 5)")
     evaluate.add_argument("--mode", choices=(*_MODE_CHOICES, "all"), default="all", help="default: all")

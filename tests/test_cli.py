@@ -458,3 +458,31 @@ def test_chunk_a_notebook_as_the_script_of_its_cells() -> None:
     assert all(c["text"].startswith(("# %% cell", "def ")) for c in chunks), [c["text"][:30] for c in chunks]
     assert "days_of_cover" in {c["symbol"] for c in chunks}
     assert not any("iVBOR" in c["text"] or '"outputs"' in c["text"] for c in chunks)
+
+
+@pytest.mark.parametrize("command", ["chunk", "index", "eval"])
+def test_an_empty_path_is_refused_not_read_as_the_current_folder(command: str) -> None:
+    # ``Path("")`` is ``.``: a script's unset "$VAR" chunked (or embedded) the whole folder.
+    extra = ["--queries", "q.jsonl"] if command == "eval" else []
+    done = run(command, "", *extra)
+    assert done.returncode == 2
+    assert "an empty path" in done.stderr and "Traceback" not in done.stderr
+    assert done.stdout == ""
+
+
+def test_ctrl_c_ends_the_command_with_one_line() -> None:
+    import signal
+    import time
+
+    import sysconfig
+
+    folder = Path(sysconfig.get_paths()["stdlib"])  # many seconds of work in tokens
+    proc = subprocess.Popen([sys.executable, "-m", "core", "chunk", str(folder), "--jobs", "1", "--unit", "tokens"],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    time.sleep(1.5)  # past the imports, into the chunking
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    if proc.returncode == 0:
+        pytest.skip("the run ended before the signal")
+    assert proc.returncode == 130
+    assert err.strip().splitlines()[-1] == "interrupted" and "Traceback" not in err
