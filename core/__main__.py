@@ -317,7 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # `... | head` closed the pipe: not an error of ours
         return 0
-    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback (an index run writes nothing half-done)
+    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback (an index cut short is said so by the next run, and mended)
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
 

@@ -472,9 +472,8 @@ def test_an_empty_path_is_refused_not_read_as_the_current_folder(command: str) -
 
 def test_ctrl_c_ends_the_command_with_one_line() -> None:
     import signal
-    import time
-
     import sysconfig
+    import time
 
     folder = Path(sysconfig.get_paths()["stdlib"])  # many seconds of work in tokens
     proc = subprocess.Popen([sys.executable, "-m", "core", "chunk", str(folder), "--jobs", "1", "--unit", "tokens"],
