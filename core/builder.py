@@ -234,14 +234,21 @@ class ChunkMaker:
             end_line = doc.line_of_byte(max(start_byte, end_byte - 1))
         else:
             start_line, end_line = lines
-        fields: tuple[object, ...] = (doc.path, self.strategy, kind, symbol, part, parts, start_byte, end_byte)
+        final_flags = tuple(flags) if len(flags) < 2 else tuple(sorted(set(flags)))
+        # Everything the record holds beside its texts is in the id: an index keeps a chunk whose
+        # id it already has, so a chunk whose parent, flags or lines changed (an edit of the same
+        # length elsewhere in its definition) must come under a new id.
+        fields: tuple[object, ...] = (
+            doc.path, self.strategy, kind, symbol, part, parts, start_byte, end_byte,
+            parent_id or "", start_line, end_line, ",".join(final_flags),
+        )  # fmt: skip
         if self.fallback:  # the syntax run's windows must not share ids with the fixed run's
             fields = (*fields, f"fallback={self.fallback}")
         ident = span_chunk_id(fields, prefix, doc.data, start_byte, end_byte)
         return Chunk(
             ident, doc.path, doc.language, self.strategy, kind, symbol, parent_id, start_line, end_line,
             start_byte, end_byte, part, parts, header, text, embed_text, size, self.settings.unit, self.fallback,
-            None, None, None, tuple(flags) if len(flags) < 2 else tuple(sorted(set(flags))),
+            None, None, None, final_flags,
         )  # fmt: skip  (positional, in the order of Chunk's fields: measurably faster)
 
 

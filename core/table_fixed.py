@@ -160,9 +160,16 @@ def _annotated(
             flags.add("split_row_start")
         if ends[last] > b:
             flags.add("split_row_end")
+    final_flags = tuple(sorted(flags))
+    # Rows, lines and flags are in the id as well as the span: an index keeps a chunk whose id
+    # it has, so a window whose rows moved (an edit of the same length before it) needs a new id.
+    ident = chunk_id(
+        window.path, "fixed", window.kind, table.name, window.part, window.parts, a, b,
+        f"rows {row_start}-{row_end} lines {lines[0]}-{lines[1]} {','.join(final_flags)}", window.embed_text,
+    )  # fmt: skip
     return replace(
         window,
-        id=chunk_id(window.path, "fixed", window.kind, table.name, window.part, window.parts, a, b, window.embed_text),
+        id=ident,
         symbol=table.name,
         start_byte=a,
         end_byte=b,
@@ -171,7 +178,7 @@ def _annotated(
         row_start=row_start,
         row_end=row_end,
         columns=table.columns,
-        flags=tuple(sorted(flags)),
+        flags=final_flags,
     )
 
 

@@ -506,8 +506,9 @@ class _TableChunker:
         ):
             # chunk_id(path, "table_rows", name, span, embed), its first three parts hashed once
             # (the span is one part: chunk_id hashes each part separately, 20k times a file).
+            # The lines are in it too: an edit of the same length before a batch can move them.
             digest = id_head.copy()
-            digest.update(f"{row_start}-{row_end}@{start_byte}-{end_byte}\x1f".encode())
+            digest.update(f"{row_start}-{row_end}@{start_byte}-{end_byte}:{start_line}-{end_line}\x1f".encode())
             digest.update(embed.encode("utf-8", "surrogatepass"))
             digest.update(b"\x1f")
             out.append(
@@ -638,19 +639,25 @@ class _TableChunker:
             flags = ["oversized"] if size > self.settings.budget else []
             if table.generated_header:
                 flags.append("generated_header")
+            parent_id = chunks[0].id if chunks else None  # parts 2.. are the first's
+            start_byte, stop_byte = (table.start_byte, end_byte) if table.has_source_text else (0, 0)
+            last_line = max(end_line, table.start_line)
+            # The span, lines and parent are in the id with the text: an index keeps the record of
+            # an id it has, and an edit elsewhere in the table can change them alone.
+            where = f"{parent_id or ''}@{start_byte}-{stop_byte}:{table.start_line}-{last_line} {','.join(flags)}"
             chunks.append(
                 Chunk(
-                    id=chunk_id(self.source.path, "table", "table_profile", table.name, part, len(texts), embed),
+                    id=chunk_id(self.source.path, "table", "table_profile", table.name, part, len(texts), where, embed),
                     path=self.source.path,
                     language=self.source.language,
                     strategy="table",
                     kind="table_profile",
                     symbol=table.name,
-                    parent_id=chunks[0].id if chunks else None,  # parts 2.. are the first's
+                    parent_id=parent_id,
                     start_line=table.start_line,
-                    end_line=max(end_line, table.start_line),
-                    start_byte=table.start_byte if table.has_source_text else 0,
-                    end_byte=end_byte if table.has_source_text else 0,
+                    end_line=last_line,
+                    start_byte=start_byte,
+                    end_byte=stop_byte,
                     part=part,
                     parts=len(texts),
                     header=header,

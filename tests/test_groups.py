@@ -11,7 +11,7 @@ from core.chunking import chunk_document, prepare
 from core.embed import Embedder
 from core.evaluate import QuerySpec, fill_context, resolve_target, score_query
 from core.groups import collapse, definition_groups, group_key, whole_definition
-from core.index import MemoryIndex, Store
+from core.index import MemoryIndex, Store, chunk_from_record
 from core.keyword import Fusion
 from core.settings import ChunkSettings
 from tests.retrieval_fixtures import model, shared_embedder, tmp_chroma  # noqa: F401 - fixtures
@@ -230,3 +230,24 @@ def test_every_mode_works_when_a_nested_definition_ranks_first_and_k_does_not_ch
         assert [[c.id for c in h.chunks] for h in got] == full, mode
         got = store.search("ce_nested_test", query, None, k=len(full), mode=mode, fusion=shallow, query_vector=vector)
         assert len(got) == len(full), mode
+
+
+def test_a_reindex_after_an_edit_in_the_first_part_keeps_the_group_whole(tmp_chroma: Path, shared_embedder: Embedder) -> None:
+    # An edit of the same length in part 1 leaves the spans and texts of the later parts as they
+    # were, but their parent is now another chunk: the index must hold the new records, not the
+    # old ones pointing at a part that is gone.
+    edited = SOURCE.replace("compute_step_0(orders, 0)", "compute_step_0(orders, 7)")
+    assert len(edited) == len(SOURCE) and edited != SOURCE
+    before = syntax_chunks()
+    after = chunk_document(prepare("ledger.py", "python", edited), SETTINGS, "syntax")
+    parts = parts_of(after, "Ledger.close_books")
+    assert parts[0].id != parts_of(before, "Ledger.close_books")[0].id
+    store = Store(tmp_chroma)
+    store.sync("ce_groups_edit", before, shared_embedder, {"strategy": "syntax"})
+    report = store.sync("ce_groups_edit", after, shared_embedder, {"strategy": "syntax"})
+    assert report.chunks == len(after)
+    got = store.collection("ce_groups_edit").get(include=["documents", "metadatas"])
+    stored = {i: chunk_from_record(i, d, m) for i, d, m in zip(got["ids"], got["documents"], got["metadatas"])}
+    assert stored == {c.id: c for c in after}
+    hits = store.search("ce_groups_edit", "zebra checksum", None, k=1, mode="keyword")
+    assert [c.id for c in hits[0].chunks] == [c.id for c in whole_definition(parts[0], after)]

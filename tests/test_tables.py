@@ -477,7 +477,7 @@ def test_row_chunk_ids_are_chunk_id_of_their_parts() -> None:
     for name in ("sales.csv", "support_tickets.csv", "budget.xlsx"):
         for fmt in FORMATS:
             for chunk in row_chunks(chunk_table_source(sample(name), ChunkSettings(table_format=fmt), "syntax")):
-                span = f"{chunk.row_start}-{chunk.row_end}@{chunk.start_byte}-{chunk.end_byte}"
+                span = f"{chunk.row_start}-{chunk.row_end}@{chunk.start_byte}-{chunk.end_byte}:{chunk.start_line}-{chunk.end_line}"
                 assert chunk.id == chunk_id(chunk.path, "table_rows", chunk.symbol, span, chunk.embed_text)
 
 
@@ -2002,3 +2002,23 @@ def test_rows_are_not_left_out_as_header_repeats_where_they_may_be_data(tmp_path
     chunks = chunk_table_source(on_disk(tmp_path, "t.csv", text), ChunkSettings(), "syntax")
     assert "repeat" not in _profile_text(chunks)
     assert sum(c.row_end - c.row_start + 1 for c in row_chunks(chunks)) == rows
+
+
+def test_a_chunk_whose_lines_or_rows_moved_gets_a_new_id(tmp_path: Path) -> None:
+    # A newline inside a quoted cell turned into a space: the same bytes, one line fewer. A
+    # chunk after it keeps its span and text but not its lines (row batches) or rows (fixed
+    # windows); an index keeps the record of an id it has, so the id must change with them.
+    before = 'id,note\n1,"two\nlines"\n2,after\n'
+    after = 'id,note\n1,"two lines"\n2,after\n'
+    old = row_chunks(chunk_table_source(on_disk(tmp_path, "a.csv", before), ChunkSettings(table_rows=1), "syntax"))
+    new = row_chunks(chunk_table_source(on_disk(tmp_path, "a.csv", after), ChunkSettings(table_rows=1), "syntax"))
+    assert (old[1].text, old[1].start_byte) == (new[1].text, new[1].start_byte)
+    assert old[1].start_line != new[1].start_line and old[1].id != new[1].id
+    before = 'a,b\n1,x\n3,"y"\n5,6\n7,8\n'
+    after = 'a,b\n1,"x\n3,y"\n5,6\n7,8\n'  # rows 1 and 2 become one row of a quoted two-line cell
+    assert len(after) == len(before)
+    settings = ChunkSettings(unit="chars", budget=8)
+    old_w = chunk_table_source(on_disk(tmp_path, "b.csv", before), settings, "fixed")
+    new_w = chunk_table_source(on_disk(tmp_path, "b.csv", after), settings, "fixed")
+    moved = [(o, n) for o, n in zip(old_w, new_w) if o.text == n.text and o.start_byte == n.start_byte and o.row_start != n.row_start]
+    assert moved and all(o.id != n.id for o, n in moved)
