@@ -237,16 +237,28 @@ def latin_code_page(data: bytes) -> str | None:
 
 _INVALID = re.compile("[\udc80-\udcff]")  # an undecodable byte, as surrogateescape keeps it
 _MULTIBYTE = re.compile("[\u0080-\ud7ff\ue000-\U0010ffff]")  # a character UTF-8 writes in 2-4 bytes
+# What UTF-8 text is full of and a legacy one nearly never holds by chance: Latin-1 letters and
+# signs (bytes C2-C3 then one of 80-BF: "Ã©", "Â°" read as Windows-1252) and typographic
+# punctuation (E2 80-82 ..: "â€™").
+_UTF8_TELL = re.compile("[\u00a0-\u00ff\u2010-\u20bf]")
+# Invalid bytes one such character outweighs. (Chance makes a few in legacy text: "В»" of a
+# Cyrillic acronym closing a quote is C2 BB, a UTF-8 "»"; but there every letter is an invalid byte.)
+TELL_WEIGHT = 10
 
 
 def damaged_utf8_line(data: bytes) -> int | None:
     """The line of the first invalid byte when ``data`` (not valid UTF-8) is UTF-8 with a few bad
     bytes rather than a legacy encoding: it holds at least as many well-formed multi-byte
-    characters as invalid bytes. (In Windows-1252 text nearly every byte above 127 stands alone,
-    invalid as UTF-8; read as Windows-1252, a UTF-8 file's every "é" would become "Ã©".)"""
+    characters as invalid bytes, or a tenth as many well-formed accented Latin letters, Latin-1
+    signs and typographic punctuation marks. (In Windows-1252 text nearly every byte above 127
+    stands alone, invalid as UTF-8; read as Windows-1252, a UTF-8 file's every "é" would become
+    "Ã©". A file mixing the two is refused too: either reading garbles part of it.)"""
     text = data.decode("utf-8", "surrogateescape")
     invalid = _INVALID.findall(text)
-    if not invalid or len(_MULTIBYTE.findall(text)) < len(invalid):
+    if not invalid:
+        return None
+    tells = len(_UTF8_TELL.findall(text)) * TELL_WEIGHT
+    if max(tells, len(_MULTIBYTE.findall(text))) < len(invalid):
         return None
     first = _INVALID.search(text)
     assert first is not None

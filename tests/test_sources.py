@@ -308,6 +308,11 @@ def test_a_utf8_source_with_a_stray_byte_is_refused_by_line_not_read_as_windows_
     data = 'PRICES = {"café": 2.5, "crème brûlée": 6}\n\nprint(PRICES)\n'.encode() + b"# \xff\n"
     with pytest.raises(InputError, match=r"m\.py: line 4: bytes that are not valid UTF-8 in a file otherwise"):
         load_bytes("m.py", data)
+    # One accented letter in UTF-8 is enough to tell, however many Windows-1252 quotes were
+    # pasted in after it (either reading would garble part of the file).
+    mixed = 'NAME = "José"\n'.encode() + b"# \x93quoted\x94 and \x93again\x94\n"
+    with pytest.raises(InputError, match=r"n\.py: line 2: bytes that are not valid UTF-8"):
+        load_bytes("n.py", mixed)
     # A file in a legacy encoding is still read in it, and Central European text in its own.
     assert load_bytes("l.py", 'x = "café"\n'.encode("cp1252")).encoding == "cp1252"
     polish = load_bytes("p.py", '# Wrocław, Łódź, Gdańsk\nmiasta = ["Kraków"]\n'.encode("cp1250"))
