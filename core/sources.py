@@ -201,6 +201,9 @@ _LATIN_EXPECTED = {
     for page, languages in _LATIN_LANGUAGES.items()
 }
 _HIGH_RUNS = re.compile(rb"[\x80-\xff]+")
+# Spanish opening marks, each before its closing one on the line: characters of the language as
+# much as its letters. (Read as cp1250, "¿Qué?" is "żQué?": not a word.)
+_SPANISH_MARKS = re.compile(r"(?<![^\W\d_])(?:¿[^\n?¿]{0,200}\?|¡[^\n!¡]{0,200}!)")
 _SAMPLE = 1_000_000
 
 
@@ -226,9 +229,10 @@ def latin_code_page(data: bytes) -> str | None:
             continue
         foreign = Counter(ch for ch in text if ord(ch) > 127)
         # Letters of its languages, then (on a tie) of its one language that has the most.
+        marks = len(_SPANISH_MARKS.findall(text)) if page == "cp1252" else 0
         score = (
-            sum(n for ch, n in foreign.items() if ch in anyone),
-            max(sum(n for ch, n in foreign.items() if ch in letters) for letters in each),
+            sum(n for ch, n in foreign.items() if ch in anyone) + marks,
+            max(sum(n for ch, n in foreign.items() if ch in letters) for letters in each) + marks,
         )
         if best is None or score > best[0]:
             best = (score, page)

@@ -50,7 +50,9 @@ def test_latin1_is_detected_and_decoded() -> None:
     assert "Grüße" in text and encoding.lower() != "utf-8"
 
 
-@pytest.mark.parametrize("line", ["x = 'café'", "# crème brûlée, Grüße", "name = 'Ångström'"])
+@pytest.mark.parametrize(
+    "line", ["x = 'café'", "# crème brûlée, Grüße", "name = 'Ångström'", "MOTTO = 'SEÑOR ESPAÑA ¿Qué? ¡Olé!'"]
+)
 def test_a_few_accented_letters_in_legacy_code_decode_as_cp1252(line: str) -> None:
     # (a statistical detector guessed cp1006 and cp1250 for these, and showed mojibake)
     text, encoding = decode(f"{line}\nprint(1)\n".encode("cp1252"), "legacy.py")
