@@ -72,7 +72,8 @@ def _add_chunk_options(parser: argparse.ArgumentParser, *, embeds: bool = True) 
     parser.add_argument(
         "--budget", type=int,
         help=f"chunk size limit in --unit (default: {_DEFAULTS_SHOWN}); chunks longer than the model reads "
-        "are flagged over_model_limit, never cut silently",
+        "are flagged over_model_limit (by chunk in tokens or with --model-check; always by index and query), "
+        "never cut silently",
     )
     parser.add_argument("--unit", choices=UNITS, help="default: tokens of the model")
     parser.add_argument("--overlap", type=int, help="fixed windows only (default 0)")
@@ -206,6 +207,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs", type=int, default=0,
         help="processes for a folder (default 0: one per CPU for big inputs, else 1); the output is the same",
     )
+    chunk.add_argument(
+        "--model-check", action="store_true",
+        help="flag over_model_limit the chunks longer than the model reads in every unit (always done in tokens, "
+        "where it is free; in the other units it costs a tokenization of every chunk)",
+    )
     cli_retrieval.add_commands(sub, _add_chunk_options)
     return parser
 
@@ -234,6 +240,7 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     chunked, or when a file failed after some of its chunks were written (a table found bad past
     its first blocks: its output is partial)."""
     from core.jsonl import choose_jobs, iter_jsonl
+    from core.sizing import model_token_limit
 
     settings = settings_from_args(args)
     limits = limits_from_args(args)
@@ -254,7 +261,11 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     # more than a megabyte held back (a worker's item is the JSONL of many files).
     lines: list[str] = []
     held = 0
-    for item in iter_jsonl(corpus, settings, args.strategy, jobs, has_header=HEADER_CHOICES[args.header]):
+    if args.model_check or settings.unit == "tokens":
+        model_token_limit(settings.model)  # a model that cannot be had fails here, before any worker starts
+    items = iter_jsonl(corpus, settings, args.strategy, jobs, has_header=HEADER_CHOICES[args.header],
+                       model_check=args.model_check)  # fmt: skip
+    for item in items:
         if isinstance(item, str):
             lines.append(item)
             held += len(item)

@@ -4,23 +4,29 @@ Files are independent, so a folder is cut into runs of files that worker process
 serialise; their texts come back in the order of the files, so the output is the same, byte for
 byte, whatever the number of processes. Small inputs stay on one process: starting workers
 costs more than it saves.
+
+A chunk longer than the embedding model reads (it would be truncated silently) gets the flag
+``over_model_limit``: free in the tokens unit, whose sizes are the model's own counts; in the
+other units only when asked (``model_check``), since it costs a tokenization of every chunk.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
-from core.chunk import Chunk
+from core.chunk import Chunk, dumps_compact
 from core.chunking import chunk_corpus
 from core.errors import SettingsError
 from core.settings import ChunkSettings
+from core.sizing import make_sizer, model_token_limit
 from core.sources import Corpus, Skipped, SourceFile
 
 MAX_AUTO_JOBS = 8
 MIN_PARALLEL_FILES = 16
 MIN_PARALLEL_BYTES = 1_000_000
 RUNS_PER_JOB = 8  # runs of files per process: enough to even out big and small files
+OVER_MODEL_LIMIT = "over_model_limit"
 
 
 def usable_cpus() -> int:
@@ -45,12 +51,20 @@ def choose_jobs(requested: int, files: Sequence[SourceFile]) -> int:
 
 
 def iter_jsonl(
-    corpus: Corpus, settings: ChunkSettings, strategy_choice: str, jobs: int = 1, *, has_header: bool | None = None
+    corpus: Corpus,
+    settings: ChunkSettings,
+    strategy_choice: str,
+    jobs: int = 1,
+    *,
+    has_header: bool | None = None,
+    model_check: bool = False,
 ) -> Iterator[str | Skipped]:
     """JSONL text (a chunk per line) and :class:`Skipped` files, in the order of the files
-    (``has_header``: see :func:`core.chunking.chunk_corpus`)."""
+    (``has_header``: see :func:`core.chunking.chunk_corpus`). Chunks over the model's limit are
+    flagged in the tokens unit, and with ``model_check`` in every unit (see the module's docstring)."""
+    check = model_check or settings.unit == "tokens"
     if jobs <= 1:
-        yield from _serialise(corpus.files, settings, strategy_choice, has_header)
+        yield from _serialise(corpus.files, settings, strategy_choice, has_header, check)
         return
     # Imported here: the single-process path (every small input) does without them.
     import multiprocessing
@@ -60,24 +74,49 @@ def iter_jsonl(
     context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         count = len(runs)
-        for items in pool.map(_chunk_run, runs, [settings] * count, [strategy_choice] * count, [has_header] * count):
+        for items in pool.map(
+            _chunk_run, runs, [settings] * count, [strategy_choice] * count, [has_header] * count, [check] * count
+        ):
             yield from items
 
 
 def _serialise(
-    files: list[SourceFile], settings: ChunkSettings, strategy_choice: str, has_header: bool | None
+    files: list[SourceFile], settings: ChunkSettings, strategy_choice: str, has_header: bool | None, check: bool
 ) -> Iterator[str | Skipped]:
+    over = _over_limit(settings) if check else None
     for item in chunk_corpus(Corpus(files=files), settings, strategy_choice, has_header=has_header):
-        yield item.to_json() + "\n" if isinstance(item, Chunk) else item
+        if not isinstance(item, Chunk):
+            yield item
+        elif over is not None and over(item):
+            data = item.to_dict()
+            data["flags"] = sorted({*item.flags, OVER_MODEL_LIMIT})
+            yield dumps_compact(data) + "\n"
+        else:
+            yield item.to_json() + "\n"
+
+
+def _over_limit(settings: ChunkSettings) -> Callable[[Chunk], bool]:
+    """Whether a chunk is longer than ``settings.model`` reads: its size in the tokens unit,
+    else its ``embed_text`` tokenized (only when it has more characters than the limit has
+    tokens: a word piece holds at least one character)."""
+    limit = model_token_limit(settings.model)
+    if settings.unit == "tokens":
+        return lambda chunk: chunk.size > limit
+    sizer = make_sizer("tokens", settings.model)
+    return lambda chunk: len(chunk.embed_text) > limit and sizer.measure(chunk.embed_text) > limit
 
 
 def _chunk_run(
-    files: list[SourceFile], settings: ChunkSettings, strategy_choice: str, has_header: bool | None = None
+    files: list[SourceFile],
+    settings: ChunkSettings,
+    strategy_choice: str,
+    has_header: bool | None = None,
+    check: bool = False,
 ) -> list[str | Skipped]:
     """A worker's task: one run of files, its JSONL joined into as few strings as possible."""
     out: list[str | Skipped] = []
     lines: list[str] = []
-    for item in _serialise(files, settings, strategy_choice, has_header):
+    for item in _serialise(files, settings, strategy_choice, has_header, check):
         if isinstance(item, str):
             lines.append(item)
             continue

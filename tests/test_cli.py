@@ -485,3 +485,29 @@ def test_ctrl_c_ends_the_command_with_one_line() -> None:
         pytest.skip("the run ended before the signal")
     assert proc.returncode == 130
     assert err.strip().splitlines()[-1] == "interrupted" and "Traceback" not in err
+
+
+def test_chunks_longer_than_the_model_reads_are_flagged_in_the_output(tmp_path: Path) -> None:
+    from core.settings import DEFAULT_MODEL
+    from core.sizing import make_sizer, model_token_limit
+
+    body = "".join(f"    value_{i} = compute_something_long_{i}(alpha, beta, gamma)\n" for i in range(200))
+    (tmp_path / "big.py").write_text(f"def big():\n{body}    return value_0\n")
+    limit = model_token_limit(DEFAULT_MODEL)
+    tokens = make_sizer("tokens", DEFAULT_MODEL)
+
+    def flagged(*options: str) -> tuple[list[dict], list[dict]]:
+        done = run("chunk", str(tmp_path / "big.py"), "--strategy", "syntax", *options)
+        assert done.returncode == 0, done.stderr
+        chunks = [json.loads(line) for line in done.stdout.splitlines()]
+        over = [c for c in chunks if tokens.measure(c["embed_text"]) > limit]
+        return chunks, over
+
+    # In tokens the sizes are the model's counts: the flag costs nothing and is always there.
+    chunks, over = flagged("--budget", "400")
+    assert over and [c["id"] for c in chunks if "over_model_limit" in c["flags"]] == [c["id"] for c in over]
+    # In another unit only when asked (it costs a tokenization of every chunk).
+    chunks, over = flagged("--unit", "chars", "--budget", "3000")
+    assert over and not [c for c in chunks if "over_model_limit" in c["flags"]]
+    chunks, over = flagged("--unit", "chars", "--budget", "3000", "--model-check")
+    assert [c["id"] for c in chunks if "over_model_limit" in c["flags"]] == [c["id"] for c in over]
