@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -84,15 +85,30 @@ def strategies(choice: str) -> tuple[str, ...]:
     return (choice,)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def prepare(path: str, language: str, text: str) -> Prepared:
-    """A prepared document (keep it to re-chunk the same text under new settings cheaply)."""
-    return Prepared(Document.from_text(path, language, text))
+    """A prepared document (keep it to re-chunk the same text under new settings cheaply).
+    Raises :class:`InputError` for a text that is not Unicode (a lone surrogate, which no file
+    read by :mod:`core.sources` holds, but a caller's string may)."""
+    doc = Document.from_text(path, language, text)
+    if not doc.is_ascii:
+        found = _SURROGATE.search(text)
+        if found is not None:
+            line = text.count("\n", 0, found.start()) + 1
+            raise InputError(f"{path}: line {line}: a lone surrogate (U+{ord(found.group()):04X}) is not text; decode the file strictly")
+    return Prepared(doc)
 
 
 def chunk_document(prep: Prepared, settings: ChunkSettings, strategy: str) -> list[Chunk]:
-    """Chunk one prepared text document with one strategy."""
+    """Chunk one prepared text document with one strategy. A CSV or TSV text goes to the table
+    chunker (:func:`chunk_source`), whose chunks are row batches with the header repeated."""
     if strategy not in CHUNKERS:
         raise SettingsError(f"unknown strategy {strategy!r}; expected one of: {', '.join(CHUNKERS)}")
+    doc = prep.doc
+    if doc.language in TABLE_LANGUAGES:
+        return chunk_source(SourceFile(doc.path, doc.language, text=doc.text), settings, strategy)
     return CHUNKERS[strategy](prep, settings)
 
 
@@ -109,7 +125,7 @@ def chunk_source(source: SourceFile, settings: ChunkSettings, strategy: str, *, 
 
 
 def load_any(
-    path: Path, *, language: str | None = None, limits: Limits = Limits(), root: Path | None = None,
+    path: Path | str, *, language: str | None = None, limits: Limits = Limits(), root: Path | None = None,
     encoding: str | None = None,
 ) -> Corpus:
     """A file, a folder or a zipped repository as a corpus (a single bad file is an error, not
@@ -118,6 +134,7 @@ def load_any(
     the file's own name; a zip's files are named as in the archive, as the app names them.
     ``encoding``: a file's text encoding (overriding detection); for a folder or a zip, that of
     its files that are not UTF-8 (:func:`core.sources.load_folder`)."""
+    path = Path(path)  # a caller's str too
     if encoding is not None:
         checked_encoding(encoding, "--encoding")  # before any file is read with it
     if path.is_dir():

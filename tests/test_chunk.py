@@ -65,3 +65,22 @@ def test_settings_round_trip_and_cli_command() -> None:
     assert tuned.cli_args()[-4:] == ["--head-weight", "0.25", "--head-lines", "3"]
     with pytest.raises(SettingsError, match="unknown setting"):
         ChunkSettings.from_dict({"budgte": 3})
+
+
+def test_the_library_entry_points_take_what_a_caller_may_pass(tmp_path) -> None:
+    from core.chunking import chunk_source, load_any
+    from core.errors import InputError
+    from core.sources import SourceFile
+
+    # A CSV text given to chunk_document is a table: row batches with the header, and a profile.
+    table = "region,revenue\nnorth,10\nsouth,20\n"
+    chunks = chunk_document(prepare("sales.csv", "csv", table), ChunkSettings(table_rows=1), "syntax")
+    assert chunks == chunk_source(SourceFile("sales.csv", "csv", text=table), ChunkSettings(table_rows=1), "syntax")
+    rows = [c for c in chunks if c.kind == "table_rows"]
+    assert len(rows) == 2 and all("region,revenue" in c.embed_text for c in rows)
+    # A string that is not Unicode text (a lone surrogate) is bad input, named by its line.
+    with pytest.raises(InputError, match=r"a\.py: line 2: a lone surrogate \(U\+D800\)"):
+        prepare("a.py", "python", 'x = 1\ny = "\ud800"\n')
+    # A path given as a str.
+    (tmp_path / "m.py").write_text("def f():\n    return 1\n")
+    assert [f.path for f in load_any(str(tmp_path / "m.py")).files] == ["m.py"]
