@@ -689,6 +689,8 @@ def _is_safe(name: str) -> bool:
 
 def _read_bounded(archive: zipfile.ZipFile, member: zipfile.ZipInfo, cap: int) -> bytes:
     # The declared size can lie: read in blocks and stop past the cap.
+    if member.flag_bits & 0x1:
+        raise InputError(f"{member.filename}: encrypted (password-protected) member, not read")
     chunks = []
     size = 0
     try:

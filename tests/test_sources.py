@@ -222,6 +222,17 @@ def test_a_member_with_a_damaged_deflate_stream_is_skipped_by_name() -> None:
     assert "decompressing" in corpus.skipped[0].reason  # zlib's own error, once uncaught
 
 
+def test_an_encrypted_member_is_skipped_with_a_plain_reason() -> None:
+    data = bytearray(_zip({"repo/a.py": b"x = 1\n", "repo/b.py": b"y = 2\n"}))
+    data[data.find(b"PK\x03\x04") + 6] |= 1  # a.py's "encrypted" bit, in its local and central headers
+    data[data.find(b"PK\x01\x02") + 8] |= 1
+    corpus = load_zip(bytes(data), name="mine.zip")
+    assert [f.path for f in corpus.files] == ["b.py"]
+    assert [(s.path, s.reason) for s in corpus.skipped] == [
+        ("a.py", "repo/a.py: encrypted (password-protected) member, not read")
+    ]
+
+
 def test_a_broken_archive_is_named_as_uploaded() -> None:
     with pytest.raises(InputError, match="^mine.zip: not a valid zip"):
         load_zip(b"PK\x03\x04 definitely not a zip", name="mine.zip")
