@@ -789,13 +789,19 @@ class Store:
 
     # ---- search --------------------------------------------------------------------------------
 
+    def holder(self) -> str:
+        """Where the collections are, for messages: the data folder, or the Chroma server."""
+        if serves_remotely():
+            return f"the Chroma server at {os.environ.get(ENV_HOST) or 'localhost'}:{os.environ.get(ENV_PORT) or 8000}"
+        return str(self.db)
+
     def collection(self, name: str) -> Any:
         """An existing collection, or :class:`StoreError`."""
         try:
             return self.client.get_collection(name, embedding_function=None)
         except Exception as exc:  # noqa: BLE001 - "missing" is NotFoundError or ValueError by version
             if "does not exist" in str(exc) or type(exc).__name__ == "NotFoundError":
-                raise StoreError(f"no collection {name!r} in {self.db}; index the corpus first") from None
+                raise StoreError(f"no collection {name!r} in {self.holder()}; index the corpus first") from None
             raise StoreError(f"Chroma failed while opening collection {name}: {type(exc).__name__}: {exc}") from None
 
     def search(

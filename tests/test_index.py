@@ -361,6 +361,8 @@ def test_against_a_real_chroma_server(
         assert any("release_expired" in h.chunk.symbol for h in hits), mode
     again = index_corpus(Store(tmp_chroma), shared_embedder)
     assert all(r.added == 0 and r.deleted == 0 for r in again)
+    with pytest.raises(StoreError, match=rf"no collection 'ce_missing' in the Chroma server at {host}:{port};"):
+        store.search("ce_missing", "anything", None, k=1, mode="keyword")
 
 
 # ---- in memory ---------------------------------------------------------------------------------
