@@ -213,6 +213,13 @@ for column, strategy in zip(columns, common.STRATEGIES):
 hit_paths = [h.chunk.path for s in common.STRATEGIES for h in hits[s]]
 # Every chunk a result returns carries its rank (all parts of a whole definition).
 default_view = hit_paths[0] if hit_paths else paths[0]
+filters = (path_filter, language_filter, kind_filter)
+filtered_before = st.session_state.get("filters_for")
+st.session_state["filters_for"] = filters
+if filtered_before is not None and filters != filtered_before and hit_paths and st.session_state.get("view_file") not in hit_paths:
+    # A new filter ("Only file") moved the results off the file shown: follow them, as a new
+    # question does (a file that still holds a result stays, with its marks).
+    st.session_state["view_top"] = True
 if st.session_state.pop("view_top", False):
     st.session_state["view_file"] = default_view
 common.seed_state({"view_file": default_view}, {"view_file": paths})

@@ -312,3 +312,17 @@ def test_a_results_very_long_line_is_drawn_cut_short() -> None:
     assert codes and all(blob not in c for c in codes), [len(c) for c in codes]
     assert any("more characters]" in c for c in codes)
     assert any("over 2,000 characters cut short here" in c.value for c in at.caption)
+
+
+def test_a_file_filter_moves_the_view_to_the_file_its_results_are_on(retrieve: AppTest) -> None:
+    # "Only file" left the view on the last question's file, with no rank marks on it.
+    retrieve.text_input(key="q").input("where do we retry calls to the label printer?").run()
+    shown = retrieve.selectbox(key="view_file").value
+    other = next(p for p in retrieve.selectbox(key="filter_path").options if p not in ("any", shown))
+    retrieve.selectbox(key="filter_path").set_value(other).run()
+    assert not retrieve.exception
+    assert all(f"`{other}`" in r for r in results(retrieve))
+    assert retrieve.selectbox(key="view_file").value == other
+    # A file that still holds a result stays shown when another filter changes.
+    retrieve.selectbox(key="filter_kind").set_value("function").run()
+    assert retrieve.selectbox(key="view_file").value == other
