@@ -269,5 +269,6 @@ common.export_panel(chunks, settings, target, path.rsplit("/", 1)[-1], extra)
 if not picked.shareable:
     st.caption("Links to this page keep the settings; uploads and pasted code stay in your session only.")
 
+# An upload's file and position mean nothing in a link (it opens on a sample): they stay out.
 common.write_url({**common.SETTING_DEFAULTS, "source": common.CODE_SOURCES[0], "project": DEFAULT_PROJECT,
-                  "file": default_file, "inspect_at": inspect_default})
+                  **({"file": default_file, "inspect_at": inspect_default} if picked.shareable else {})})

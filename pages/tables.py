@@ -151,5 +151,8 @@ for chunk in (c for c in chunks["syntax"] if c.kind == "table_profile"):
 common.export_panel(chunks, settings, f"sample_repos/tables/{source.path}" if kind == "Sample" else source.path,
                     source.path.rsplit("/", 1)[-1], ([] if has_header == "detect" else ["--header", has_header])
                     + (["--encoding", source.declared_encoding] if source.declared_encoding else []))
-if kind == "Sample":
-    common.write_url({**common.SETTING_DEFAULTS, **defaults})
+# A link keeps the settings whatever the source; an upload's name stays out (the table is in this
+# session only: the link opens on the upload box).
+common.write_url({**common.SETTING_DEFAULTS, **{k: v for k, v in defaults.items() if kind == "Sample" or k != "table"}})
+if kind != "Sample":
+    st.caption("Links to this page keep the settings; uploads stay in your session only.")

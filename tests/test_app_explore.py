@@ -200,6 +200,9 @@ def test_a_project_opens_on_a_code_file_and_a_links_missing_file_is_said(app: Ap
     app.radio(key="source").set_value("Upload zip").run()
     app.file_uploader(key="upload_zip").upload("repo.zip", data, "application/zip").run()
     assert app.selectbox(key="file").value == "pkg/main.py"
+    # An upload's file means nothing in a link (it opens on a sample project): it stays out.
+    app.selectbox(key="file").set_value("README.md").run()
+    assert app.query_params["source"] == "Upload zip" and "file" not in app.query_params
     # A link naming a file the project does not hold says so, and which file is shown.
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params["project"] = "ts_storefront"

@@ -56,6 +56,10 @@ def test_upload_good_and_bad_tables(tables: AppTest) -> None:
     tables.file_uploader(key="upload_table").upload("mini.csv", b"city,temp\nOslo,3\nRome,18\n", "text/csv").run()
     assert not tables.exception
     assert figures(tables)["Without header"][1] == 0
+    # A link keeps the settings of an upload too (not its name: the table is in the session only).
+    tables.selectbox(key="fmt").set_value("records").run()
+    assert tables.query_params["fmt"] == "records" and tables.query_params["tsource"] == "Upload"
+    assert "table" not in tables.query_params
     tables.file_uploader(key="upload_table").set_value(("fake.xlsx", b"PK\x03\x04 not a workbook", "application/zip")).run()
     assert not tables.exception
     assert tables.error, "a broken workbook gets a clear message"
