@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from core.embed import has_head
-from core.render import PALETTES, Band, inspect_html, legend, render_view
+from core.render import PALETTES, Band, histogram_bars, inspect_html, legend, render_view
 from core.sizing import make_sizer
 from core.sources import first_code_file
 from pages import common
@@ -130,26 +130,7 @@ if chunks["fixed"] and "overlap_reduced" in chunks["fixed"][0].flags:
             "`overlap_reduced`); raise the budget or lower the overlap.")
 
 
-def _histogram_bars(sizes: dict[str, list[int]], budget: int) -> list[dict[str, object]]:
-    """Bars of a size histogram, the two strategies side by side in each bin (Vega-Lite offsets
-    no bars on a binned axis: it stacked them, so 3 fixed and 2 syntax chunks read as 5)."""
-    top = max([budget, *(max(v) for v in sizes.values() if v)])
-    raw = top / 30
-    scale = 10 ** max(0, len(str(int(raw))) - 1)
-    step = next(m * scale for m in (1, 2, 5, 10) if m * scale >= raw)
-    bars = []
-    for k, strategy in enumerate(common.STRATEGIES):
-        counts: dict[int, int] = {}
-        for size in sizes.get(strategy, []):
-            counts[size // step] = counts.get(size // step, 0) + 1
-        for slot, count in counts.items():
-            start = slot * step
-            bars.append({"strategy": strategy, "from": start + k * step / 2, "to": start + (k + 1) * step / 2,
-                         "chunks": count, "sizes": f"{start}-{start + step - 1}"})
-    return bars
-
-
-bars = _histogram_bars({s: [c.size for c in chunks[s]] for s in common.STRATEGIES}, settings.budget)
+bars = histogram_bars({s: [c.size for c in chunks[s]] for s in common.STRATEGIES}, settings.budget)
 if bars:
     # The Vega-Lite spec itself: building it through Altair (schema objects, validation) took
     # 23 ms of every rerun, a quarter of a budget change's, and this page reruns on every move.

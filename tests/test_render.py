@@ -83,3 +83,18 @@ def test_every_code_language_is_highlighted() -> None:
     assert not missing
     for language in CODE_LANGUAGES:
         assert get_lexer_by_name(_PYGMENTS_NAMES[language]).name != "Text only", language
+
+
+def test_a_chunk_of_exactly_the_budget_is_drawn_left_of_the_budget_line() -> None:
+    from core.render import histogram_bars
+
+    for budget in (254, 800, 40, 7):
+        bars = histogram_bars({"fixed": [budget, budget + 1, 1], "syntax": [budget - 1, 2 * budget]}, budget)
+        assert sum(b["chunks"] for b in bars) == 5
+        for bar in bars:
+            assert 0 <= bar["from"] < bar["to"]
+            assert bar["to"] <= budget or bar["from"] >= budget, bar  # no bar straddles the line
+        at = [b for b in bars if b["strategy"] == "fixed" and b["from"] < budget]
+        over = [b for b in bars if b["strategy"] == "fixed" and b["from"] >= budget]
+        assert sum(b["chunks"] for b in at) == 2 and sum(b["chunks"] for b in over) == 1
+        assert any(b["sizes"].endswith(f"-{budget}") for b in at)  # the tooltip says so too
