@@ -98,7 +98,10 @@ for strategy, title in (("fixed", "Naive windows"), ("syntax", "Table chunks")):
     figures = metrics[strategy]
     columns = st.columns(5)
     columns[0].markdown(f"**{title}**")
-    columns[1].metric("Chunks", figures.chunks)
+    profiles = sum(c.kind == "table_profile" for c in chunks[strategy])
+    columns[1].metric("Chunks", len(chunks[strategy]),
+                      help=common.plural(figures.chunks, "one chunk of rows", "{n} chunks of rows")
+                      + (common.plural(profiles, " and a profile chunk", " and {n} profile chunks") if profiles else ""))
     columns[2].metric("Rows split", figures.rows_split, help="rows cut across two chunks")
     columns[3].metric("Without header", len(figures.without_header), help="chunks whose rows come without the column names")
     columns[4].metric("Over model limit", len(figures.over_model_limit),

@@ -56,6 +56,8 @@ def test_upload_good_and_bad_tables(tables: AppTest) -> None:
     tables.file_uploader(key="upload_table").upload("mini.csv", b"city,temp\nOslo,3\nRome,18\n", "text/csv").run()
     assert not tables.exception
     assert figures(tables)["Without header"][1] == 0
+    chunks = next(m for m in tables.metric if m.label == "Chunks" and "profile" in (m.help or ""))
+    assert int(chunks.value) == 2 and chunks.help == "one chunk of rows and a profile chunk"  # the profile counts
     # A link keeps the settings of an upload too (not its name: the table is in the session only).
     tables.selectbox(key="fmt").set_value("records").run()
     assert tables.query_params["fmt"] == "records" and tables.query_params["tsource"] == "Upload"
