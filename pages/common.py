@@ -615,11 +615,14 @@ def code_page_start(explanation: str, default_project: str, empty_hint: str) -> 
     intro(explanation)
     settings = current_settings()
     picked = pick_code_source(default_project)
-    show_problems(picked.problems)
+    show_problems(picked.problems, open_=not picked.files)
     for note in picked.notes[:20]:
         st.caption(f"ℹ️ {md(note)}")
     if not picked.files:
-        st.info(empty_hint)
+        if picked.problems:  # (the hint alone read as if the upload had been ignored)
+            st.error("Nothing here could be used: the list above says why, file by file.")
+        else:
+            st.info(empty_hint)
         st.stop()
     return settings, picked
 
@@ -680,12 +683,13 @@ def plural(n: int, one: str, many: str) -> str:
     return one if n == 1 else many.format(n=f"{n:,}")
 
 
-def show_problems(problems: list[str]) -> None:
-    """Bad uploads and skipped files, named, without stopping the page."""
+def show_problems(problems: list[str], *, open_: bool = False) -> None:
+    """Bad uploads and skipped files, named, without stopping the page (the list open when it
+    is short, or when ``open_``: nothing else is on the page)."""
     if not problems:
         return
     title = plural(len(problems), "A file could not be used", "{n} files could not be used")
-    with st.expander(f"⚠️ {title}", expanded=len(problems) <= 3):
+    with st.expander(f"⚠️ {title}", expanded=open_ or len(problems) <= 3):
         for problem in problems[:200]:
             st.markdown(f"- {md(problem)}")
         if len(problems) > 200:

@@ -535,3 +535,14 @@ def test_a_vue_components_script_is_chunked_and_measured_as_code(app: AppTest) -
     assert (fixed_cut, syntax_cut) == (1, 0)  # fixed windows cut subtotal; the script's chunks keep it whole
     view = view_html(app)
     assert "subtotal" in view and "addLine" in view
+
+
+def test_a_zip_with_nothing_usable_lists_why_openly(app: AppTest) -> None:
+    # Four problems folded the list away, and the empty page's hint read as if the upload were ignored.
+    data = _zip({f"repo/blob{i}.py": b"\x00\x01binary\x00" * 10 for i in range(4)})
+    app.radio(key="source").set_value("Upload zip").run()
+    app.file_uploader(key="upload_zip").upload("blobs.zip", data, "application/zip").run()
+    assert not app.exception
+    problems = next(e for e in app.expander if "4 files could not be used" in e.label)
+    assert problems.proto.expanded
+    assert [e.value for e in app.error] == ["Nothing here could be used: the list above says why, file by file."]
