@@ -295,6 +295,24 @@ def decode_as(data: bytes, name: str, encoding: str) -> tuple[str, str]:
     return _normalise(text), codec
 
 
+# An encoding declared in a comment on one of the first two lines: Python's PEP 263 form
+# (``# -*- coding: latin-1 -*-``, ``# vim: set fileencoding=cp1252``), Ruby's ``# encoding:``,
+# and the same in ``//``, ``/*``, ``--`` and ``;`` comments.
+_DECLARED = re.compile(rb"^[ \t\f]*(?:#|//|/\*|--|;).*?(?:en)?coding[:=][ \t]*([-\w.]+)")
+
+
+def declared_encoding(data: bytes) -> str | None:
+    """The codec a file declares on its first or second line, or None (none, or no text codec)."""
+    for line in data.split(b"\n", 2)[:2]:
+        found = _DECLARED.match(line)
+        if found is not None:
+            try:
+                return checked_encoding(found.group(1).decode("ascii"), "")
+            except (InputError, UnicodeDecodeError):
+                return None
+    return None
+
+
 def decode(data: bytes, name: str) -> tuple[str, str]:
     """Text and encoding of ``data``: UTF-8, else a detected legacy encoding.
 
@@ -321,6 +339,12 @@ def decode(data: bytes, name: str) -> tuple[str, str]:
         return _normalise(data.decode("utf-8")), "utf-8"
     except UnicodeDecodeError:
         pass
+    declared = declared_encoding(data)
+    if declared is not None:
+        try:
+            return _normalise(data.decode(declared)), declared
+        except UnicodeDecodeError:
+            pass  # the declaration is wrong: detect as for any other file
     damaged = damaged_utf8_line(data)
     if damaged is not None:
         raise InputError(

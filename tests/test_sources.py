@@ -389,3 +389,17 @@ def test_notebooks_in_a_folder_or_a_zip_are_read_with_a_note(tmp_path: Path) -> 
     zipped = load_zip(_zip({"repo/explore.ipynb": _notebook("x = 1\n"), "repo/a.py": b"y = 2\n"}))
     assert sorted(f.path for f in zipped.files) == ["a.py", "explore.ipynb"]
     assert [n.path for n in zipped.notes] == ["explore.ipynb"]
+
+
+def test_an_encoding_declared_on_the_first_lines_is_the_one_read() -> None:
+    # A latin-1 file said so and was labelled cp1252; cp1250 text declared as such could be
+    # taken for another code page by detection.
+    source = load_bytes("a.py", '# -*- coding: latin-1 -*-\nx = "café"\n'.encode("latin-1"))
+    assert (source.encoding, source.text) == ("iso8859-1", '# -*- coding: latin-1 -*-\nx = "café"\n')
+    text = '#!/usr/bin/env python\n# vim: set fileencoding=cp1250 :\nx = "Łódź"\n'
+    assert load_bytes("b.py", text.encode("cp1250")).encoding == "cp1250"
+    assert load_bytes("c.rb", '# encoding: iso-8859-15\nx = "€"\n'.encode("iso-8859-15")).encoding == "iso8859-15"
+    # A declaration past line 2, of no text codec, or that the bytes belie, is not followed.
+    assert load_bytes("d.py", 'x = 1\ny = 2\n# coding: cp1250\nz = "é"\n'.encode("cp1252")).encoding == "cp1252"
+    assert load_bytes("e.py", '# coding: rot13\nz = "é"\n'.encode("cp1252")).encoding == "cp1252"
+    assert load_bytes("f.py", "# coding: ascii\nz = 'é'\n".encode("cp1252")).encoding == "cp1252"
