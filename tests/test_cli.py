@@ -470,16 +470,19 @@ def test_an_empty_path_is_refused_not_read_as_the_current_folder(command: str) -
     assert done.stdout == ""
 
 
-def test_ctrl_c_ends_the_command_with_one_line() -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_ends_the_command_with_one_line(jobs: str) -> None:
     import signal
     import sysconfig
     import time
 
     folder = Path(sysconfig.get_paths()["stdlib"])  # many seconds of work in tokens
-    proc = subprocess.Popen([sys.executable, "-m", "core", "chunk", str(folder), "--jobs", "1", "--unit", "tokens"],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)  # fmt: skip
-    time.sleep(1.5)  # past the imports, into the chunking
-    proc.send_signal(signal.SIGINT)
+    # In a process group of its own, signalled whole, as a terminal's Ctrl-C reaches the workers too.
+    proc = subprocess.Popen([sys.executable, "-m", "core", "chunk", str(folder), "--jobs", jobs, "--unit", "tokens"],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)  # fmt: skip
+    time.sleep(2.5)  # past the imports, into the chunking
+    os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     if proc.returncode == 0:
         pytest.skip("the run ended before the signal")
