@@ -103,9 +103,11 @@ def notebook_script(name: str, data: bytes, *, language: str | None = None) -> N
     if not written:
         raise InputError(f"{name}: empty notebook (no cell holds anything)")
     said = f"{kernel} kernel" if kernel else "no kernel named"
-    how = "plain text" if chosen == "text" else chosen
+    how = "plain text" if chosen == "text" else chosen.upper() if len(chosen) == 1 else chosen  # (R)
+    article = "an" if how[0] in "aeiouAEIOR" else "a"  # ("an R script")
+    cells = "its one cell with content, after" if written == 1 else f"its {written:,} cells with content, each after"
     note = (
-        f"a Jupyter notebook ({said}) read as a {how} script of its {written:,} cells with content, each after "
+        f"a Jupyter notebook ({said}) read as {article} {how} script of {cells} "
         f"a '{prefix} %% cell N{suffix}' line; outputs left out, and lines count in that script"
     )
     # (JSON may escape a lone surrogate, ``"\\ud800"``, which no UTF-8 text holds: it reads "?".)

@@ -418,7 +418,9 @@ def load_bytes(
     if encoding is None and legacy_encoding is not None and language != "xlsx" and _legacy(data):
         encoding = legacy_encoding
     if language is None:
-        raise InputError(f"{clean}: unknown file type; pick a language or rename the file")
+        if data and is_binary(data):
+            raise InputError(f"{clean}: binary file (not text)")
+        raise InputError(f"{clean}: unknown file type; pick its language (--language in the CLI) or rename the file")
     if not data.strip():
         raise InputError(f"{clean}: empty file")
     if language in TABLE_LANGUAGES:

@@ -171,3 +171,10 @@ def test_what_is_no_notebook_gets_a_clear_error(data: bytes, message: str) -> No
 
 def test_is_notebook_by_name() -> None:
     assert is_notebook("analysis/Explore.IPYNB") and not is_notebook("notes.ipynb.txt")
+
+
+def test_the_note_reads_as_english_for_one_cell_and_a_one_letter_language() -> None:
+    script = notebook_script("r.ipynb", book(code("x <- 1"), metadata={"kernelspec": {"language": "R", "name": "ir"}}))
+    assert "read as an R script of its one cell with content, after a '# %% cell N' line" in script.note
+    two = notebook_script("p.ipynb", book(code("x = 1"), code("y = 2")))
+    assert "read as a python script of its 2 cells with content, each after" in two.note

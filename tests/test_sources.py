@@ -109,6 +109,8 @@ def test_unknown_extension_is_refused_unless_a_language_is_given() -> None:
     with pytest.raises(InputError, match="unknown file type"):
         load_bytes("data.xyz", b"hello")
     assert load_bytes("data.xyz", b"def f(): pass\n", language="python").language == "python"
+    with pytest.raises(InputError, match=r"^blob\.xyz: binary file \(not text\)$"):  # no language would help
+        load_bytes("blob.xyz", bytes(range(256)) * 8)
 
 
 def test_file_over_the_limit_is_refused(tmp_path: Path) -> None:
