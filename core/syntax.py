@@ -2761,15 +2761,22 @@ class _Run:
         after the group's first unit."""
         if not self._cells:
             return []
-        data = self.doc.data
         for k in range(len(group) - 1, 0, -1):
-            node = group[k][0].nodes[0]
-            if "comment" in node.type and (
-                _CELL_MARKER.match(data, node.start_byte, node.end_byte) or self.opens_cell(node)
-            ):
-                above = self.comments_right_above(group, k, group[k][0].first, floor=1)
-                return [above, k] if above < k else [k]
+            if self.starts_cell(group[k][0]):
+                above = self.comments_right_above(group, k, group[k][0].first)
+                # The prose cell starts at its own ``# %%`` line when that is among the comments
+                # (cut below it, the line was left alone as a chunk, taken for a divider).
+                above = next((m for m in range(k - 1, above - 1, -1) if self.starts_cell(group[m][0])), above)
+                return [above, k] if 0 < above < k else [k]
         return []
+
+    def starts_cell(self, unit: Unit) -> bool:
+        """Whether ``unit`` opens a cell: a ``# %%`` (or ``# In[3]:``) comment, or the
+        language's own cell mark (:meth:`opens_cell`)."""
+        node = unit.nodes[0]
+        return "comment" in node.type and (
+            _CELL_MARKER.match(self.doc.data, node.start_byte, node.end_byte) is not None or self.opens_cell(node)
+        )
 
     def opens_cell(self, comment: Node) -> bool:
         """Whether ``comment`` opens a cell in the language's own editor (``CodeSpec.cell_marks``:

@@ -3915,6 +3915,21 @@ def test_a_script_of_cells_is_cut_where_a_cell_starts_with_its_prose_above_it(bu
         assert not chunk.text.rstrip().endswith("# %% [markdown]")
 
 
+@pytest.mark.parametrize("budget", [300, 600])
+def test_a_prose_cell_first_in_a_run_keeps_its_cell_line(budget: int) -> None:
+    # Its ``# %% [markdown]`` line was cut from its own prose and left alone as a chunk, which
+    # read as a section divider and was left out of the index (the bundled notebook's title too).
+    code = "".join(f'df{i} = pd.read_csv("warehouse_export_{i}.csv").dropna().reset_index(drop=True)\n' for i in range(9))
+    text = ("# %% [markdown]\n# ## Load the exports\n# Each warehouse writes one CSV a night; we drop the empty rows.\n"
+            f"# %%\nimport pandas as pd\n{code}")
+    prep = prepare("cells.py", "python", text)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=budget), "syntax")
+    assert_lossless(prep, chunks)
+    assert chunks[0].text.startswith("# %% [markdown]\n# ## Load the exports\n# Each warehouse")
+    assert not [c for c in chunks if "divider" in c.flags]
+    assert all(c.text.split("\n")[0] in ("# %% [markdown]", "# %%", "import pandas as pd") or c.start_line > 5 for c in chunks)
+
+
 def test_haskell_signature_and_equations_are_one_definition_split_under_the_type_signature() -> None:
     source = ("module Shop.Report where\n\n-- | How a price prints.\nformat :: Int -> String\nformat 0 = \"free\"\n"
               "format n = show n ++ \" €\"\n\n-- | The nightly report.\nreport :: [Int] -> IO ()\nreport prices = do\n"
