@@ -1047,6 +1047,10 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 self_bodies=frozenset({"object"}),
                 calls=frozenset({"call_expression"}),
                 iife_wraps=frozenset({"expression_statement", "parenthesized_expression", "unary_expression"}),
+                # Overloads: the signatures of one name right above its implementation are one
+                # definition with it (``function parse(x: string): number;`` twice, then the body).
+                equations=frozenset({"function_declaration", "generator_function_declaration", "method_definition"}),
+                type_signatures=frozenset({"function_signature", "method_signature"}),
                 **_JS_REGISTRATIONS,
             )
             for ts_name, ts_ext in (("typescript", (".ts", ".mts", ".cts")), ("tsx", (".tsx",)))

@@ -768,6 +768,19 @@ class _Run:
         run_name: str | None = None  # the name of the signature or equations ``joined[-1]`` holds
         for unit in units:
             definition = unit.definition
+            if (
+                definition is not None
+                and definition.type in spec.type_signatures
+                and run_name is not None
+                and joined[-1].definition is not None
+                and joined[-1].definition.type in spec.type_signatures
+                and self._equation_name(unit) == run_name
+            ):
+                # Overloads: signatures of one name one under the other (TypeScript's
+                # ``function parse(x: string): number;`` twice above its implementation).
+                joined[-1].nodes.extend(unit.nodes)
+                joined[-1].last = max(joined[-1].last, unit.last)
+                continue
             if definition is not None and definition.type in spec.equations and run_name is not None:
                 host = joined[-1]
                 assert host.definition is not None
@@ -808,8 +821,16 @@ class _Run:
         typed = self._type_signature(unit)
         if typed is None:
             return signature
-        text = self.doc.slice(typed.start_byte, typed.end_byte)
-        lines = [line.rstrip() for line in text.splitlines() if line.strip()]
+        # (Every overload, when several signatures stand above it: from the first to the last,
+        # the later ones' indentation taken as the first's.)
+        last = max(n.end_byte for n in unit.nodes if n.type in self.spec.type_signatures and n.end_byte <= definition.start_byte)
+        text = self.doc.slice(typed.start_byte, last)
+        indent = typed.start_point[1]
+        lines = [
+            (line if k == 0 else line[min(indent, len(line) - len(line.lstrip())) :]).rstrip()
+            for k, line in enumerate(text.splitlines())
+            if line.strip()
+        ]
         if len(lines) > _MAX_SIGNATURE_LINES:
             lines = self._folded(lines)
         if any(_key(node) in self._continued for node in unit.nodes):
@@ -3473,6 +3494,7 @@ def list_definitions(prep: Prepared, settings: ChunkSettings | None = None) -> l
                 definition.type in spec.properties
                 or runs
                 or definition.type in spec.equations
+                or definition.type in spec.type_signatures  # (overloads with no body below: one under the other)
                 or _key(definition) in run._sibling_bodies
                 or (spec.name_followers and definition.type in spec.definition_calls)
             ):

@@ -6221,3 +6221,46 @@ def test_cobol_files_by_extension_and_copybooks_of_records_alone_are_text() -> N
     # The program itself is COBOL's, chunked by its syntax.
     program = load_file(SAMPLES / _COBOL)
     assert program.language == "cobol"
+
+
+_TS_OVERLOADS = """export function parse(x: string): number;
+export function parse(x: number): number;
+export function parse(x: string | number): number {
+  return Number(x);
+}
+
+function g(a: string): void;
+function g(a: any) {}
+
+class Cart {
+  add(x: string): void;
+  add(x: number): void;
+  add(x: any) { this.x = x; }
+  clear() {}
+}
+
+interface Shop {
+  buy(x: string): void;
+  buy(x: number): void;
+  sell(): void;
+}
+"""
+
+
+@pytest.mark.parametrize("budget", [60, 120, 2000])
+def test_typescript_overloads_are_one_definition_with_their_implementation(budget: int) -> None:
+    # Each overload signature was a definition of its own: three ``parse`` chunks, a class
+    # summary listing ``add, add, add``.
+    defs = {d.symbol: (d.first, d.last) for d in list_definitions(prepare("o.ts", "typescript", _TS_OVERLOADS))}
+    assert defs["parse"] == (1, 5) and defs["g"] == (7, 8) and defs["Cart.add"] == (11, 13) and defs["Shop.buy"] == (18, 19)
+    chunks = _syntax("o.ts", "typescript", _TS_OVERLOADS, unit="chars", budget=budget)
+    for symbol in ("parse", "g", "Cart.add", "Shop.buy"):
+        first, last = defs[symbol]
+        mine = [c for c in chunks if c.symbol == symbol]
+        if not mine:  # held whole by its class's chunk (a big budget)
+            assert any(c.start_line <= first and last <= c.end_line for c in chunks), symbol
+            continue
+        assert [c.part for c in mine] == list(range(1, len(mine) + 1)) and all(c.parts == len(mine) for c in mine), symbol
+        assert (mine[0].start_line, mine[-1].end_line) == (first, last), symbol
+    for header in (c for c in chunks if c.kind == "class_header" and c.symbol == "Cart"):
+        assert "add(x: any)" not in header.header and header.header.count("add(") <= 1
