@@ -41,6 +41,14 @@ def input_path(value: str) -> Path:
     return Path(value)
 
 
+def option_path(value: str) -> Path:
+    """A ``--db``/``--cache`` argument: an empty one (``--db "$DATA"`` with ``DATA`` unset) is
+    refused, not read as the current folder."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("an empty path; give one, or leave the option out for the default")
+    return Path(value)
+
+
 def default_db() -> Path:
     """The data folder when ``--db`` is not given: the app's, ``$CHUNK_EXPLORER_DATA/chroma``
     when that is set, else ``data/chroma`` below the current folder (the repository's root,
@@ -68,14 +76,14 @@ def add_commands(sub: argparse._SubParsersAction, add_chunk_options: Callable[[a
     """Register ``index``, ``query`` and ``eval`` on the CLI's sub-parsers."""
     index = sub.add_parser("index", help="embed a file or folder into a Chroma collection per strategy")
     index.add_argument("path", type=input_path, help=_PATH_HELP)
-    index.add_argument("--db", type=Path, help=_DB_HELP)
+    index.add_argument("--db", type=option_path, help=_DB_HELP)
     add_chunk_options(index)
     index.add_argument("--quiet", action="store_true", help="no summary on stderr")
     index.set_defaults(handler=cmd_index)
 
     query = sub.add_parser("query", help="search what was last indexed in --db; JSONL ranked chunks")
     query.add_argument("text", help="what to search for (a description or a code snippet)")
-    query.add_argument("--db", type=Path, help=_DB_HELP + "; the search takes the settings and model of its last index")
+    query.add_argument("--db", type=option_path, help=_DB_HELP + "; the search takes the settings and model of its last index")
     query.add_argument("-k", type=int, default=5, help="results per strategy (default 5)")
     query.add_argument("--strategy", choices=("fixed", "syntax", "both"), default="both", help="default: both")
     query.add_argument("--mode", choices=_MODE_CHOICES, default="hybrid", help="default: hybrid")
@@ -96,7 +104,7 @@ def add_commands(sub: argparse._SubParsersAction, add_chunk_options: Callable[[a
         "the results that fit it, in rank order (default 1024)",
     )
     # The index's and the app's cache (data/chroma/chunk_explorer/): an eval run warms both.
-    evaluate.add_argument("--cache", type=Path,
+    evaluate.add_argument("--cache", type=option_path,
                           help="embedding cache file (default: that of the data folder, which index and the app use)")
     evaluate.add_argument("--no-cache", action="store_true", help="keep embeddings in memory only")
     evaluate.add_argument(

@@ -21,6 +21,19 @@ from core.errors import InputError
 from core.languages import CODE_LANGUAGES, TABLE_LANGUAGES, content_hint, detect_language, is_notebook
 from core.notebook import notebook_script
 
+# What marks a data folder of an index: Chroma's database, our own files beside it (a Chroma
+# server's data folder holds ours alone), the embedding cache of ``eval``.
+_INDEX_MARKS = ("chroma.sqlite3", "chunk_explorer/manifest.json", "embeddings.sqlite3")
+
+
+def is_index_folder(folder: Path) -> bool:
+    """Whether ``folder`` holds an index's data (:data:`_INDEX_MARKS`): never sources."""
+    try:
+        return any((folder / mark).is_file() for mark in _INDEX_MARKS)
+    except OSError:
+        return False
+
+
 # Folders that hold other people's code or build output: skipped when walking a repository.
 VENDORED = frozenset(
     {
@@ -591,6 +604,11 @@ def load_folder(root: Path, *, limits: Limits = Limits(), legacy_encoding: str |
                 # A virtual environment is recognised by its pyvenv.cfg, not by its name: the
                 # standard library's own ``venv`` package is source.
                 corpus.skipped.append(Skipped(rel + "/", "vendored, build or virtual-environment folder"))
+                continue
+            if is_index_folder(Path(folder) / d):
+                # (``index .`` from a project's root read its own data folder, data/chroma, and
+                # indexed its manifest and keyword files more with every run.)
+                corpus.skipped.append(Skipped(rel + "/", "an index's data folder (Chroma's or ours), not sources"))
                 continue
             if (Path(folder) / d).is_symlink():
                 corpus.skipped.append(Skipped(rel + "/", "symbolic link to a folder, not followed"))

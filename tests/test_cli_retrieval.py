@@ -279,3 +279,24 @@ def test_query_returns_a_split_function_whole_unless_bare_parts(
     assert code == 0, err
     bare = [json.loads(line) for line in out.splitlines()]
     assert bare and all("group" not in h for h in bare)
+
+
+def test_index_dot_leaves_its_own_data_folder_out(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ``index .`` from a project's root (the default --db is data/chroma below it) read its own
+    # manifest and keyword files as sources, more with every run.
+    monkeypatch.chdir(project)
+    monkeypatch.delenv("CHUNK_EXPLORER_DATA", raising=False)
+    for _ in range(2):
+        code, out, err = run(capsys, "index", ".", "--strategy", "syntax")
+        assert code == 0, err
+    report = json.loads(out)
+    assert (report["added"], report["deleted"], report["unchanged"]) == (0, 0, report["chunks"])
+    assert [path for path, _ in report["skipped"]] == ["data/chroma/"]
+    code, out, err = run(capsys, "query", "refund a payment", "--strategy", "syntax", "-k", "9")
+    assert code == 0 and out and not [h for h in map(json.loads, out.splitlines()) if h["path"].startswith("data/")]
+    # An empty --db (a script's unset "$DATA") is refused, not read as the current folder.
+    with pytest.raises(SystemExit) as ended:
+        main(["index", ".", "--db", ""])
+    assert ended.value.code == 2 and "an empty path" in capsys.readouterr().err
