@@ -53,7 +53,7 @@ from core.embed import Embedder, embed_chunks, model_key
 from core.errors import ChunkExplorerError, InputError
 from core.index import MAX_QUERY_CHARS, MODES, MemoryIndex, check_mode, searchable
 from core.keyword import Fusion
-from core.languages import TABLE_LANGUAGES
+from core.languages import TABLE_LANGUAGES, TEXT_LANGUAGES
 from core.settings import DEFAULT_BUDGETS, ChunkSettings
 from core.sizing import make_sizer
 from core.sources import Corpus, SourceFile, wide_encoding
@@ -172,13 +172,26 @@ def _parse_line(raw: str, number: int) -> QuerySpec:
     return replace(spec, also=tuple(alternatives))
 
 
+def _corpus_path(path: str) -> str:
+    """A path as the corpus names its files: ``./inventory/ledger.py`` and
+    ``inventory//ledger.py`` are ``inventory/ledger.py`` (a Windows ``\\`` is a ``/``)."""
+    path = path.strip().replace("\\", "/")
+    if path.startswith("/"):
+        return path  # (no file of a corpus is named so: said as not in it)
+    parts = [p for p in path.split("/") if p not in ("", ".")]
+    return "/".join(parts) if parts else path
+
+
 def _answer(data: dict, base: QuerySpec) -> QuerySpec:
     """``base`` with the answer ``data`` gives: a path and a symbol or a line span."""
     path = data.get("path")
     if not isinstance(path, str) or not path.strip():
         raise ValueError("'path' must be a non-empty string")
+    path = _corpus_path(path)
     symbol = data.get("symbol")
     start, end = data.get("start_line"), data.get("end_line")
+    if symbol is not None and (start is not None or end is not None):
+        raise ValueError("give 'symbol' or 'start_line' and 'end_line', not both (which would be the answer?)")
     if symbol is not None:
         if not isinstance(symbol, str) or not symbol.strip():
             raise ValueError("'symbol' must be a non-empty string")
@@ -259,6 +272,11 @@ def resolve_target(spec: QuerySpec, prep: Prepared, definitions: Sequence[Defini
             # ``ByteSize.fmt`` for a trait's method, ``<ByteSize as Display>.fmt`` (Rust).
             found = [d for d in definitions if _TRAIT_IMPL.sub(r"\1", d.symbol) in (wanted, spec.symbol)]
         if not found:
+            if not definitions and doc.language in TEXT_LANGUAGES:  # (Markdown, YAML, ...: sections, no definitions)
+                raise InputError(
+                    f"no definition {spec.symbol!r} in {spec.path}: a {doc.language} file's sections are no "
+                    "definitions; give the section's start_line and end_line"
+                )
             raise InputError(f"no definition {spec.symbol!r} in {spec.path}")
         if len(found) > 1:
             names = ", ".join(f"{d.symbol} (line {d.first})" for d in found[:4])
@@ -653,6 +671,9 @@ class Evaluation:
             return table_target(spec, source)
         prep = self.prepared.get(spec.path)
         if prep is None:
+            skipped = next((s.reason for s in self.corpus.skipped if s.path == spec.path), None)
+            if skipped is not None:
+                raise InputError(f"{spec.path} was skipped when the corpus was read: {skipped}")
             reason = "is not a code or text file of the corpus" if source is not None else "is not in the corpus"
             raise InputError(f"{spec.path} {reason}")
         if spec.symbol is not None and spec.path not in self._definitions:

@@ -28,7 +28,7 @@ from core.evaluate import (
 )
 from core.settings import DEFAULT_BUDGETS, DEFAULT_MODEL, ChunkSettings
 from core.sizing import bundled_model_path
-from core.sources import Corpus, SourceFile
+from core.sources import Corpus, Skipped, SourceFile
 from tests.retrieval_fixtures import model, shared_embedder  # noqa: F401 - fixtures
 
 SOURCE = "".join(f"line {n}\n" if n % 5 else "\n" for n in range(1, 41))  # every 5th line blank
@@ -75,6 +75,19 @@ def test_query_lines_parse_with_symbol_or_span() -> None:
         QuerySpec(1, "q1", "a.py", symbol="A.f"),
         QuerySpec(3, "q2", "b.py", start_line=3, end_line=9),
     ]
+
+
+def test_a_path_is_read_as_the_corpus_names_files_and_an_answer_is_one_kind() -> None:
+    line = {"query": "q", "path": "./inventory//ledger.py", "symbol": "Ledger.post"}
+    assert parse_queries(json.dumps(line))[0].path == "inventory/ledger.py"
+    with pytest.raises(InputError, match="line 1: give 'symbol' or 'start_line' and 'end_line', not both"):
+        parse_queries(json.dumps({**line, "start_line": 3, "end_line": 9}))
+
+
+def test_a_prose_section_named_as_a_symbol_is_told_to_be_given_by_its_lines() -> None:
+    prep = prepare("guide.md", "markdown", "# Guide\n\n## Returns\n\nReturn goods within 30 days.\n")
+    with pytest.raises(InputError, match="a markdown file's sections are no definitions; give the section's start_line"):
+        resolve_target(QuerySpec(1, "q", "guide.md", symbol="Guide > Returns"), prep)
 
 
 def test_malformed_lines_are_named_by_number() -> None:
@@ -290,6 +303,13 @@ def test_evaluation_finds_obvious_targets(shared_embedder: Embedder) -> None:
         assert syntax[mode].whole == 1.0 and syntax[mode].mrr == 1.0 and syntax[mode].in_context == 1.0
     as_json = report.to_dict()
     assert as_json["metrics"][0]["whole@1"] >= 0 and as_json["unresolved"][0]["line"] == 3
+    # A file skipped when the corpus was read is said to be so, with why (not "not in the corpus").
+    corpus = tiny_corpus()
+    corpus.skipped.append(Skipped("shop/missing.py", "2,500,000 bytes, over the limit of 2,000,000"))
+    skipped = Evaluation(corpus, QUERIES, shared_embedder)
+    assert skipped.unresolved == (
+        (3, "shop/missing.py was skipped when the corpus was read: 2,500,000 bytes, over the limit of 2,000,000"),
+    )
 
 
 def test_a_query_is_answered_by_any_of_its_answers_and_a_bad_one_leaves_it_out(shared_embedder: Embedder) -> None:
