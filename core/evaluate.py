@@ -814,10 +814,11 @@ def sweep(
     table: list[dict[str, Any]] = []
     for values in itertools.product(*(grid[key] for key in keys)):
         combo = dict(zip(keys, values))
-        if "unit" in combo and "budget" not in combo and combo["unit"] != base.unit:
+        if "unit" in combo and "budget" not in combo:
             # A budget is a number of units: 254 tokens is not 254 characters. A unit swept
-            # without a budget takes that unit's default budget, as ``--unit`` alone does.
-            combo["budget"] = DEFAULT_BUDGETS.get(combo["unit"], base.budget)
+            # without a budget takes that unit's default budget, as ``--unit`` alone does (the
+            # base's own budget in the base's unit); every row says which.
+            combo["budget"] = base.budget if combo["unit"] == base.unit else DEFAULT_BUDGETS.get(combo["unit"], base.budget)
         try:
             settings = base.with_(**combo)
         except (ChunkExplorerError, TypeError) as exc:
@@ -894,5 +895,7 @@ def parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
                     raise InputError(f"sweep axis {key}: {text!r} is not an integer") from None
             else:
                 values.append(text)
-        grid[key] = values
+        if key == "table_rows":  # 0 rows a chunk: by the budget, as ``--rows 0`` says
+            values = [None if v == 0 else v for v in values]
+        grid[key] = list(dict.fromkeys(values))  # (a value given twice is run once)
     return grid

@@ -447,8 +447,9 @@ def test_a_unit_swept_without_a_budget_takes_that_units_default_budget(shared_em
     evaluation = Evaluation(tiny_corpus(), QUERIES[:1], shared_embedder)
     rows = sweep(evaluation, ChunkSettings(), {"unit": ["tokens", "chars", "lines"]}, strategies=("syntax",),
                  modes=("keyword",))
+    # Every row states its budget (the tokens row's was left out: an empty cell, a missing key).
     assert [(r["unit"], r.get("budget")) for r in rows] == [
-        ("tokens", None), ("chars", DEFAULT_BUDGETS["chars"]), ("lines", DEFAULT_BUDGETS["lines"])]
+        ("tokens", ChunkSettings().budget), ("chars", DEFAULT_BUDGETS["chars"]), ("lines", DEFAULT_BUDGETS["lines"])]
 
 
 def test_grid_values_are_typed() -> None:
@@ -464,6 +465,8 @@ def test_grid_values_are_typed() -> None:
         parse_grid(["budget=big"])
     with pytest.raises(InputError, match="bad sweep axis"):
         parse_grid(["colour=red"])
+    # 0 rows a table chunk is "by the budget", as --rows 0 says; a value given twice runs once.
+    assert parse_grid(["table_rows=0,2", "budget=64,64,128"]) == {"table_rows": [None, 2], "budget": [64, 128]}
 
 
 def test_a_raw_window_that_ends_inside_the_targets_last_line_does_not_hold_it() -> None:
