@@ -254,6 +254,9 @@ def cmd_query(args: argparse.Namespace) -> int:
         )
         for hit in hits:
             sys.stdout.write(json.dumps({**hit.to_dict(), "mode": args.mode, "collection": name}, ensure_ascii=False) + "\n")
+        if not hits:  # (nothing on stdout read as if the command had failed silently)
+            why = "no chunk holds a word of the query" if args.mode == "keyword" else "no chunk passes the filters"
+            print(f"{strategy}: no results ({why})", file=sys.stderr)
     return 0
 
 

@@ -68,6 +68,10 @@ def test_index_then_query(project: Path, tmp_path: Path, capsys: pytest.CaptureF
         assert "def refund_payment" in top_syntax["text"]
     code, out, _ = run(capsys, "query", "postage", "--db", str(db), "--strategy", "syntax", "--kind", "class")
     assert code == 0 and {json.loads(line)["kind"] for line in out.splitlines()} == {"class"}
+    # No match is said, not left as an empty output.
+    code, out, err = run(capsys, "query", "warranty claims", "--db", str(db), "--mode", "keyword")
+    assert (code, out) == (0, "")
+    assert "fixed: no results (no chunk holds a word of the query)" in err and "syntax: no results" in err
     # A filter value no chunk has is a typo, not an empty answer; an empty one is refused too.
     for flag, value, says in (("--kind", "funtion", "kinds in the index: class, function"),
                               ("--path", "./shipping.py", "paths in the index: payments.py, shipping.py"),
