@@ -105,6 +105,8 @@ _WORDS = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\W\d_][^\W_]+"
 _DIVIDER_WORDS = 4  # words a section's title between rules may have (``outbound / internal moves``)
 # A cell's first line in a script of cells: a comment whose text starts with ``%%`` (jupytext's
 # and VS Code's ``# %%``, a notebook read by :mod:`core.notebook`) or is nbconvert's ``# In[3]:``.
+# A namespace declared (C++'s ``namespace shop {``, ``namespace shop::detail {``): its names.
+_NAMESPACE = re.compile(rb"\bnamespace\s+([A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*)\s*\{")
 _CELL_MARKER = re.compile(rb"(#|//|--|;;|%)\s?(%%(\s|$)|In\[\s*\d*\s*\]:)")  # (matched at the comment's start)
 _MAX_TRAIL_DEPTH = 16  # last children followed down to find where a node's text ends
 _MAX_NAME_PATH = 8  # nodes gone down through to a name (``CodeSpec.name_paths``)
@@ -196,6 +198,7 @@ class _Run:
         self._line_starts, self._line_ends = maker.doc.line_starts, maker.doc.line_ends
         self._cells = b"%%" in maker.doc.data or b"In[" in maker.doc.data  # a script of cells may be
         self._continued: set[tuple[int, int, str]] = set()  # later equations of one definition (``equations``)
+        self._namespaces: frozenset[bytes] | None = None  # the names of the namespaces the file declares
         # A definition whose body is its head's next sibling (``CodeSpec.sibling_bodies``): its
         # key, and the sibling and the head that stands for it (found by :meth:`units`).
         self._sibling_bodies: dict[tuple[int, int, str], tuple[Node, Node]] = {}
@@ -1990,7 +1993,8 @@ class _Run:
             return "class"
         if spec.receiver_field and definition.child_by_field_name(spec.receiver_field) is not None:
             return "method"
-        if typed in spec.functions and any(mark in (self._own_name(definition) or "") for mark in spec.method_marks):
+        own = self._own_name(definition) or "" if typed in spec.functions else ""
+        if any(mark in own for mark in spec.method_marks) and not self._in_namespaces(own):
             return "method"  # ``void Matrix::multiply()`` defined outside its class
         holder = definition.parent
         if holder is not None and holder.type in spec.free_wrappers:
@@ -2004,6 +2008,18 @@ class _Run:
             if found:
                 return found
         return "method" if in_container else "function"
+
+    def _in_namespaces(self, own: str) -> bool:
+        """Whether the qualifier of a qualified name (``shop.twice`` of ``int shop::twice(int)``)
+        is namespaces this file declares (``namespace shop {``): a free function's, no class's."""
+        qualifier = own.rpartition(".")[0]
+        if not qualifier or b"namespace" not in self.doc.data:
+            return False
+        if self._namespaces is None:
+            self._namespaces = frozenset(
+                part for found in _NAMESPACE.findall(self.doc.data) for part in re.split(rb"\s*::\s*", found)
+            )
+        return all(part.encode() in self._namespaces for part in qualifier.split("."))
 
     def _hosted_keyword(self, definition: Node, keywords: dict[str, str]) -> str | None:
         """The kind ``keywords`` give the first keyword of ``definition``'s own: a token, or a

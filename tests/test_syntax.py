@@ -6264,3 +6264,12 @@ def test_typescript_overloads_are_one_definition_with_their_implementation(budge
         assert (mine[0].start_line, mine[-1].end_line) == (first, last), symbol
     for header in (c for c in chunks if c.kind == "class_header" and c.symbol == "Cart"):
         assert "add(x: any)" not in header.header and header.header.count("add(") <= 1
+
+
+def test_cpp_a_function_defined_by_its_namespaces_name_is_a_function_not_a_method() -> None:
+    source = ("namespace shop {\nint twice(int x);\nnamespace detail { int three(int); }\nclass Cart { int total(); };\n}\n\n"
+              "int shop::twice(int x) {\n    return x * 2;\n}\n\nint shop::detail::three(int x) { return 3 * x; }\n\n"
+              "int shop::Cart::total() { return 0; }\n\nvoid Matrix::multiply() {}\n")
+    kinds = {d.symbol: d.kind for d in list_definitions(prepare("q.cpp", "cpp", source))}
+    assert kinds["shop.twice"] == kinds["shop.detail.three"] == "function"
+    assert kinds["shop.Cart.total"] == kinds["Matrix.multiply"] == "method"  # a class's, defined outside it
