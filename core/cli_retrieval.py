@@ -314,8 +314,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         table = sweep(evaluation, settings, grid, **options)
         if all("error" in row for row in table):  # nothing was evaluated: a bad grid, not a result
             raise InputError(f"--sweep: no combination is valid settings (first: {table[0]['error']})")
-        if args.json:
-            sys.stdout.write(json.dumps(table, indent=2) + "\n")
+        if args.json:  # (the shape of a single run's: its rows under "metrics", one per setting)
+            unresolved = [{"line": line, "reason": reason} for line, reason in evaluation.unresolved]
+            data = {"settings": settings.to_dict(), "sweep": grid, "metrics": table, "unresolved": unresolved}
+            sys.stdout.write(json.dumps(data, indent=2) + "\n")
         else:
             sys.stdout.write(format_table(table))
         return 0

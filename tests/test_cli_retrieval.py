@@ -164,6 +164,14 @@ def test_eval_json_and_table(project: Path, tmp_path: Path, capsys: pytest.Captu
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].split()[:3] == ["budget", "strategy", "mode"] and len(lines) == 3
+    # In JSON, a sweep has the single run's shape: its rows under "metrics", and what went unresolved.
+    code, out, err = run(
+        capsys, "eval", str(project), "--queries", str(queries), "--sweep", "budget=48,64", "--strategy", "syntax",
+        "--mode", "vector", "--cache", str(cache), "--json",
+    )
+    data = json.loads(out)
+    assert set(data) == {"settings", "sweep", "metrics", "unresolved"} and data["sweep"] == {"budget": [48, 64]}
+    assert [row["budget"] for row in data["metrics"]] == [48, 64] and data["unresolved"][0]["line"] == 3
     # A grid of nothing but invalid settings evaluated nothing: an error, not a table of errors.
     code, out, err = run(capsys, "eval", str(project), "--queries", str(queries), "--sweep", "budget=0",
                          "--mode", "vector", "--cache", str(cache))
