@@ -105,9 +105,9 @@ _WORDS = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\W\d_][^\W_]+"
 _DIVIDER_WORDS = 4  # words a section's title between rules may have (``outbound / internal moves``)
 # A cell's first line in a script of cells: a comment whose text starts with ``%%`` (jupytext's
 # and VS Code's ``# %%``, a notebook read by :mod:`core.notebook`) or is nbconvert's ``# In[3]:``.
+_CELL_MARKER = re.compile(rb"(#|//|--|;;|%)\s?(%%(\s|$)|In\[\s*\d*\s*\]:)")  # (matched at the comment's start)
 # A namespace declared (C++'s ``namespace shop {``, ``namespace shop::detail {``): its names.
 _NAMESPACE = re.compile(rb"\bnamespace\s+([A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*)\s*\{")
-_CELL_MARKER = re.compile(rb"(#|//|--|;;|%)\s?(%%(\s|$)|In\[\s*\d*\s*\]:)")  # (matched at the comment's start)
 _MAX_TRAIL_DEPTH = 16  # last children followed down to find where a node's text ends
 _MAX_NAME_PATH = 8  # nodes gone down through to a name (``CodeSpec.name_paths``)
 _MAX_HOST_DEPTH = 8  # body hosts gone down through to a body (``CodeSpec.body_hosts``)
@@ -771,27 +771,18 @@ class _Run:
         run_name: str | None = None  # the name of the signature or equations ``joined[-1]`` holds
         for unit in units:
             definition = unit.definition
-            if (
-                definition is not None
-                and definition.type in spec.type_signatures
-                and run_name is not None
-                and joined[-1].definition is not None
-                and joined[-1].definition.type in spec.type_signatures
-                and self._equation_name(unit) == run_name
-            ):
-                # Overloads: signatures of one name one under the other (TypeScript's
+            host = joined[-1] if run_name is not None else None  # (a signature or an equation: a definition)
+            if host is not None and definition is not None and host.definition is not None:
+                signed = host.definition.type in spec.type_signatures  # no equation joined it yet
+                # An equation, or an overload: a signature under signatures (TypeScript's
                 # ``function parse(x: string): number;`` twice above its implementation).
-                joined[-1].nodes.extend(unit.nodes)
-                joined[-1].last = max(joined[-1].last, unit.last)
-                continue
-            if definition is not None and definition.type in spec.equations and run_name is not None:
-                host = joined[-1]
-                assert host.definition is not None
-                if self._equation_name(unit) == run_name:
-                    if host.definition.type in spec.type_signatures:
-                        host.definition, host.wrappers = definition, unit.wrappers  # the first equation
-                    else:
-                        self._continued.add(_key(definition))
+                joins = definition.type in spec.equations or (signed and definition.type in spec.type_signatures)
+                if joins and self._equation_name(unit) == run_name:
+                    if definition.type in spec.equations:
+                        if signed:
+                            host.definition, host.wrappers = definition, unit.wrappers  # the first equation
+                        else:
+                            self._continued.add(_key(definition))
                     host.nodes.extend(unit.nodes)
                     host.last = max(host.last, unit.last)
                     continue
@@ -805,14 +796,17 @@ class _Run:
         name = self.name(unit)
         return name[1:-1] if name.startswith("(") and name.endswith(")") else name
 
-    def _type_signature(self, unit: Unit) -> Node | None:
-        """The type signature above the equations ``unit`` holds (``CodeSpec.equations``), if any."""
+    def _type_signatures(self, unit: Unit) -> list[Node]:
+        """The type signatures above the equations ``unit`` holds (``CodeSpec.equations``): one,
+        or a run of overloads."""
         definition = unit.definition
         if definition is None or definition.type not in self.spec.equations:
-            return None
-        return next(
-            (n for n in unit.nodes if n.type in self.spec.type_signatures and n.end_byte <= definition.start_byte), None
-        )
+            return []
+        return [n for n in unit.nodes if n.type in self.spec.type_signatures and n.end_byte <= definition.start_byte]
+
+    def _type_signature(self, unit: Unit) -> Node | None:
+        """The (first) type signature above the equations ``unit`` holds, if any."""
+        return next(iter(self._type_signatures(unit)), None)
 
     def unit_signature(self, unit: Unit) -> str:
         """The signature repeated above the parts of ``unit``'s definition: its own, under the
@@ -821,13 +815,13 @@ class _Run:
         definition = unit.definition
         assert definition is not None
         signature = self.signature(definition, unit.wrappers, _keywords(unit))
-        typed = self._type_signature(unit)
-        if typed is None:
+        signatures = self._type_signatures(unit)
+        if not signatures:
             return signature
         # (Every overload, when several signatures stand above it: from the first to the last,
         # the later ones' indentation taken as the first's.)
-        last = max(n.end_byte for n in unit.nodes if n.type in self.spec.type_signatures and n.end_byte <= definition.start_byte)
-        text = self.doc.slice(typed.start_byte, last)
+        typed = signatures[0]
+        text = self.doc.slice(typed.start_byte, signatures[-1].end_byte)
         indent = typed.start_point[1]
         lines = [
             (line if k == 0 else line[min(indent, len(line) - len(line.lstrip())) :]).rstrip()
