@@ -22,7 +22,8 @@ from core.languages import CODE_LANGUAGES, TABLE_LANGUAGES, content_hint, detect
 from core.notebook import notebook_script
 
 # What marks a data folder of an index: Chroma's database, our own files beside it (a Chroma
-# server's data folder holds ours alone), the embedding cache of ``eval``.
+# server's data folder holds ours alone), the embedding cache of ``eval``. (core.index's names,
+# not imported: the chunk command never loads the index; a test keeps them equal.)
 _INDEX_MARKS = ("chroma.sqlite3", "chunk_explorer/manifest.json", "embeddings.sqlite3")
 
 

@@ -203,6 +203,11 @@ def test_the_cli_default_data_folder_is_the_library_default(monkeypatch: pytest.
     assert cli_retrieval.DEFAULT_CACHE == index.DEFAULT_DB / index.OURS / "embeddings.sqlite3"
     monkeypatch.delenv("CHUNK_EXPLORER_DATA", raising=False)
     assert cli_retrieval.default_db() == index.DEFAULT_DB and cli_retrieval.default_cache() == cli_retrieval.DEFAULT_CACHE
+    # A folder walk knows a data folder by the files the store writes (core.sources cannot import
+    # core.index, which the chunk command does without).
+    from core import sources
+
+    assert f"{index.OURS}/{index.MANIFEST}" in sources._INDEX_MARKS and cli_retrieval.DEFAULT_CACHE.name in sources._INDEX_MARKS
     # Where the app's data folder is moved to, the CLI's follows (the workshop's pre-warm went to
     # ./data/chroma and warmed a cache the app never read).
     monkeypatch.setenv("CHUNK_EXPLORER_DATA", str(tmp_path / "moved"))
