@@ -72,12 +72,26 @@ def iter_jsonl(
 
     runs = _runs(corpus.files, jobs * RUNS_PER_JOB)
     context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        count = len(runs)
+    # Ctrl-C reaches the workers too (a terminal signals the whole process group): they ignore it,
+    # or each printed a traceback; the main process stops, and drops the runs not yet started.
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_ignore_interrupts)
+    count = len(runs)
+    try:
         for items in pool.map(
             _chunk_run, runs, [settings] * count, [strategy_choice] * count, [has_header] * count, [check] * count
         ):
             yield from items
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _ignore_interrupts() -> None:
+    """A worker's start: SIGINT is the main process's to handle."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _serialise(
