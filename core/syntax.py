@@ -2564,9 +2564,22 @@ class _Run:
                 and not self.fits(head.first, signature_line, symbol, header, reserve)
             ):
                 header = repeat
-            return self.line_pieces(
+            pieces = self.line_pieces(
                 head.first, head.last, kind, symbol, header, parent, rest_header=repeat, first_reserve=reserve
             )
+            last_piece = pieces[-1]
+            if kind == "class_header" and last_piece.start_byte is None and not last_piece.flags:
+                # The head's last piece takes the loose members after it that fit (a class's
+                # fields below a long docstring), as a head that fits whole does below. (A
+                # function's statements join its head's last piece in :meth:`join_parts`.)
+                room = reserve if last_piece is pieces[0] else 0
+                while (
+                    members
+                    and members[0].definition is None
+                    and self.fits(last_piece.first, members[0].last, symbol, last_piece.header, room)
+                ):
+                    last_piece.last = members.pop(0).last
+            return pieces
         if previous is not None and self.fits(previous.first, head.last, symbol, header, reserve):
             # Comments right before a split definition join its head instead of standing as a
             # chunk of their own.

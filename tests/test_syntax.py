@@ -3388,6 +3388,41 @@ def test_a_banner_above_a_class_whose_head_is_cut_leads_its_first_part() -> None
     assert not any(c.text.startswith("# =") and c.kind == "module" for c in chunks)
 
 
+_FIELDS_BELOW_A_LONG_DOC = {
+    "python": (
+        "cfg.py",
+        'class Config(Base):\n    """A configuration object with a fairly long docstring that explains\n'
+        '    what the fields mean and how they are used by the rest of the code.\n    """\n\n'
+        '    name: str = "default"\n    size: int = 10\n    ratio: float = 0.5\n\n'
+        "    def load(self, path):\n        with open(path) as f:\n            return f.read()\n\n"
+        '    def save(self, path, data):\n        with open(path, "w") as f:\n            f.write(data)\n',
+    ),
+    "typescript": (
+        "cfg.ts",
+        "/**\n * A configuration object with a long doc comment that explains\n"
+        " * what the fields mean and how the code uses them.\n */\n"
+        "export class Config extends Base {\n"
+        '  name: string = "default";\n  size = 10;\n  ratio = 0.5;\n\n'
+        "  load(path: string): string {\n    return readFileSync(path, 'utf8');\n  }\n\n"
+        "  save(path: string, data: string): void {\n    writeFileSync(path, data);\n  }\n}\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(_FIELDS_BELOW_A_LONG_DOC))
+def test_a_class_heads_last_part_takes_the_fields_that_fit(language: str) -> None:
+    # A class head too long for one chunk (signature, a long doc) was cut into parts, and its
+    # fields then stood in a ``statements`` chunk of their own though they fit the last part;
+    # a head that fits whole takes them.
+    path, source = _FIELDS_BELOW_A_LONG_DOC[language]
+    chunks = _syntax(path, language, source, unit="chars", budget=200)
+    heads = [c for c in chunks if c.kind == "class_header"]
+    assert len(heads) == 2, [(c.kind, c.text) for c in chunks]
+    assert "ratio" in heads[-1].text and "name" in heads[-1].text
+    assert not any(c.kind == "statements" for c in chunks), [(c.kind, c.text) for c in chunks]
+    assert_budget(chunks, 200)
+
+
 @pytest.mark.parametrize(("width", "count", "budget"), [(40, 8, 300), (40, 12, 400), (47, 10, 700)])
 def test_a_docstrings_closing_quotes_are_not_a_part_alone(width: int, count: int, budget: int) -> None:
     # Cut line by line, a class docstring's last part could be its closing quotes alone (the
