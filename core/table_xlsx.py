@@ -33,8 +33,8 @@ import pyarrow as pa
 from core.errors import InputError
 from core.sources import Limits
 from core.table_batch import (
-    OpenTable, RowBatch, check_width, column_names, detect_header, make_batch, reads_as_note, repeatable_header,
-    repeats_note,
+    OpenTable, RowBatch, check_width, column_names, detect_header, looks_like_value, make_batch, reads_as_note,
+    repeatable_header, repeats_note,
 )  # fmt: skip
 from core.table_sections import SectionRows, column_blocks, filled, title_rows, until_next_table
 
@@ -575,14 +575,20 @@ def _fill_merges(
     rows: Iterator[tuple[int, list[str]]], merges: Sequence[tuple[int, int, int, int]]
 ) -> Iterator[tuple[int, list[str]]]:
     """``rows`` with each merged range's cells holding its top-left value, as Excel shows it: a
-    row chunk under a merged ``North`` says it is North's (it had an empty first cell)."""
+    row chunk under a merged ``North`` says it is North's (it had an empty first cell). A range
+    that is all its row holds (a report's title merged over the table's width, a section's
+    label) is left one cell: a line of text, read as a title or a label is, not a row of the
+    same value in every column (that made the title a table's header)."""
     starting: dict[int, list[tuple[int, int, int, int]]] = {}
     for merge in merges:
         starting.setdefault(merge[0], []).append(merge)
     open_ranges: list[tuple[int, int, int, int, str]] = []  # (last row, first col, last col, first row, value)
     for number, cells in rows:
         open_ranges = [r for r in open_ranges if r[0] >= number]
-        for first_row, first_col, last_row, last_col in starting.get(number, ()):
+        here = starting.get(number, ())
+        if len(here) == 1 and filled(cells) == 1 and here[0][1] - 1 < len(cells) and cells[here[0][1] - 1].strip():
+            here = ()  # the row's one cell, merged: a title or a label
+        for first_row, first_col, last_row, last_col in here:
             value = cells[first_col - 1] if first_col - 1 < len(cells) else ""
             if value:
                 open_ranges.append((last_row, first_col, last_col, first_row, value))
@@ -595,9 +601,14 @@ def _fill_merges(
         yield number, cells
 
 
+_YEAR = re.compile(r"(19|20)\d\d")  # a year heading columns under a merged name (``Revenue`` over ``2023 2024``)
+
+
 def _header_rows(sample: list[tuple[int, list[str]]], merges: Sequence[tuple[int, int, int, int]]) -> int:
     """How many sheet rows the header takes: more than one when a merged cell of its first row
-    reaches down into the next (``Region`` over two rows beside ``Revenue`` over ``Q1 Q2 Q3``)."""
+    reaches down into the next (``Region`` over two rows beside ``Revenue`` over ``Q1 Q2 Q3``),
+    or when its first row's cells merged across columns head the next row's names, and those are
+    all that row holds (``Revenue`` over ``Q1 Q2``, ``Region`` and ``Units`` not merged down)."""
     if not sample or not merges:
         return 1
     top = sample[0][0]
@@ -605,6 +616,17 @@ def _header_rows(sample: list[tuple[int, list[str]]], merges: Sequence[tuple[int
     stacked = 1
     while stacked < min(3, len(sample) - 1) and sample[stacked][0] <= reach:
         stacked += 1
+    if stacked == 1 and len(sample) > 2 and sample[1][0] == top + 1:
+        spans = [(first_col - 1, last_col) for first_row, first_col, _, last_col in merges if first_row == top and last_col > first_col]
+        below = [j for j, cell in enumerate(sample[1][1]) if cell.strip()]
+        names = [sample[1][1][j].strip() for j in below]
+        if (
+            spans
+            and below
+            and all(any(a <= j < b for a, b in spans) for j in below)
+            and not any(looks_like_value(name) and not _YEAR.fullmatch(name) for name in names)
+        ):
+            stacked = 2
     return stacked
 
 

@@ -1746,6 +1746,57 @@ def test_merged_cells_are_read_as_their_value_where_they_stand_and_a_two_row_hea
     assert "Revenue Q2 (integer)" in profile.text and "the header is rows 1-2 joined" in profile.header
 
 
+def _book(rows: list[list[object]], merges: tuple[str, ...], cells: dict[str, object] | None = None) -> bytes:
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Rep"
+    for address, value in (cells or {}).items():
+        sheet[address] = value
+    for row in rows:
+        sheet.append(row)
+    for merged in merges:
+        sheet.merge_cells(merged)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("dated", [False, True])
+def test_a_title_merged_over_the_table_is_its_title_not_a_header_of_its_own(dated: bool) -> None:
+    # "Sales report 2024" merged over A1:C1 was spread into every column: a table of its own,
+    # "0 rows x 3 columns" named "Sales report 2024, Sales report 2024_2, ...", above the real one.
+    cells = {"A1": "Sales report 2024", **({"A2": "Generated 2024-12-31"} if dated else {})}
+    rows = [["Region", "Q1", "Q2"], ["North", 10, 20], ["South", 11, 21]]
+    data = _book([[], *rows] if not dated else rows, ("A1:C1",), cells)
+    chunks = chunk_table_source(load_bytes("t.xlsx", data), ChunkSettings(), "syntax")
+    assert len([c for c in chunks if c.kind == "table_profile"]) == 1, [c.text for c in chunks]
+    rows_out, profile = row_chunks(chunks), next(c for c in chunks if c.kind == "table_profile")
+    assert rows_out[0].columns == ("Region", "Q1", "Q2") and rows_out[0].text == "North,10,20\nSouth,11,21"
+    title = "rows 1, 2 above the table read as its title" if dated else "row 1 above the table read as its title"
+    assert title in profile.header and "below" not in profile.header
+
+
+def test_a_label_merged_across_a_table_is_one_cell_of_its_row() -> None:
+    rows = [["Region", "Q1", "Q2"], ["North", 10, 20], ["West (closed in May)"], ["West", 1, 2]]
+    chunks = chunk_table_source(load_bytes("l.xlsx", _book(rows, ("A3:C3",))), ChunkSettings(), "syntax")
+    assert row_chunks(chunks)[0].text == "North,10,20\nWest (closed in May),,\nWest,1,2"
+    assert "Q1 (integer)" in next(c for c in chunks if c.kind == "table_profile").text
+
+
+@pytest.mark.parametrize(("sub", "names"), [(["Q1", "Q2"], ("Revenue Q1", "Revenue Q2")), ([2023, 2024], ("Revenue 2023", "Revenue 2024"))])
+def test_a_name_merged_over_sub_names_joins_them_when_the_other_names_are_not_merged_down(sub: list, names: tuple) -> None:
+    # Only the cells merged down made a two-row header: "Revenue" over "Q1 Q2" beside an
+    # unmerged "Region" read the sub-names as a row of data and the figures as text.
+    rows = [["Region", "Revenue", None, "Units"], [None, *sub, None], ["North", 10, 20, 5], ["South", 11, 21, 6]]
+    chunks = chunk_table_source(load_bytes("r.xlsx", _book(rows, ("B1:C1",))), ChunkSettings(), "syntax")
+    rows_out = row_chunks(chunks)
+    assert rows_out[0].columns == ("Region", *names, "Units") and rows_out[0].text == "North,10,20,5\nSouth,11,21,6"
+    # A first data row under a merged name stays data: figures are no names.
+    figures = [["Region", "Revenue", None], [None, 10, 20], [None, 11, 21]]
+    kept = row_chunks(chunk_table_source(load_bytes("f.xlsx", _book(figures, ("B1:C1",))), ChunkSettings(), "syntax"))
+    assert kept[0].text.splitlines()[0] == ",10,20"
+
+
 # --- a third audit: messy exports (German Excel, accounting sheets) ---------------------------
 
 
