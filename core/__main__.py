@@ -43,6 +43,17 @@ def _positive(text: str) -> int:
     return value
 
 
+def _rows(text: str) -> int:
+    """An argparse type for ``--rows``: 0 (by the budget) or a whole number of rows."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (by the budget) or a number of rows, got {value}")
+    return value
+
+
 def _switch(parser: argparse.ArgumentParser, on: str, off: str, on_help: str, off_help: str) -> None:
     """A pair of exclusive flags for one setting (``--merge``/``--no-merge``): either overrides
     ``--settings``' value; neither leaves it."""
@@ -97,7 +108,7 @@ def _add_chunk_options(parser: argparse.ArgumentParser, *, embeds: bool = True) 
               else "the embedding model, whose tokenizer counts tokens (index and eval embed with it)")
         + f"; a name or a local folder (default {DEFAULT_MODEL}, bundled)",
     )
-    parser.add_argument("--rows", type=int, help="tables: rows per chunk instead of the budget (0: by the budget, the default)")
+    parser.add_argument("--rows", type=_rows, help="tables: rows per chunk instead of the budget (0: by the budget, the default)")
     parser.add_argument("--format", choices=TABLE_FORMATS, help="tables: serialisation (default csv)")
     parser.add_argument(
         "--head-weight",

@@ -236,11 +236,16 @@ def latin_code_page(data: bytes) -> str | None:
     if not runs or sum(runs) > 2 * len(runs):
         return None  # no foreign byte, or words of them: another script
     best: tuple[tuple[int, int], str] | None = None
+    first_text: str | None = None
     for page, (anyone, each) in _LATIN_EXPECTED.items():
         try:
             text = sample.decode(page)
         except UnicodeDecodeError:
             continue
+        if first_text is None:
+            first_text = text
+        elif text == first_text:
+            continue  # the same text ("Zürich, Málaga"): the more common page names it
         foreign = Counter(ch for ch in text if ord(ch) > 127)
         # Letters of its languages, then (on a tie) of its one language that has the most.
         marks = len(_SPANISH_MARKS.findall(text)) if page == "cp1252" else 0

@@ -490,8 +490,14 @@ def _space_delimited(sample: str) -> bool:
     complete = rows[:-1] if len(rows) > 1 else rows
     if not complete:
         return False
-    width, agree = Counter(len(r) for r in complete).most_common(1)[0]
-    cells = [c for r in complete for c in r]
+    # (The width is the rows' under the first line: R's ``write.table`` writes a header one
+    # cell short of rows that start with their names, which in a file of three rows was a third
+    # of the lines "disagreeing".)
+    body = complete[1:] or complete
+    width, agree = Counter(len(r) for r in body).most_common(1)[0]
+    if body is not complete and len(complete[0]) in (width, width - 1):
+        agree += 1
+    cells = [c.strip('"') for r in complete for c in r]
     return width >= 2 and agree * 10 >= len(complete) * 9 and sum(map(looks_like_value, cells)) * 2 >= len(cells)
 
 

@@ -417,7 +417,8 @@ class TableProfile:
         notes (:attr:`core.table_batch.OpenTable.notes`). The rows the figures cover are
         counted apart from a total row, which the columns' counts leave out too."""
         width = len(self.columns)
-        line = f"table {self.name}: {self.rows - self.total_row} rows x {width} columns"
+        rows = self.rows - self.total_row
+        line = f"table {self.name}: {rows} row{'' if rows == 1 else 's'} x {width} column{'' if width == 1 else 's'}"
         if self.total_row:
             line += " and a total row"
         if self.generated_header:
@@ -456,6 +457,9 @@ def _render_column(col: ColumnProfile) -> str:
         distinct = f"~{distinct}"
     common = col.most_common()
     if not col.top_tracked:
+        exact = not col.distinct_capped and not col.distinct_partial
+        if exact and col.distinct == col.count:
+            return f"{head}; {distinct} distinct (every value different)"
         return f"{head}; {distinct} distinct (mostly different values)"
     if common and common[0][1] > 1:
         mark = "" if col.top_exact else "~"

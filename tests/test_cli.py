@@ -415,6 +415,9 @@ def test_input_limits_are_options_and_refuse_nonsense(tmp_path: Path) -> None:
     for flag in ("--max-bytes", "--max-files"):
         done = run("chunk", str(tmp_path), flag, "-1")
         assert done.returncode == 2 and f"argument {flag}: must be at least 1, got -1" in done.stderr
+    # (--rows named no option, and called 0, which it takes, no positive integer.)
+    done = run("chunk", str(tmp_path), "--rows", "-1")
+    assert done.returncode == 2 and "argument --rows: must be 0 (by the budget) or a number of rows, got -1" in done.stderr
 
 
 def test_a_forced_encoding_is_noted_as_forced_not_as_detected(tmp_path: Path) -> None:

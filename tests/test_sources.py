@@ -51,7 +51,11 @@ def test_latin1_is_detected_and_decoded() -> None:
 
 
 @pytest.mark.parametrize(
-    "line", ["x = 'café'", "# crème brûlée, Grüße", "name = 'Ångström'", "MOTTO = 'SEÑOR ESPAÑA ¿Qué? ¡Olé!'"]
+    "line",
+    [
+        "x = 'café'", "# crème brûlée, Grüße", "name = 'Ångström'", "MOTTO = 'SEÑOR ESPAÑA ¿Qué? ¡Olé!'",
+        "CITIES = 'Zürich, Málaga, Köln'",  # (cp1250 reads it the same, and was named for Hungarian's á, ö, ü)
+    ],
 )
 def test_a_few_accented_letters_in_legacy_code_decode_as_cp1252(line: str) -> None:
     # (a statistical detector guessed cp1006 and cp1250 for these, and showed mojibake)

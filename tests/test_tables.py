@@ -340,6 +340,17 @@ def test_profile_across_many_batches_agrees_with_pandas_and_with_one_batch(tmp_p
     ]
 
 
+def test_a_column_of_distinct_values_past_the_tracked_ones_says_every_value_differs(tmp_path: Path) -> None:
+    # Past the values whose counts are kept, every id different read "mostly different values".
+    ids = "".join(f"K{i}\n" for i in range(3000))
+    text = _profile_text(chunk_table_source(on_disk(tmp_path, "ids.csv", "code\n" + ids), ChunkSettings(), "syntax"))
+    assert "- code (text): 3000 values, 0 missing; 3000 distinct (every value different)" in text
+    assert "table ids.csv: 3000 rows x 1 column\n" in text + "\n"
+    some = "".join(f"K{i % 2000}\n" for i in range(3000))
+    text = _profile_text(chunk_table_source(on_disk(tmp_path, "some.csv", "code\n" + some), ChunkSettings(), "syntax"))
+    assert "2000 distinct (mostly different values)" in text
+
+
 # --- serialisations ---------------------------------------------------------------------------
 
 CELL = st.text(alphabet=st.sampled_from(list('ab ,;:|\\"\'\n\r\tüé<br>x')), max_size=12)
@@ -1722,6 +1733,15 @@ def test_a_table_of_numbers_apart_by_spaces_has_its_columns(tmp_path: Path) -> N
     # Names of two words are one column of text, not two columns.
     names = chunk_table_source(on_disk(tmp_path, "n.csv", "name\nAda Lovelace\nAlan Turing\nGrace Hopper\n"), ChunkSettings(), "syntax")
     assert names[0].columns == ("name",) and _cells(names) == ["Ada Lovelace", "Alan Turing", "Grace Hopper"]
+
+
+@pytest.mark.parametrize("text", ['"x" "y"\n"1" 1.5 2\n"2" 3.5 4\n"3" 5.5 6\n', "x y\n1 1.5 2\n2 3.5 4\n3 5.5 6\n"])
+def test_a_short_r_write_table_apart_by_spaces_has_its_columns(tmp_path: Path, text: str) -> None:
+    # In a file of three rows the header one cell short was a third of the lines disagreeing
+    # on the width: one column named 'x "y"', typed text.
+    chunks = chunk_table_source(on_disk(tmp_path, "r.csv", text), ChunkSettings(), "syntax")
+    assert row_chunks(chunks)[0].columns == ("column_1", "x", "y")
+    assert "x (decimal): 3 values, 0 missing; min 1.5, max 5.5" in _profile_text(chunks)
 
 
 def test_merged_cells_are_read_as_their_value_where_they_stand_and_a_two_row_header_joins() -> None:
