@@ -46,6 +46,7 @@ from dataclasses import dataclass, replace
 from itertools import accumulate, islice
 from typing import BinaryIO, cast
 
+import numpy as np
 import pyarrow as pa
 
 from core.errors import InputError
@@ -536,6 +537,8 @@ def _stream_batches(
     ``table``'s notes then name."""
     row = 1
     repeated: list[int] = []  # lines of the header written again
+    swallowed: list[int] = []  # lines of rows whose quoted cells hold what reads as rows
+    looked = 0  # rows of several lines looked into for them
     want = BLOCK_BYTES
     while True:
         if not eof and len(buf) < want:
@@ -565,6 +568,10 @@ def _stream_batches(
                 repeated.extend(int(n) for n in batch.start_line[again])
                 batch = batch.kept(~again)
         if len(batch):
+            if width > 1 and len(swallowed) <= _SWALLOWED_SHOWN and looked < _SWALLOWED_CHECKED:
+                found, seen = _rows_in_cells(batch, width, dialect.delimiter, _SWALLOWED_CHECKED - looked)
+                swallowed += found
+                looked += seen
             row += len(batch)
             yield batch
         base_line += buf.count(b"\n", 0, consumed) if breaks is None else breaks
@@ -574,9 +581,39 @@ def _stream_batches(
             break
     if repeated and table is not None:
         table.notes = (*table.notes, repeats_note(repeated, "line"))
+    if swallowed and table is not None:
+        shown = ", ".join(f"{n:,}" for n in swallowed[:_SWALLOWED_SHOWN])
+        table.notes = (
+            *table.notes,
+            f"note: a quoted cell holds lines shaped as rows of this table (line{'s' if len(swallowed) > 1 else ''} "
+            f"{shown}{', ...' if len(swallowed) > _SWALLOWED_SHOWN else ''}): a stray quote may have joined rows "
+            "into one cell",
+        )
     if row == 1:
         what = "only a header row, no data rows" if has_header else "no data rows"
         raise InputError(f"{path}: {what}")
+
+
+_SWALLOWED_SHOWN = 5
+_SWALLOWED_CHECKED = 1_000  # rows of several lines a table's are looked into (an address book has many)
+
+
+def _rows_in_cells(batch: RowBatch, width: int, delimiter: str, most: int) -> tuple[list[int], int]:
+    """The first lines of ``batch``'s rows with a quoted cell over several lines each of which
+    splits as a row of the table does (``2,"b`` then ``3,c`` and ``4,d"``: a quote never meant
+    to open a cell took the rows below into it), and how many rows were looked into: its rows
+    of several lines, ``most`` of them at most."""
+    several = np.flatnonzero(batch.end_line > batch.start_line)[:most]
+    found: list[int] = []
+    for i in several:
+        for col in batch.columns:
+            cell = col[int(i)].as_py()
+            if cell and "\n" in cell:
+                inner = [line for line in cell.split("\n")[1:] if line.strip()]
+                if inner and all(line.count(delimiter) == width - 1 for line in inner):
+                    found.append(int(batch.start_line[i]))
+                    break
+    return found, len(several)
 
 
 def _without_empty_rows(batch: RowBatch) -> RowBatch:

@@ -340,6 +340,18 @@ def test_profile_across_many_batches_agrees_with_pandas_and_with_one_batch(tmp_p
     ]
 
 
+def test_a_stray_quote_that_joins_rows_into_one_cell_is_noted(tmp_path: Path) -> None:
+    # ``2,"b`` opened a cell that took rows 3 and 4 into it: 3 rows, silently (pandas too).
+    chunks = chunk_table_source(on_disk(tmp_path, "m.csv", 'id,name\n1,"a"\n2,"b\n3,c\n4,"d"\n5,e\n'), ChunkSettings(), "syntax")
+    header = next(c for c in chunks if c.kind == "table_profile").header
+    assert "table m.csv: 3 rows x 2 columns" in header
+    assert "a quoted cell holds lines shaped as rows of this table (line 3): a stray quote may have joined" in header
+    # An address over two lines in a wider table is no such thing.
+    text = 'id,name,addr\n1,"a","12 Main St\nSpringfield, IL"\n2,b,c\n'
+    header = next(c for c in chunk_table_source(on_disk(tmp_path, "a.csv", text), ChunkSettings(), "syntax") if c.kind == "table_profile").header
+    assert "stray quote" not in header
+
+
 def test_a_column_of_distinct_values_past_the_tracked_ones_says_every_value_differs(tmp_path: Path) -> None:
     # Past the values whose counts are kept, every id different read "mostly different values".
     ids = "".join(f"K{i}\n" for i in range(3000))
