@@ -31,7 +31,7 @@ from typing import Any, BinaryIO
 import pyarrow as pa
 
 from core.errors import InputError
-from core.sources import Limits
+from core.sources import Limits, is_binary
 from core.table_batch import (
     OpenTable, RowBatch, check_width, column_names, detect_header, looks_like_value, make_batch, reads_as_note,
     repeatable_header, repeats_note,
@@ -164,7 +164,8 @@ def _check_archive(stream: BinaryIO, path: str) -> None:
             total = sum(info.file_size for info in archive.infolist())
             bomb = next((info for info in archive.infolist() if _is_bomb(info)), None)
     except (zipfile.BadZipFile, OSError, ValueError):
-        raise InputError(f"{path}: not an .xlsx workbook (not a zip archive; an old .xls or an encrypted file?)") from None
+        stream.seek(0)
+        raise InputError(f"{path}: not an .xlsx workbook ({_not_zip(stream.read(4096))})") from None
     finally:
         stream.seek(0)
     if "xl/workbook.xml" not in names and "[Content_Types].xml" not in names:
@@ -176,6 +177,17 @@ def _check_archive(stream: BinaryIO, path: str) -> None:
             f"{path}: {bomb.filename} expands {bomb.file_size // max(bomb.compress_size, 1):,} times "
             f"(to {bomb.file_size:,} bytes), past the {MAX_RATIO}x a sheet's XML reaches: a zip bomb, refused"
         )
+
+
+def _not_zip(head: bytes) -> str:
+    """What a workbook that is no zip archive is, from its first bytes."""
+    if head.startswith(b"\xd0\xcf\x11\xe0"):
+        return "an old Excel .xls or an encrypted workbook: save it as .xlsx or CSV"
+    if head.startswith(b"PK"):
+        return "a damaged zip archive: cut short or corrupted"
+    if head and not is_binary(head):
+        return "text: a CSV or TSV under this name? rename it .csv or .tsv"
+    return "not a zip archive; an old .xls or an encrypted file?"
 
 
 def _is_bomb(info: zipfile.ZipInfo) -> bool:

@@ -697,6 +697,10 @@ def test_the_preview_shows_numbers_as_their_cells_write_them(tmp_path: Path) -> 
          "line 1: a NUL byte"),
         ("unclosed.csv", b"a,b,c\n1,\"hello,2\n3,4,5\n6,7,8\n", r"line 2: a quoted cell is never closed .*3 lines"),
         ("fake.xlsx", b"this is not a workbook", "not an .xlsx workbook"),
+        # (A CSV named .xlsx was "an old .xls or an encrypted file?"; the reverse was told to rename.)
+        ("csv.xlsx", b"a,b\n1,2\n", r"not an \.xlsx workbook \(text: a CSV or TSV under this name\? rename it"),
+        ("cut.xlsx", b"PK\x03\x04" + bytes(range(1, 200)), r"\(a damaged zip archive: cut short or corrupted\)"),
+        ("old.xlsx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(300), r"\(an old Excel \.xls or an encrypted workbook"),
     ],
 )
 def test_bad_tables_get_a_clear_input_error(tmp_path: Path, name: str, data: bytes, message: str) -> None:
