@@ -560,6 +560,8 @@ def _stream_batches(
             want = len(buf) * 2
             continue
         want = BLOCK_BYTES
+        if len(batch) and int((batch.end_byte - batch.start_byte).max()) > MAX_CELL_CHARS:
+            _check_cells(batch, path)  # (as the exact path's csv module does: Arrow reads any size)
         if len(batch) and width > 1:
             batch = _without_empty_rows(batch)
         if len(batch) and header is not None:
@@ -592,6 +594,16 @@ def _stream_batches(
     if row == 1:
         what = "only a header row, no data rows" if has_header else "no data rows"
         raise InputError(f"{path}: {what}")
+
+
+def _check_cells(batch: RowBatch, path: str) -> None:
+    """:class:`InputError` for a cell of ``batch`` over :data:`MAX_CELL_CHARS` characters."""
+    for col in batch.columns:
+        over = np.flatnonzero(cell_lengths(col) > MAX_CELL_CHARS)  # (bytes: at least its characters)
+        for i in over:
+            if len(col[int(i)].as_py()) > MAX_CELL_CHARS:
+                line = int(batch.start_line[i])
+                raise InputError(f"{path}: line {line}: a cell over {MAX_CELL_CHARS:,} characters")
 
 
 _SWALLOWED_SHOWN = 5
