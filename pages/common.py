@@ -28,7 +28,7 @@ from core.languages import CODE_LANGUAGES, TABLE_LANGUAGES, TEXT_LANGUAGES, dete
 from core.metrics import DamageReport, boundary_damage
 from core.settings import DEFAULT_BUDGETS, DEFAULT_HEAD_LINES, DEFAULT_HEAD_WEIGHT, DEFAULT_MODEL, UNITS, ChunkSettings
 from core.sizing import MODELS_VARIABLE, allowed_models, check_allowed, load_tokenizer, model_token_limit
-from core.sources import Corpus, Limits, SourceFile, load_bytes, load_folder, load_zip
+from core.sources import Corpus, Limits, SourceFile, is_binary, load_bytes, load_folder, load_zip
 from core.syntax import Definition, list_definitions
 
 T = TypeVar("T")
@@ -487,15 +487,19 @@ class Picked:
     label: str = ""
     archive: str = ""  # the uploaded zip's name: the CLI reads the archive itself
     encoding: str | None = None  # the uploads' text encoding as the user gave it (None: detected)
+    language: str | None = None  # the language picked for uploads of unknown type
 
     def cli_target(self, path: str) -> tuple[str, list[str]]:
         """What the exported command chunks so that its ids match the app's: a sample file
         named below its project (``--root``), an uploaded archive whole, else the file (in the
-        encoding given for them)."""
+        encoding given for them, and the language picked when its name says none)."""
         if self.shareable:
             project = f"sample_repos/{self.label}"
             return f"{project}/{path}", ["--root", project]
-        return self.archive or path, ["--encoding", self.encoding] if self.encoding else []
+        extra = ["--encoding", self.encoding] if self.encoding else []
+        if not self.archive and self.language and detect_language(path) is None:
+            extra += ["--language", self.language]
+        return self.archive or path, extra
 
 
 def encoding_choice(key: str, what_reads: str) -> str | None:
@@ -528,6 +532,9 @@ def sample_projects() -> list[str]:
     return sorted(p.name for p in SAMPLES.iterdir() if p.is_dir() and p.name not in {"tables", "queries"})
 
 
+NO_LANGUAGE = "(none: rename the file)"
+
+
 def pick_code_source(default_project: str) -> Picked:
     """Sample project, uploaded files, a zipped repository or pasted code."""
     projects = sample_projects()
@@ -549,11 +556,27 @@ def pick_code_source(default_project: str) -> Picked:
         kept = kept_uploads("kept_uploads", [(u.name, u.getvalue()) for u in uploads or []])
         if kept:
             picked.encoding = encoding_choice("encoding", "the text reads")
+        # Files of no known type (``notes.xyz``): the language they are read in, picked here
+        # (the CLI's --language); none picked, each is a problem that says how to pick one.
+        unknown = [name for name, data in kept if detect_language(name) is None and data and not is_binary(data)]
+        chosen = None
+        if unknown:
+            choices = [NO_LANGUAGE, *sorted(CODE_LANGUAGES + TEXT_LANGUAGES)]
+            if st.session_state.get("upload_lang") not in choices:
+                st.session_state["upload_lang"] = NO_LANGUAGE
+            chosen = st.selectbox(f"Language of {plural(len(unknown), 'the file', 'the {n} files')} of unknown type",
+                                  choices, key="upload_lang", help=", ".join(unknown[:10]))  # fmt: skip
+        if chosen is not None and chosen != NO_LANGUAGE:
+            picked.language = chosen
         for name, data in kept:
+            given = picked.language if name in unknown else None
             try:
-                source = load_bytes(name, data, encoding=picked.encoding)
+                source = load_bytes(name, data, encoding=picked.encoding, language=given)
             except InputError as exc:
-                picked.problems.append(str(exc))
+                problem = str(exc)
+                if name in unknown:
+                    problem = f"{name}: unknown file type; pick its language above, or rename the file"
+                picked.problems.append(problem)
                 continue
             if source.language in TABLE_LANGUAGES:
                 picked.problems.append(f"{source.path}: a table; open it on the Tables page")

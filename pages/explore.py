@@ -210,14 +210,21 @@ elif options:
     inspect_default = f"{options[first][0]}:{chunks[options[first][0]][options[first][1]].start_line}"
     if st.session_state.get("inspect_for") != (path, settings.chunk_key()) or st.session_state.get("inspect") not in options:
         # New chunks (another file, other settings): choose again, from the line kept.
-        if "inspect_for" in st.session_state:
+        linked = "inspect_for" not in st.session_state  # a link's own run
+        if not linked:
             at = st.session_state.get("inspect_at", "") if st.session_state["inspect_for"][0] == path else ""
         else:
-            at = st.query_params.get("inspect_at", "")  # a link's, on its first run
+            at = st.query_params.get("inspect_at", "")
         kept_strategy, _, kept_line = str(at).partition(":")
         line = int(kept_line) if kept_line.isdigit() else 0
-        kept = next((o for o in options if o[0] == kept_strategy
-                     and chunks[o[0]][o[1]].start_line <= line <= chunks[o[0]][o[1]].end_line), None)
+        over = [o for o in options if o[0] == kept_strategy
+                and chunks[o[0]][o[1]].start_line <= line <= chunks[o[0]][o[1]].end_line]
+        # The chunk that starts on the line, else the first over it (overlapping windows share
+        # lines: ``fixed:25`` is the window from line 25, not the one before that ends there).
+        kept = next((o for o in over if chunks[o[0]][o[1]].start_line == line), over[0] if over else None)
+        if linked and at and kept is None:
+            st.info(f"The link's inspect_at {common.code_span(str(at))} names no chunk of this file here: "
+                    f"{common.code_span(inspect_default)} is shown instead.")
         st.session_state["inspect"] = kept or options[first]
         st.session_state["inspect_for"] = (path, settings.chunk_key())
     choice = st.selectbox("Chunk", options, format_func=describe, key="inspect")

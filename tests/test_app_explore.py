@@ -178,6 +178,33 @@ def test_the_inspected_chunk_is_kept_across_a_budget_change_and_in_the_link(app:
     assert inspector(again).value == kept.value
     assert "inspect_at" not in open_app().query_params  # the first chunk, shown by default, is not written
 
+def _linked(params: dict[str, str]) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_a_link_to_a_window_opens_that_window_not_the_one_before_it_that_shares_its_line() -> None:
+    # With overlap, window #2 (lines 10-25) and #3 (lines 25-38) share line 25: a link to
+    # ``fixed:25`` opened #2, the first window over the line.
+    params = {"unit": "nws", "budget_nws": "400", "overlap_pct": "10", "project": "ts_storefront",
+              "file": "src/components/ProductCard.tsx"}  # fmt: skip
+    at = _linked(params)
+    options = inspector(at).options
+    fixed = [(i, o) for i, o in enumerate(options) if o.startswith("fixed")]
+    lines = [tuple(int(n) for n in re.search(r"lines (\d+)-(\d+)", o).groups()) for _, o in fixed]
+    shared = next(k for k in range(1, len(lines)) if lines[k][0] == lines[k - 1][1])
+    again = _linked({**params, "inspect_at": f"fixed:{lines[shared][0]}"})
+    assert inspector(again).index == fixed[shared][0], (inspector(again).index, fixed[shared])
+    assert again.query_params["inspect_at"] == f"fixed:{lines[shared][0]}"
+    # A link's chunk that is none of this file's is said, not dropped without a word.
+    odd = _linked({**params, "inspect_at": "syntax:9999"})
+    assert any("The link's inspect_at `syntax:9999` names no chunk of this file here" in i.value for i in odd.info)
+
+
 def test_shared_link_reproduces_the_view() -> None:
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params["unit"] = "chars"
@@ -240,6 +267,24 @@ def test_upload_files_good_and_bad(app: AppTest) -> None:
     app.file_uploader(key="upload_files").upload("legacy.py", "x = 'café'\n".encode("cp1252")).run()
     assert any("legacy.py" in c.value and "not UTF-8: read as cp1252" in c.value for c in app.caption)
     assert "café" in view_html(app)
+
+
+def test_an_upload_of_unknown_type_gets_a_language_picker(app: AppTest) -> None:
+    # "pick its language (--language in the CLI)": the Upload files source had no picker.
+    app.radio(key="source").set_value("Upload files").run()
+    app.file_uploader(key="upload_files").upload("notes.xyz", b"def tally(items):\n    return sum(items)\n").run()
+    assert not app.exception
+    text = " ".join(m.value for m in app.markdown)
+    assert "notes.xyz: unknown file type; pick its language above, or rename the file" in text
+    assert "--language" not in text
+    picker = app.selectbox(key="upload_lang")
+    assert picker.label == "Language of the file of unknown type" and picker.value == "(none: rename the file)"
+    picker.set_value("python").run()
+    assert not app.exception
+    assert "unknown file type" not in " ".join(m.value for m in app.markdown)
+    assert "tally" in view_html(app)
+    command = next(c.value for c in app.code if "python -m core chunk" in c.value)
+    assert "notes.xyz" in command and "--language python" in command
 
 
 def test_counts_of_uploaded_and_refused_files_read_as_words(app: AppTest) -> None:
