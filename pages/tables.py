@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.errors import ChunkExplorerError
+from core.languages import TABLE_LANGUAGES, detect_language
 from core.settings import TABLE_FORMATS
 from core.sources import SourceFile, load_bytes
 from pages import common
@@ -38,10 +39,18 @@ with left:
         if name:
             source = common.sample_table(name)
     else:
-        upload = st.file_uploader("Upload a CSV, TSV or XLSX file", type=["csv", "tsv", "xlsx"], key="upload_table")
+        # (No ``type=`` filter: the browser then refused another file with Streamlit's bare
+        # "files are not allowed"; the page says what it reads, and where the file opens.)
+        upload = st.file_uploader("Upload a CSV, TSV or XLSX file", key="upload_table")
         refused = False
         # (Kept in the session: the uploader is empty again after a visit to another page.)
         for upload_name, data in common.kept_uploads("kept_table", [(upload.name, upload.getvalue())] if upload else []):
+            if detect_language(upload_name) not in TABLE_LANGUAGES:
+                old_excel = upload_name.lower().endswith((".xls", ".xlsm", ".xlsb", ".ods"))
+                common.error(f"{upload_name}: not a CSV, TSV or XLSX file; "
+                             + ("save it as .xlsx or CSV" if old_excel else "code and text files open on the Explore code page"))
+                refused = True
+                continue
             xlsx = upload_name.lower().endswith(".xlsx")  # (a workbook has no text encoding)
             declared = None if xlsx else common.encoding_choice("tencoding", "the cells or column names read")
             try:

@@ -75,6 +75,12 @@ def test_upload_good_and_bad_tables(tables: AppTest) -> None:
     tables.file_uploader(key="upload_table").set_value(("unclosed.csv", unclosed, "text/csv")).run()
     assert not tables.exception
     assert any("line 2: a quoted cell is never closed" in e.value for e in tables.error)
+    # Another type of file: the browser said only "files are not allowed", the page "upload one".
+    for name, says in (("thing.py", "code and text files open on the Explore code page"), ("old.xls", "save it as .xlsx or CSV")):
+        tables.file_uploader(key="upload_table").set_value((name, b"x = 1\n", "text/plain")).run()
+        assert not tables.exception
+        assert [e.value for e in tables.error] == [f"{name}: not a CSV, TSV or XLSX file; {says}"]
+        assert not any("Pick a sample table" in i.value for i in tables.info)
 
 
 def test_the_previews_row_count_reads_as_words(tables: AppTest) -> None:
