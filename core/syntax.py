@@ -38,7 +38,7 @@ from core.settings import ChunkSettings
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from tree_sitter import Node
+    from tree_sitter import Language, Node, Query
 
 # Nesting depth past which definitions are packed as plain statements (500-deep code is legal).
 MAX_DEPTH = 48
@@ -106,8 +106,27 @@ _DIVIDER_WORDS = 4  # words a section's title between rules may have (``outbound
 # A cell's first line in a script of cells: a comment whose text starts with ``%%`` (jupytext's
 # and VS Code's ``# %%``, a notebook read by :mod:`core.notebook`) or is nbconvert's ``# In[3]:``.
 _CELL_MARKER = re.compile(rb"(#|//|--|;;|%)\s?(%%(\s|$)|In\[\s*\d*\s*\]:)")  # (matched at the comment's start)
-# A namespace declared (C++'s ``namespace shop {``, ``namespace shop::detail {``): its names.
-_NAMESPACE = re.compile(rb"\bnamespace\s+([A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*)\s*\{")
+# What parts a namespace's name: ``shop::detail``, ``Shop.Detail``, ``App\\Models``.
+_NAME_PARTS = re.compile(rb"\s*(?:::|\.|\\)\s*")
+_NAMESPACE_QUERIES: dict[tuple[str, tuple[str, ...]], Query | None] = {}  # (grammar, types): compiled once
+
+
+def _namespace_query(grammar: str, types: tuple[str, ...], language: Language) -> Query | None:
+    """A query capturing the ``name`` of each node of ``types`` (those ``grammar`` has), or None."""
+    from tree_sitter import Query, QueryError
+
+    key = (grammar, types)
+    if key not in _NAMESPACE_QUERIES:
+        patterns = []
+        for typed in types:
+            pattern = f"({typed} name: (_) @name)"
+            try:
+                Query(language, pattern)
+            except (QueryError, ValueError):
+                continue  # (a type, or its name field, this grammar does not have)
+            patterns.append(pattern)
+        _NAMESPACE_QUERIES[key] = Query(language, " ".join(patterns)) if patterns else None
+    return _NAMESPACE_QUERIES[key]
 _MAX_TRAIL_DEPTH = 16  # last children followed down to find where a node's text ends
 _MAX_NAME_PATH = 8  # nodes gone down through to a name (``CodeSpec.name_paths``)
 _MAX_HOST_DEPTH = 8  # body hosts gone down through to a body (``CodeSpec.body_hosts``)
@@ -2010,10 +2029,26 @@ class _Run:
         if not qualifier or b"namespace" not in self.doc.data:
             return False
         if self._namespaces is None:
-            self._namespaces = frozenset(
-                part for found in _NAMESPACE.findall(self.doc.data) for part in re.split(rb"\s*::\s*", found)
-            )
+            self._namespaces = self._namespace_names()
         return all(part.encode() in self._namespaces for part in qualifier.split("."))
+
+    def _namespace_names(self) -> frozenset[bytes]:
+        """The names of the namespaces the file declares, each part of a nested one (``shop``
+        and ``util`` of ``namespace shop::util``), from the tree: the nodes of the spec's
+        ``namespace`` kind, found by a query (natively, not a walk in Python). A macro beside
+        the name (``namespace std _GLIBCXX_VISIBILITY(default) {``) leaves it a namespace."""
+        tree = self.maker.prep.tree
+        types = tuple(sorted(typed for typed, kind in self.spec.kinds.items() if kind == "namespace"))
+        query = _namespace_query(self.spec.parser_name, types, tree.language) if tree is not None and types else None
+        if query is None:
+            return frozenset()
+        from tree_sitter import QueryCursor
+
+        data = self.doc.data
+        names = QueryCursor(query).captures(tree.root_node).get("name", [])
+        return frozenset(
+            part for node in names for part in _NAME_PARTS.split(data[node.start_byte : node.end_byte]) if part
+        )
 
     def _hosted_keyword(self, definition: Node, keywords: dict[str, str]) -> str | None:
         """The kind ``keywords`` give the first keyword of ``definition``'s own: a token, or a

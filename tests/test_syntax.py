@@ -6308,3 +6308,10 @@ def test_cpp_a_function_defined_by_its_namespaces_name_is_a_function_not_a_metho
     kinds = {d.symbol: d.kind for d in list_definitions(prepare("q.cpp", "cpp", source))}
     assert kinds["shop.twice"] == kinds["shop.detail.three"] == "function"
     assert kinds["shop.Cart.total"] == kinds["Matrix.multiply"] == "method"  # a class's, defined outside it
+    # Read from the tree, not the text: a macro beside the name (libstdc++'s own namespace) is
+    # still a namespace, and the word in a comment declares none.
+    source = ("namespace std _GLIBCXX_VISIBILITY(default)\n{\n  int helper(int x);\n}\n\n"
+              "// namespace shop { was here once }\n\nint std::helper(int x) {\n  return x + 1;\n}\n\n"
+              "int shop::twice(int x) {\n  return x * 2;\n}\n")
+    kinds = {d.symbol: d.kind for d in list_definitions(prepare("std.cpp", "cpp", source))}
+    assert (kinds["std.helper"], kinds["shop.twice"]) == ("function", "method")
