@@ -106,6 +106,9 @@ _DIVIDER_WORDS = 4  # words a section's title between rules may have (``outbound
 # A cell's first line in a script of cells: a comment whose text starts with ``%%`` (jupytext's
 # and VS Code's ``# %%``, a notebook read by :mod:`core.notebook`) or is nbconvert's ``# In[3]:``.
 _CELL_MARKER = re.compile(rb"(#|//|--|;;|%)\s?(%%(\s|$)|In\[\s*\d*\s*\]:)")  # (matched at the comment's start)
+_MAX_TRAIL_DEPTH = 16  # last children followed down to find where a node's text ends
+_MAX_NAME_PATH = 8  # nodes gone down through to a name (``CodeSpec.name_paths``)
+_MAX_HOST_DEPTH = 8  # body hosts gone down through to a body (``CodeSpec.body_hosts``)
 # What parts a namespace's name: ``shop::detail``, ``Shop.Detail``, ``App\\Models``.
 _NAME_PARTS = re.compile(rb"\s*(?:::|\.|\\)\s*")
 _NAMESPACE_QUERIES: dict[tuple[str, tuple[str, ...]], Query | None] = {}  # (grammar, types): compiled once
@@ -127,9 +130,8 @@ def _namespace_query(grammar: str, types: tuple[str, ...], language: Language) -
             patterns.append(pattern)
         _NAMESPACE_QUERIES[key] = Query(language, " ".join(patterns)) if patterns else None
     return _NAMESPACE_QUERIES[key]
-_MAX_TRAIL_DEPTH = 16  # last children followed down to find where a node's text ends
-_MAX_NAME_PATH = 8  # nodes gone down through to a name (``CodeSpec.name_paths``)
-_MAX_HOST_DEPTH = 8  # body hosts gone down through to a body (``CodeSpec.body_hosts``)
+
+
 
 
 @dataclass
