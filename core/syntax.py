@@ -133,7 +133,6 @@ def _namespace_query(grammar: str, types: tuple[str, ...], language: Language) -
 
 
 
-
 @dataclass
 class Unit:
     """Lines ``first..last`` of one level, owned by one or more sibling nodes."""
