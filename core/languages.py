@@ -1252,6 +1252,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
                 "operator_declaration": ("operator", "operator {}"),
                 "conversion_operator_declaration": ("type", "operator {}"),
                 "destructor_declaration": ("name", "~{}"),
+                # (Not its type: ``public Item this[int slot]`` was ``Shelf.Item``.)
+                "indexer_declaration": ("parameters", "this[]"),
             },
             scoping=frozenset({"file_scoped_namespace_declaration"}),
             body_types=frozenset({"accessor_list"}),  # a property's, an indexer's, an event's

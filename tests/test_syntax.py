@@ -1347,9 +1347,13 @@ _CUDA_FORMS = (
          "namespace Demo\n{\n    public class Bag\n    {\n        public int this[string key]\n        {\n"
          "            get { return 1; }\n        }\n\n        public event EventHandler Changed\n        {\n"
          "            add { }\n            remove { }\n        }\n#if DEBUG\n        public void Dump() { }\n#endif\n"
-         "        public record Entry(string Key);\n        public record struct Point(int X, int Y);\n    }\n}\n",
+         "        public record Entry(string Key);\n        public record struct Point(int X, int Y);\n"
+         # (An indexer of a named type was named by it: ``Bag.Item``, ``Bag.List``.)
+         "        public Item this[int slot] => null;\n        public System.Collections.Generic.List<T> this[long k] => null;\n"
+         "    }\n}\n",
          [("Demo.Bag.this[]", "indexer"), ("Demo.Bag.Changed", "event"), ("Demo.Bag.Dump", "method"),
-          ("Demo.Bag.Entry", "record"), ("Demo.Bag.Point", "struct")]),
+          ("Demo.Bag.Entry", "record"), ("Demo.Bag.Point", "struct"), ("Demo.Bag.this[]", "indexer"),
+          ("Demo.Bag.this[]", "indexer")]),
         ("scala", "package.scala",  # a package object and a package with braces hold definitions
          "package cats\n\npackage object data {\n  def wrap[A](a: A): List[A] = List(a)\n"
          "  implicit class RichInt(val i: Int) {\n    def squared: Int = i * i\n  }\n}\n"
@@ -1878,6 +1882,16 @@ def test_names_and_kinds_of_less_common_definitions(language, path, source, expe
     symbols = {c.symbol for c in _syntax(path, language, source, unit="chars", budget=4000)}
     nested = {s for s, _ in found if LANGUAGES[language].path_separator in s}  # (split at a small budget only)
     assert {symbol for symbol, _ in expected} <= symbols | nested
+
+
+def test_a_csharp_indexer_is_this_whatever_type_it_returns() -> None:
+    # ``public Item this[int slot]`` was ``Shelf.Item`` (its type), ``List<T> this[long k]``
+    # ``Shelf.List``: names of nested types, which an eval query of ``Shelf.this[]`` missed.
+    source = ("public class Shelf\n{\n    public Item this[int slot] { get { return null; } }\n"
+              "    public System.Collections.Generic.List<T> this[long k] => null;\n    public T this[string s] => default;\n"
+              "    public string this[short n] => \"\";\n}\n")
+    found = [(d.symbol, d.kind) for d in list_definitions(prepare("Shelf.cs", "csharp", source))]
+    assert found == [("Shelf", "class")] + [("Shelf.this[]", "indexer")] * 4
 
 
 def test_an_indented_scala_body_ends_on_its_last_line_not_on_the_next_members_indentation() -> None:
