@@ -1640,6 +1640,10 @@ class _Run:
             cast = node if node.type == "operator_cast" else None
             if node.type == "qualified_identifier":  # ``Box<T>::operator T*() const``
                 name = node.child_by_field_name("name")
+                for _ in range(_MAX_NAME_PATH):  # (``a::Reader::operator bool``: a qualifier each)
+                    if name is None or name.type != "qualified_identifier":
+                        break
+                    name = name.child_by_field_name("name")
                 cast = name if name is not None and name.type == "operator_cast" else None
             if cast is not None:  # ``operator const char*() const``: named up to its parameters
                 parameters = cast.child_by_field_name("declarator")

@@ -1379,9 +1379,10 @@ _CUDA_FORMS = (
          "extern \"C\" {\nint sub(int a, int b) { return a - b; }\n}\n"
          "class Handle {\npublic:\n    explicit operator bool() const noexcept { return p; }\n"
          "    operator const char*() const { return name; }\n    bool operator()(int x) const { return x > 0; }\n};\n"
-         "template <typename T>\nBox<T>::operator T*() const\n{\n    return ptr;\n}\n",
+         "template <typename T>\nBox<T>::operator T*() const\n{\n    return ptr;\n}\n"
+         "io::Reader::operator bool() const {\n    return true;\n}\n",  # (was ``io.Reader.operator bool() const``)
          [("sub", "function"), ("Handle.operator bool", "method"), ("Handle.operator const char*", "method"),
-          ("Handle.operator()", "method"), ("Box.operator T*", "method")]),
+          ("Handle.operator()", "method"), ("Box.operator T*", "method"), ("io.Reader.operator bool", "method")]),
         ("cpp", "vec.hpp",  # a friend defined in its class is found there, and is no member of it
          "class Vec {\npublic:\n    double dot(const Vec& o) const { return x * o.x; }\n"
          "    friend Vec operator+(const Vec& a, const Vec& b) { return Vec(a.x + b.x); }\n"
