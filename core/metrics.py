@@ -141,6 +141,14 @@ def _innermost(definitions: list[Definition], line_count: int) -> list[Definitio
     return owner
 
 
+_ANNOTATION_STARTS = ("@", "#[", "[")  # Java, Kotlin, Python; Rust and PHP 8; C#
+
+
+def _naming_line(d: Definition) -> str:
+    """The first line of ``d``'s signature that is no annotation (stripped), or ""."""
+    return next((s for line in d.signature.splitlines() if (s := line.strip()) and not s.startswith(_ANNOTATION_STARTS)), "")
+
+
 def _lacks_signature(doc: Document, chunk: Chunk, owner: list[Definition | None]) -> bool:
     """True when ``chunk`` holds a body line of a function without that function's signature.
 
@@ -156,6 +164,12 @@ def _lacks_signature(doc: Document, chunk: Chunk, owner: list[Definition | None]
             continue
         first_line = d.signature.splitlines()[0].strip() if d.signature else doc.line_text(d.name_line).strip()
         if first_line and first_line in chunk.header:
+            continue
+        # Annotations lead a Kotlin or Java signature (``@Throws(...)`` above ``fun
+        # summarize(...)``): the line that names the function is what the chunker repeats, and
+        # a chunk that holds it holds the signature.
+        naming = _naming_line(d)
+        if len(naming) > 3 and (naming in chunk.header or naming in chunk.text):
             continue
         return True
     return False

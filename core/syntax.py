@@ -2607,6 +2607,14 @@ class _Run:
             pieces = self.line_pieces(
                 head.first, head.last, kind, symbol, header, parent, rest_header=repeat, first_reserve=reserve
             )
+            named = repeat.splitlines()[0].strip() if repeat else ""
+            for piece in pieces[1:]:
+                # A later piece that holds the signature's own line (below annotations that
+                # filled the first) needs no header repeating it: it said it twice.
+                if named and piece.header == repeat and piece.start_byte is None and any(
+                    self.doc.line_text(line).lstrip().startswith(named) for line in range(piece.first, piece.last + 1)
+                ):
+                    piece.header = ""
             last_piece = pieces[-1]
             if kind == "class_header" and last_piece.start_byte is None and not last_piece.flags:
                 # The head's last piece takes the loose members after it that fit (a class's

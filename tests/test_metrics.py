@@ -58,3 +58,26 @@ def test_a_cut_over_blank_lines_between_two_windows_is_one_cut() -> None:
     assert [(c.start_line, c.end_line) for c in windows] == [(1, 3), (5, 6)]
     # The blank line 4 is in neither window: one cut, after line 3 (it was drawn after 3 and 4).
     assert [(cut.line, cut.symbol) for cut in cut_points(windows, list_definitions(prep))] == [(3, "long_one")]
+
+
+_ANNOTATED_KOTLIN = (
+    '@Suppress("UNCHECKED_CAST", "DEPRECATION", "UNUSED_PARAMETER", "NAME_SHADOWING")\n'
+    "@Throws(IllegalStateException::class, IllegalArgumentException::class)\n"
+    "fun summarize(levels: Map<String, Int>, skus: List<String>, withReservations: Boolean): Int {\n"
+    "    var total = 0\n" + "".join(f"    total += compute(item{i}, factor{i})\n" for i in range(4))
+    + "    return total\n}\n"
+)
+
+
+def test_parts_of_an_annotated_function_under_its_signature_are_not_counted_as_without_it() -> None:
+    # The figure looked for the signature's first line, an annotation the chunker leaves out of
+    # the header it repeats: every later part of an annotated Kotlin or Java function counted.
+    prep = prepare("dup.kt", "kotlin", _ANNOTATED_KOTLIN)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=250), "syntax")
+    parts = [c for c in chunks if c.symbol == "summarize"]
+    assert len(parts) > 2 and all(c.header.startswith("fun summarize(") or "fun summarize(" in c.text for c in parts[1:])
+    assert boundary_damage(prep, chunks, budget=250, model=ChunkSettings().model).without_signature == ()
+    # Windows that hold body lines and no signature still count: all but the first of 4 lines.
+    fixed = chunk_document(prep, ChunkSettings(unit="lines", budget=4), "fixed")
+    lacking = boundary_damage(prep, fixed, budget=4, model=ChunkSettings().model).without_signature
+    assert lacking == tuple(c.id for c in fixed[1:])

@@ -438,8 +438,10 @@ def test_a_head_too_big_for_one_chunk_is_numbered_parts(language, path, source, 
     assert parts[0].start_line == 1 and parts[0].parent_id is None
     for part in parts[1:]:
         assert part.parent_id == parts[0].id
-        assert part.header == signature
+        # (The part that holds the signature's own line does not repeat it above: it said it twice.)
+        assert part.header == ("" if signature in part.text else signature), (part.header, part.text[:80])
         assert part.size <= 600
+    assert sum(signature in part.text for part in parts) == 1
 
 
 def test_a_definition_that_fits_without_its_comments_stays_whole_after_them() -> None:
@@ -1195,6 +1197,12 @@ def test_a_signature_longer_than_the_budget_allows_does_not_shatter_its_parts(un
     # The signature is still repeated: as much of its first line as leaves the part room.
     assert parts and all(c.header and "def reconcile_cycle_count(".startswith(c.header) or
                          c.header.startswith("def reconcile_cycle_count(") for c in parts)
+
+
+def _under_or_holding(chunk, signature: str) -> bool:
+    """A later part repeats ``signature`` above its text, or holds the signature's own line
+    (below comments that filled the parts before it), which it does not say twice."""
+    return chunk.header == signature or (not chunk.header and signature in chunk.text)
 
 
 def _syntax(path: str, language: str, source: str, **settings) -> list:
@@ -3297,7 +3305,10 @@ def test_a_split_methods_long_doc_comment_is_under_the_methods_signature_not_the
     chunks = _syntax("Cache.java", "java", source, unit="chars", budget=1500)
     parts = [c for c in chunks if c.symbol == "Cache.computeIfAbsent"]
     assert len(parts) > 2 and "/**" in parts[0].text and "computeIfAbsent(" not in parts[0].text
-    assert all(c.header.startswith("public V computeIfAbsent(K key") for c in parts), [c.header for c in parts]
+    assert all(
+        c.header.startswith("public V computeIfAbsent(K key") or (not c.header and "public V computeIfAbsent(K key" in c.text)
+        for c in parts
+    ), [c.header for c in parts]  # (the part of the signature's own line does not repeat it above)
 
 
 def test_a_bodiless_definitions_repeated_head_runs_down_to_its_name() -> None:
@@ -4094,7 +4105,7 @@ def test_dart_large_class_splits_into_header_and_members_and_long_method_into_pa
     parts = [c for c in chunks if c.symbol == "RestockPlanner.buildPlan"]
     assert len(parts) >= 5 and [c.part for c in parts] == list(range(1, len(parts) + 1))
     signature = "List<String> buildPlan({DateTime? now, bool dryRun = false})"
-    assert all(c.header == signature for c in parts[1:])
+    assert all(_under_or_holding(c, signature) for c in parts[1:])
     assert all(c.parent_id == parts[0].id for c in parts[1:])
     # Split statement by statement: no part starts inside a statement of the body's own level.
     assert any(c.text.lstrip().startswith("for (final shelf in toRefill) {") for c in parts)
@@ -5784,7 +5795,7 @@ def test_nix_a_long_function_is_split_into_parts_under_its_signature() -> None:
     parts = [c for c in chunks if c.symbol == "mkExportScript"]
     assert len(parts) >= 6 and [c.part for c in parts] == list(range(1, len(parts) + 1))
     assert all(c.kind == "function" and c.parts == len(parts) for c in parts)
-    assert all(c.parent_id == parts[0].id and c.header == signature for c in parts[1:])
+    assert all(c.parent_id == parts[0].id and _under_or_holding(c, signature) for c in parts[1:])
     assert parts[0].text.startswith("  /* The nightly export")
     assert "      '';\n    };\nin" in parts[-1].text  # (the ``let``'s ``in`` closes it)
     # The ``let``'s function in it is its nested definition, split under its own head.
@@ -6330,3 +6341,19 @@ def test_cpp_a_function_defined_by_its_namespaces_name_is_a_function_not_a_metho
               "int shop::twice(int x) {\n  return x * 2;\n}\n")
     kinds = {d.symbol: d.kind for d in list_definitions(prepare("std.cpp", "cpp", source))}
     assert (kinds["std.helper"], kinds["shop.twice"]) == ("function", "method")
+
+
+def test_the_part_that_holds_a_signature_below_its_annotations_does_not_repeat_it_above() -> None:
+    # Annotations filled part 1; part 2 was the signature line alone under a header of the same
+    # line (208 of 250 characters, the signature twice and no statement).
+    source = (
+        '@Suppress("UNCHECKED_CAST", "DEPRECATION", "UNUSED_PARAMETER", "NAME_SHADOWING")\n'
+        "@Throws(IllegalStateException::class, IllegalArgumentException::class)\n"
+        "fun summarize(levels: Map<String, Int>, skus: List<String>, withReservations: Boolean): Int {\n"
+        "    var total = 0\n" + "".join(f"    total += compute(item{i}, factor{i})\n" for i in range(4))
+        + "    return total\n}\n"
+    )
+    parts = [c for c in _syntax("dup.kt", "kotlin", source, unit="chars", budget=250) if c.symbol == "summarize"]
+    holding = next(c for c in parts if c.text.startswith("fun summarize("))
+    assert holding.header == "" and "var total = 0" in holding.text
+    assert not any(c.header and c.text.startswith(c.header) for c in parts)
