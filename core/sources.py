@@ -609,12 +609,12 @@ def load_folder(root: Path, *, limits: Limits = Limits(), legacy_encoding: str |
             if d in VENDORED or is_venv:
                 # A virtual environment is recognised by its pyvenv.cfg, not by its name: the
                 # standard library's own ``venv`` package is source.
-                corpus.skipped.append(Skipped(rel + "/", "vendored, build or virtual-environment folder"))
+                corpus.skipped.append(Skipped(rel + "/", _VENDORED_REASON))
                 continue
             if is_index_folder(Path(folder) / d):
                 # (``index .`` from a project's root read its own data folder, data/chroma, and
                 # indexed its manifest and keyword files more with every run.)
-                corpus.skipped.append(Skipped(rel + "/", "an index's data folder (Chroma's or ours), not sources"))
+                corpus.skipped.append(Skipped(rel + "/", _INDEX_REASON))
                 continue
             if (Path(folder) / d).is_symlink():
                 corpus.skipped.append(Skipped(rel + "/", "symbolic link to a folder, not followed"))
@@ -684,6 +684,9 @@ def load_zip(
         # A name stored twice (an archive appended to): its last copy is the file, as unzip
         # leaves it (the sort keeps the archive's order among equal names).
         last = {m.filename: index for index, m in enumerate(members)}
+        # Folders left out as a folder walk leaves them (:func:`load_folder`), each said once.
+        left_out = _zip_folders_left_out([m.filename[len(prefix) :] if prefix else m.filename for m in members])
+        said: set[str] = set()
         for index, member in enumerate(members):
             raw = member.filename
             rel = raw[len(prefix) :] if prefix else raw
@@ -697,7 +700,11 @@ def load_zip(
                 continue
             if any(p.startswith(".") for p in parts):
                 continue
-            if any(p in VENDORED for p in parts[:-1]):
+            folder = next((f for f in _folders_of(parts) if f in left_out), None)
+            if folder is not None:
+                if folder not in said:
+                    said.add(folder)
+                    corpus.skipped.append(Skipped(folder + "/", left_out[folder]))
                 continue
             if stat.S_ISLNK(member.external_attr >> 16):
                 corpus.skipped.append(Skipped(rel, "symbolic link in archive, not followed"))
@@ -729,6 +736,34 @@ def load_zip(
     if not corpus.files and not corpus.skipped:
         raise InputError(f"{name}: the archive holds no files")
     return corpus
+
+
+_VENDORED_REASON = "vendored, build or virtual-environment folder"
+_INDEX_REASON = "an index's data folder (Chroma's or ours), not sources"
+
+
+def _folders_of(parts: tuple[str, ...]) -> list[str]:
+    """The folders a member's path ``parts`` lie in, outermost first (``a``, ``a/b``)."""
+    return ["/".join(parts[:k]) for k in range(1, len(parts))]
+
+
+def _zip_folders_left_out(names: list[str]) -> dict[str, str]:
+    """The folders of an archive's member ``names`` that a folder walk leaves out, with why:
+    vendored and build folders by name, a virtual environment by its ``pyvenv.cfg``, an
+    index's data folder by its files (:data:`_INDEX_MARKS`)."""
+    found: dict[str, str] = {}
+    for name in names:
+        parts = PurePosixPath(name.replace("\\", "/")).parts
+        for folder in _folders_of(parts):
+            if folder.rsplit("/", 1)[-1] in VENDORED:
+                found.setdefault(folder, _VENDORED_REASON)
+        path = "/".join(parts)
+        if parts and parts[-1] == "pyvenv.cfg" and len(parts) > 1:
+            found.setdefault("/".join(parts[:-1]), _VENDORED_REASON)
+        for mark in _INDEX_MARKS:
+            if path.endswith("/" + mark):
+                found.setdefault(path[: -len(mark) - 1], _INDEX_REASON)
+    return found
 
 
 def _is_safe(name: str) -> bool:

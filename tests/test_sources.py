@@ -178,6 +178,23 @@ def _zip(entries: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> 
     return buffer.getvalue()
 
 
+def test_a_zip_leaves_out_the_folders_a_folder_walk_leaves_out_and_says_so() -> None:
+    # A zipped repository chunked its venv and its index's data folder, and dropped node_modules
+    # without a word; the same repository as a folder skips and lists all three.
+    corpus = load_zip(_zip({
+        "repo/a.py": b"def a():\n    return 1\n", "repo/node_modules/m/b.js": b"function b(){}\n",
+        "repo/node_modules/m/c.js": b"function c(){}\n", "repo/venv/pyvenv.cfg": b"home = /usr/bin\n",
+        "repo/venv/lib/v.py": b"def v():\n    pass\n", "repo/data/chroma/chunk_explorer/manifest.json": b"{}\n",
+        "repo/data/chroma/x.py": b"x = 1\n", "repo/venv_tools/t.py": b"t = 1\n",
+    }))  # fmt: skip
+    assert [f.path for f in corpus.files] == ["a.py", "venv_tools/t.py"]
+    assert sorted((s.path, s.reason) for s in corpus.skipped) == [
+        ("data/chroma/", "an index's data folder (Chroma's or ours), not sources"),
+        ("node_modules/", "vendored, build or virtual-environment folder"),
+        ("venv/", "vendored, build or virtual-environment folder"),
+    ]
+
+
 def test_zip_of_a_repository_strips_its_top_folder() -> None:
     corpus = load_zip(_zip({"repo-main/a.py": b"x = 1\n", "repo-main/docs/b.md": b"# T\n"}))
     assert sorted(f.path for f in corpus.files) == ["a.py", "docs/b.md"]
