@@ -112,13 +112,15 @@ class ChunkSettings:
         unknown = sorted(set(data) - known)
         if unknown:
             raise SettingsError(f"unknown setting(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        if data.get("table_rows") == 0 and not isinstance(data.get("table_rows"), bool):
+            data = {**data, "table_rows": None}  # by the budget, as ``--rows 0`` and a sweep's 0 say
         return cls(**data)
 
     @classmethod
     def from_json(cls, text: str, source: str = "settings") -> ChunkSettings:
         """Settings from JSON text (the app's export); :class:`SettingsError` says what is wrong."""
         try:
-            data = json.loads(text)
+            data = json.loads(text.removeprefix("\ufeff"))  # (Notepad and PowerShell write a BOM)
         except (json.JSONDecodeError, RecursionError) as exc:
             where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
             raise SettingsError(f"{source}: not valid JSON{where}") from None
@@ -170,11 +172,19 @@ class ChunkSettings:
     def cli_command(self, path: str, strategy: str = "both", extra: Sequence[str] = ()) -> str:
         """The full shell command that reproduces a chunking of ``path`` with these settings
         (``extra``: options that are not settings, such as ``--root`` or ``--header``)."""
-        argv = ["python", "-m", "core", "chunk", path, "--strategy", strategy, *self.cli_args(), *extra]
+        argv = ["python", "-m", "core", "chunk", _path_argument(path), "--strategy", strategy, *self.cli_args(), *extra]
         return shlex.join(argv)
 
     @staticmethod
     def file_command(path: str, settings_file: str, strategy: str = "both", extra: Sequence[str] = ()) -> str:
         """:meth:`cli_command` with the settings read from ``settings_file`` (their JSON export)
         instead of written out: the same chunks and ids (``extra`` as there)."""
-        return shlex.join(["python", "-m", "core", "chunk", path, "--strategy", strategy, "--settings", settings_file, *extra])
+        return shlex.join(
+            ["python", "-m", "core", "chunk", _path_argument(path), "--strategy", strategy, "--settings", settings_file, *extra]
+        )
+
+
+def _path_argument(path: str) -> str:
+    """``path`` as a command's argument: ``./-draft.py`` for an upload named ``-draft.py``,
+    which the command line would take for an option (the chunks and ids are the same)."""
+    return f"./{path}" if path.startswith("-") else path

@@ -60,6 +60,13 @@ def test_settings_round_trip_and_cli_command() -> None:
     assert ChunkSettings(head_weight=0.4).key() != ChunkSettings().key()
     assert ChunkSettings(budget=100).chunk_key() != ChunkSettings().chunk_key()
     assert ChunkSettings.from_dict(json.loads(ChunkSettings(budget=100).chunk_key())) == ChunkSettings(budget=100)
+    # An upload named like an option (``-draft.py``): the command read it as one and failed.
+    assert ChunkSettings().cli_command("-draft.py").startswith("python -m core chunk ./-draft.py --strategy both")
+    assert ChunkSettings.file_command("-d.py", "s.json").startswith("python -m core chunk ./-d.py --strategy")
+    # A settings file saved with a BOM (Notepad, PowerShell) was "not valid JSON (line 1,
+    # column 1)"; rows 0 in it meant nothing, where --rows 0 and a sweep's 0 mean "by the budget".
+    assert ChunkSettings.from_json('\ufeff{"budget": 100}') == ChunkSettings(budget=100)
+    assert ChunkSettings.from_json('{"table_rows": 0}').table_rows is None
     tuned = ChunkSettings(head_weight=0.25, head_lines=3)
     assert ChunkSettings.from_dict(json.loads(tuned.to_json())) == tuned
     assert tuned.cli_args()[-4:] == ["--head-weight", "0.25", "--head-lines", "3"]
