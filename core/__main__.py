@@ -29,6 +29,7 @@ from core.sources import Limits, Note, Skipped, SourceFile
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # as a shell reports a process Ctrl-C ended
+EXIT_OUTPUT = 1  # the output could not be written (a full disk)
 HEADER_CHOICES: dict[str, bool | None] = {"detect": None, "yes": True, "no": False}  # --header: tables' first row
 
 
@@ -328,8 +329,18 @@ def report_skipped(skipped: Sequence[Skipped]) -> None:
         print(f"{len(skipped)} file(s) skipped", file=sys.stderr)
 
 
+def _utf8_output() -> None:
+    """JSONL is UTF-8 whatever the locale (a Windows console's cp1252 could not write "日本"
+    and ended in a traceback); messages on stderr escape what its encoding cannot write."""
+    for stream, errors in ((sys.stdout, "strict"), (sys.stderr, "backslashreplace")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and (stream is sys.stderr or (stream.encoding or "").lower().replace("-", "") != "utf8"):
+            reconfigure(encoding="utf-8" if stream is sys.stdout else stream.encoding, errors=errors)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
+    _utf8_output()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -339,6 +350,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # `... | head` closed the pipe: not an error of ours
         return 0
+    except OSError as exc:
+        if exc.filename is not None:
+            raise  # (a file of ours: not the output)
+        # The output cannot be written (a full disk, ``> /dev/full``): one line, not a traceback.
+        print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_OUTPUT
     except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback (an index cut short is said so by the next run, and mended)
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

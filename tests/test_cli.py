@@ -517,3 +517,19 @@ def test_chunks_longer_than_the_model_reads_are_flagged_in_the_output(tmp_path: 
     assert over and not [c for c in chunks if "over_model_limit" in c["flags"]]
     chunks, over = flagged("--unit", "chars", "--budget", "3000", "--model-check")
     assert [c["id"] for c in chunks if "over_model_limit" in c["flags"]] == [c["id"] for c in over]
+
+
+def test_the_output_is_utf8_whatever_the_locale_and_a_full_disk_is_one_line(tmp_path: Path) -> None:
+    # A cp1252 console could not write "日本" (a UnicodeEncodeError traceback), nor could a full
+    # disk be written (an OSError traceback).
+    (tmp_path / "cjk.py").write_text('def f():\n    return "日本"\n', encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "core", "chunk", str(tmp_path / "cjk.py")], capture_output=True,
+                          timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "cp1252"})  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert all('"日本"' in json.loads(line)["text"] for line in done.stdout.decode("utf-8").splitlines())
+    if Path("/dev/full").exists():
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([sys.executable, "-m", "core", "chunk", str(tmp_path / "cjk.py")], stdout=full,
+                                  stderr=subprocess.PIPE, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+        assert done.returncode == 1 and done.stderr.strip().splitlines()[-1] == "error: cannot write the output: No space left on device"
+        assert "Traceback" not in done.stderr
