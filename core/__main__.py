@@ -225,6 +225,8 @@ def build_parser() -> argparse.ArgumentParser:
         "where it is free; in the other units it costs a tokenization of every chunk)",
     )
     cli_retrieval.add_commands(sub, _add_chunk_options)
+    for command in sub.choices.values():  # (an option a command does not take is named by it)
+        command.set_defaults(command_parser=command)
     return parser
 
 
@@ -342,7 +344,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
     _utf8_output()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # (argparse's own message came from the top: "python -m core: unrecognized arguments
+        # ... see python -m core --help", whose help lists no command's options.)
+        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return int(args.handler(args)) if hasattr(args, "handler") else cmd_chunk(args)
     except ChunkExplorerError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -148,6 +149,13 @@ def load_any(
             corpus.notes = [replace(n, path=f"{prefix}/{n.path}") for n in corpus.notes]
         return corpus
     if not path.exists():
+        if path.is_symlink():  # (``ls`` shows it: "no such file" read as a typo)
+            try:
+                path.resolve(strict=True)
+            except (RuntimeError, OSError) as exc:  # (Python 3.13 raises ELOOP as an OSError)
+                if isinstance(exc, RuntimeError) or exc.errno == errno.ELOOP:
+                    raise InputError(f"{path}: a symbolic link that loops (it leads back to itself)") from None
+            raise InputError(f"{path}: a symbolic link to {os.readlink(path)}, which does not exist")
         raise InputError(f"{path}: no such file or folder")
     problem = name_problem(path.name)
     if problem:

@@ -280,6 +280,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from core.index import MODES
 
     settings = _settings(args)
+    if args.k < 1 or args.context < 1:  # (before the corpus and the model: seconds of work)
+        raise InputError(f"-k and --context must be at least 1, got -k {args.k}, --context {args.context}")
     queries = load_queries(args.queries)
     grid = parse_grid(args.sweep)
     corpus, root = _corpus(args)

@@ -533,3 +533,24 @@ def test_the_output_is_utf8_whatever_the_locale_and_a_full_disk_is_one_line(tmp_
                                   stderr=subprocess.PIPE, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
         assert done.returncode == 1 and done.stderr.strip().splitlines()[-1] == "error: cannot write the output: No space left on device"
         assert "Traceback" not in done.stderr
+
+
+def test_an_option_a_command_does_not_take_is_named_by_that_command() -> None:
+    # "python -m core: unrecognized arguments: --bogus (see python -m core --help)": the
+    # top-level help lists no command's options.
+    done = run("chunk", str(SAMPLES / "py_inventory"), "--bogus")
+    assert done.returncode == 2
+    assert done.stderr.strip() == "error: python -m core chunk: unrecognized arguments: --bogus (see python -m core chunk --help)"
+    done = run("query", "stock", "--jobs", "2")
+    assert done.returncode == 2 and "python -m core query: unrecognized arguments: --jobs 2" in done.stderr
+
+
+def test_a_dangling_or_looping_link_named_on_the_line_is_said_to_be_one(tmp_path: Path) -> None:
+    # Both were "no such file or folder", though ``ls`` shows them.
+    (tmp_path / "loop1.py").symlink_to("loop2.py")
+    (tmp_path / "loop2.py").symlink_to("loop1.py")
+    (tmp_path / "dangling.py").symlink_to("missing.py")
+    done = run("chunk", "loop1.py", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.strip() == "error: loop1.py: a symbolic link that loops (it leads back to itself)"
+    done = run("chunk", "dangling.py", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.strip() == "error: dangling.py: a symbolic link to missing.py, which does not exist"

@@ -317,3 +317,10 @@ def test_index_dot_leaves_its_own_data_folder_out(
     with pytest.raises(SystemExit) as ended:
         main(["index", ".", "--db", ""])
     assert ended.value.code == 2 and "an empty path" in capsys.readouterr().err
+
+
+def test_eval_refuses_a_bad_k_or_context_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # It read the corpus and loaded the model (7-13 s) before saying k=0 was no cut-off.
+    for option in (["-k", "0"], ["--context", "-5"]):
+        code, _, err = run(capsys, "eval", str(tmp_path / "none"), "--queries", str(tmp_path / "none.jsonl"), *option)
+        assert code == 2 and "-k and --context must be at least 1" in err, err
