@@ -445,7 +445,8 @@ class _Run:
     # ---- step 1: units -----------------------------------------------------------------------
 
     def units(
-        self, nodes: list[Node], *, in_function: bool = False, callbacks: bool = False, in_class: bool = False
+        self, nodes: list[Node], *, in_function: bool = False, callbacks: bool = False, in_class: bool = False,
+        own_closers: frozenset[tuple[int, int, str]] = frozenset(),
     ) -> list[Unit]:
         """Read sibling nodes into units (see step 1); ``in_function``: the statements of a
         function's body, where an assigned value is a statement (see :meth:`find_definition`);
@@ -544,7 +545,10 @@ class _Run:
                 host.nodes.append(node)
                 host.last = max(host.last, last)
                 continue
-            if node.type in closers and not attached and units and units[-1].definition is not None:
+            if (
+                node.type in closers and not attached and units and units[-1].definition is not None
+                and (not own_closers or _key(node) not in own_closers)
+            ):
                 # Scala 3's ``end name`` on the lines after a definition closes it, as a brace
                 # would: it is the definition's last line, not a chunk of end markers of its own.
                 closer, closed_line = units[-1], first
@@ -2449,6 +2453,9 @@ class _Run:
                 in_function=not is_container,
                 callbacks=registers,
                 in_class=is_container and self.classy(definition),
+                # (Ruby's class ``end``: the class's own, never its last method's last line,
+                # which made the closers of the classes around it that method's last part.)
+                own_closers=frozenset(_key(c) for c in tail if c.start_byte >= body.end_byte) if body is not None else frozenset(),
             )
             if m.first <= unit.last
         ]

@@ -6357,3 +6357,16 @@ def test_the_part_that_holds_a_signature_below_its_annotations_does_not_repeat_i
     holding = next(c for c in parts if c.text.startswith("fun summarize("))
     assert holding.header == "" and "var total = 0" in holding.text
     assert not any(c.header and c.text.startswith(c.header) for c in parts)
+
+
+def test_the_ends_of_the_classes_around_a_split_ruby_method_are_no_parts_of_it() -> None:
+    # ``tax``'s last part was the ``end``s of Invoice and the module, its third the ``end`` of
+    # Line: the class's ``end`` was glued to its last method as Scala 3's ``end name`` is.
+    source = ("module Shop::Billing\n  class Invoice\n    class Line\n      def total\n        1\n      end\n\n"
+              "      def tax\n        2\n      end\n    end\n  end\nend\n")
+    for budget in (60, 75):
+        chunks = _syntax("names.rb", "ruby", source, unit="chars", budget=budget)
+        tax = [c for c in chunks if c.symbol == "Shop.Billing.Invoice.Line.tax"]
+        assert (tax[0].start_line, tax[-1].end_line) == (8, 10), [(c.start_line, c.end_line) for c in tax]
+        closers = [c for c in chunks if c.start_line > 10]
+        assert closers and all(c.kind == "statements" and not c.symbol.endswith(".tax") for c in closers)
