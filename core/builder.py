@@ -387,6 +387,14 @@ def split_long_line(maker: ChunkMaker, first_byte: int, end_byte: int, avail: in
         if not is_blank_bytes(doc.data[a:b]):  # (a run of spaces or a stray ``\r`` is no chunk's text)
             pieces.append((a, b, flags))
         pos = cut
+    if maker.settings.unit == "lines" and len(pieces) == 1 and pieces[0][2] == ("split_line",):
+        # In lines no piece of a line is smaller than it: one is cut here only where the
+        # breadcrumb alone fills the budget, and it is the line whole. Nothing was cut; what
+        # is over the budget says so by ``oversized`` where it is.
+        a, b, _ = pieces[0]
+        line = doc.line_of_byte(a)  # (the whole line's bounds: a call may be given its rest alone)
+        if is_blank_bytes(doc.data[doc.line_start(line) : a]) and is_blank_bytes(doc.data[b : doc.line_end(line)]):
+            pieces[0] = (a, b, ())
     return pieces
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any
@@ -112,10 +113,23 @@ def dumps_compact(data: Any) -> str:
     json.dumps), or json's when orjson is missing or refuses a value (a lone surrogate)."""
     if orjson is not None:
         try:
-            return orjson.dumps(data).decode("utf-8")
+            return _line_safe(orjson.dumps(data).decode("utf-8"))
         except TypeError:
             pass
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return _line_safe(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+
+
+# Characters JSON leaves as they are that Python's ``str.splitlines`` (and some editors) end a
+# line at: a record of text holding one was two lines to a reader of the JSONL that split so.
+_LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_LINE_BREAK = re.compile("[\x85\u2028\u2029]")
+
+
+def _line_safe(text: str) -> str:
+    """``text`` (JSON) with :data:`_LINE_BREAKS` written as escapes: one line, whoever splits it."""
+    if "\x85" not in text and "\u2028" not in text and "\u2029" not in text:
+        return text
+    return _LINE_BREAK.sub(lambda m: _LINE_BREAKS[m.group()], text)
 
 
 def chunk_id(*parts: object) -> str:

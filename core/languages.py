@@ -3118,7 +3118,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
         TextSpec("rst", (".rst",), ("..", ""), "rst"),
         TextSpec("yaml", (".yaml", ".yml"), ("#", ""), "keys"),
         TextSpec("toml", (".toml", ".ini", ".cfg"), ("#", ""), "toml"),
-        TextSpec("json", (".json", ".jsonl", ".jsonc", ".json5"), ("//", ""), "keys"),
+        TextSpec("json", (".json", ".jsonl", ".ndjson", ".jsonc", ".json5"), ("//", ""), "keys"),
         TextSpec("sql", (".sql",), ("--", ""), "sql"),
         TextSpec("makefile", (".mk",), ("#", ""), "make"),
         TextSpec("dockerfile", (".dockerfile",), ("#", ""), "docker"),

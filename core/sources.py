@@ -441,7 +441,7 @@ def load_bytes(
             raise InputError(f"{clean}: binary file (not text)")
         raise InputError(f"{clean}: unknown file type; pick its language (--language in the CLI) or rename the file")
     if not data.strip():
-        raise InputError(f"{clean}: empty file")
+        raise InputError(f"{clean}: empty file" + (" (only blank lines)" if data else ""))
     if language in TABLE_LANGUAGES:
         if len(data) > limits.max_table_bytes:
             raise InputError(f"{clean}: {len(data):,} bytes is over the table limit of {limits.max_table_bytes:,}")

@@ -72,3 +72,13 @@ def test_cli_jobs_option(tmp_path: Path) -> None:
     assert one.returncode == two.returncode == 0 and one.stdout == two.stdout and one.stdout
     bad = run("chunk", str(tmp_path), "--jobs", "-1")
     assert bad.returncode == 2 and "--jobs" in bad.stderr and not bad.stdout
+
+
+def test_a_line_separator_in_a_chunks_text_is_escaped_so_the_record_stays_one_line() -> None:
+    # U+2028 and U+0085 were written as they are: a reader that splits lines as Python's
+    # str.splitlines does got two broken records.
+    from core.chunk import dumps_compact
+
+    line = dumps_compact({"text": "A\u2028B\x85C\u2029D\u00e9"})
+    assert line.splitlines() == [line] and json.loads(line) == {"text": "A\u2028B\x85C\u2029D\u00e9"}
+    assert r"\u00e9" not in line and "é" in line  # (other characters stay as they are)

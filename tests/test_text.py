@@ -800,3 +800,12 @@ def test_yaml_a_key_too_big_for_a_chunk_is_cut_at_its_own_keys_packed_up_to_the_
         f'    "task{i}": "node scripts/task{i}.js --flag {i}"' for i in range(8)) + "\n  }\n}\n"
     assert _sections("package.json", "json", manifest, budget=200) == [
         ("name", 1, 2), ("scripts", 3, 6), ("scripts", 7, 9), ("scripts", 10, 13)]
+
+
+def test_a_whole_line_over_a_budget_of_lines_is_oversized_not_split() -> None:
+    # At one line, the breadcrumb alone fills the budget: each line was flagged split_line,
+    # though its chunk held it whole.
+    prep = prepare("t.txt", "text", "Line one of prose.\nLine two of prose.\n")
+    chunks = chunk_document(prep, ChunkSettings(unit="lines", budget=1), "syntax")
+    assert [(c.text, c.flags) for c in chunks] == [("Line one of prose.", ("oversized",)), ("Line two of prose.", ("oversized",))]
+    assert_lossless(prep, chunks)
