@@ -29,6 +29,8 @@ inside a chunk's text say which cells it holds.
 
 from __future__ import annotations
 
+import re
+
 import json
 from dataclasses import dataclass
 
@@ -184,9 +186,18 @@ def _magics_commented(lines: list[str]) -> list[str]:
     if magic is not None and (not magic or magic[0] not in _PYTHON_CELL_MAGICS):
         return [f"# {line}".rstrip() for line in lines]
     starts = _statement_starts(lines)
-    return [
-        f"# {line}" if at in starts and line.lstrip().startswith(("%", "!")) else line for at, line in enumerate(lines)
-    ]
+    return [f"# {line}" if at in starts and _is_ipython(line) else line for at, line in enumerate(lines)]
+
+
+# IPython's forms beside a leading ``%`` or ``!``: a shell's or a magic's output assigned
+# (``files = !ls``, ``res = %timeit -o f()``) and help (``df?``, ``np.mean??``, ``?len``).
+_IPYTHON_ASSIGNED = re.compile(r"^\s*[\w.\[\], ()*]+?\s*=\s*[!%]")
+_IPYTHON_HELP = re.compile(r"^\s*(\?{1,2}[\w.]+|[\w.\[\]'\"]+\?{1,2})\s*$")
+
+
+def _is_ipython(line: str) -> bool:
+    """Whether a statement's first line is IPython's, no Python (see the patterns above)."""
+    return line.lstrip().startswith(("%", "!")) or bool(_IPYTHON_ASSIGNED.match(line) or _IPYTHON_HELP.match(line))
 
 
 def _statement_starts(lines: list[str]) -> set[int]:

@@ -68,6 +68,13 @@ def test_magics_and_shell_escapes_are_commented_out_in_python() -> None:
     assert "# %%writefile helper.py\n# def helper():\n#     pass\n" in text
 
 
+def test_ipythons_assigned_output_and_help_are_commented_out_too() -> None:
+    # ``files = !ls``, ``res = %timeit -o ...`` and ``df?`` stayed code: the chunks were damaged.
+    source = "files = !ls\nres = %timeit -o sum(range(10))\ndf?\nnp.mean??\nx = a != b\ny = 5 % 3\nprint('why?')\n"
+    text = notebook_script("m.ipynb", book(code(source))).text
+    assert "# files = !ls\n# res = %timeit -o sum(range(10))\n# df?\n# np.mean??\nx = a != b\ny = 5 % 3\nprint('why?')\n" in text
+
+
 def test_percent_and_bang_lines_inside_statements_stay_code() -> None:
     source = (
         'msg = ("%d items"\n       % count)\n'  # a format's operator on a continued line
