@@ -115,6 +115,7 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
     else:
         sections = _SECTIONERS[style](doc)
     spans: list[Span | Chunk] = []
+    split: list[tuple[int, int]] = []  # where the pieces of each section too big for a chunk are in ``spans``
     group: list[Section] = []
     titles = _Titles()  # the group's, kept as it grows (a group of thousands must not be re-read)
 
@@ -138,10 +139,21 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
             group.append(section)
             titles.add(title)
             continue
-        spans.extend(_split_section(maker, doc, first, last, title, fits, fenced))
+        pieces = _split_section(maker, doc, first, last, title, fits, fenced)
+        split.append((len(spans), len(spans) + len(pieces)))
+        spans.extend(pieces)
     emit()
+    # A section cut in pieces is one split definition's parts, as a function's are: numbered,
+    # each after the first pointing at it (a query returns the section whole). A fence's code
+    # chunked by its own language among them keeps its own names and parts.
+    numbered: dict[int, tuple[int, int, int]] = {}  # span index: (part, parts, index of part 1)
+    for begin, end in split:
+        own = [i for i in range(begin, end) if not isinstance(spans[i], Chunk)]
+        if len(own) > 1:
+            numbered.update({i: (k, len(own), own[0]) for k, i in enumerate(own, 1)})
     chunks = []
-    for span in spans:
+    made: dict[int, Chunk] = {}
+    for index, span in enumerate(spans):
         if isinstance(span, Chunk):
             chunks.append(span)
             continue
@@ -149,7 +161,10 @@ def chunk_text(prep: Prepared, settings: ChunkSettings, *, fallback: str | None 
         if a is None or b is None:
             first, last = doc.trim_blank(first, last)
             a, b = doc.lines_span(first, last)
-        chunks.append(maker.make("section", title, a, b, flags=flags))
+        part, parts, head = numbered.get(index, (1, 1, index))
+        parent = made[head].id if head != index else None
+        made[index] = chunk = maker.make("section", title, a, b, flags=flags, part=part, parts=parts, parent_id=parent)
+        chunks.append(chunk)
     return chunks
 
 

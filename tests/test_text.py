@@ -809,3 +809,26 @@ def test_a_whole_line_over_a_budget_of_lines_is_oversized_not_split() -> None:
     chunks = chunk_document(prep, ChunkSettings(unit="lines", budget=1), "syntax")
     assert [(c.text, c.flags) for c in chunks] == [("Line one of prose.", ("oversized",)), ("Line two of prose.", ("oversized",))]
     assert_lossless(prep, chunks)
+
+
+@pytest.mark.parametrize(
+    ("path", "language", "source"),
+    [
+        ("d.sql", "sql", "CREATE TABLE products (\n    sku VARCHAR(20) PRIMARY KEY,\n    name TEXT NOT NULL,\n"
+         "    price INTEGER NOT NULL,\n    weight INTEGER,\n    discontinued BOOLEAN NOT NULL DEFAULT FALSE\n);\n\n"
+         "CREATE INDEX a ON products(sku);\n"),
+        ("d.md", "markdown", "# Install\n\n" + "\n\n".join(f"Step {i}: run the installer and wait for it." for i in range(6))
+         + "\n\n# Use\n\nRun it.\n"),
+    ],
+)
+def test_a_section_too_big_for_a_chunk_is_numbered_parts_of_one(path: str, language: str, source: str) -> None:
+    # Each piece said part 1 of 1, with no parent: a query could not give the section back whole.
+    prep = prepare(path, language, source)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=120), "syntax")
+    first_symbol = chunks[0].symbol
+    parts = [c for c in chunks if c.symbol == first_symbol]
+    assert len(parts) > 1 and [c.part for c in parts] == list(range(1, len(parts) + 1))
+    assert all(c.parts == len(parts) for c in parts) and parts[0].parent_id is None
+    assert all(c.parent_id == parts[0].id for c in parts[1:])
+    assert chunks[-1].symbol != first_symbol and (chunks[-1].part, chunks[-1].parts, chunks[-1].parent_id) == (1, 1, None)
+    assert_lossless(prep, chunks)
