@@ -725,7 +725,13 @@ def _keys(doc: Document) -> list[Section]:
     opening = next((text.strip() for _, text in lines if text.strip()), "")
     if doc.language == "json" and opening.startswith("[") and not opening.strip("[ \t"):
         return _cut(doc, _elements(lines), "<document>")
-    return _cut(doc, _key_starts(lines), "<document>")
+    return _cut(doc, _key_starts(lines, _key_comments(doc)), "<document>")
+
+
+def _key_comments(doc: Document) -> tuple[str, ...]:
+    """How a comment line of ``doc``'s keys starts: JSONC's and JSON5's ``//`` and ``/* */``
+    too (a comment above ``"b"`` went with ``"a"``)."""
+    return ("#", "//", "/*", "*") if doc.language == "json" else ("#",)
 
 
 # A YAML key whose value is a block scalar (``script: |``, ``description: >-``): its lines are
@@ -745,7 +751,7 @@ def _nested_keys(doc: Document, section: Section, key_line: int, fits, depth: in
     if depth >= _MAX_KEY_DEPTH or fits(first, last, title) or _BLOCK_SCALAR.search(doc.line_text(key_line)):
         return [section]
     text_of = _reader(doc)
-    starts = _key_starts([(line, text_of(line)) for line in range(key_line + 1, last + 1)])
+    starts = _key_starts([(line, text_of(line)) for line in range(key_line + 1, last + 1)], _key_comments(doc))
     if len(starts) < 2:
         return [section]
     found: list[Section] = []
@@ -772,14 +778,14 @@ def _key_line(doc: Document, section: Section) -> int:
     text_of = _reader(doc)
     for line in range(first, last + 1):
         text = text_of(line).strip()
-        if text and not text.startswith("#") and not _YAML_DOCUMENT.match(text):
+        if text and not text.startswith(_key_comments(doc)) and not _YAML_DOCUMENT.match(text):
             return line
     return first
 
 
-def _key_starts(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+def _key_starts(lines: list[tuple[int, str]], comments: tuple[str, ...] = ("#",)) -> list[tuple[int, str]]:
     """Where the sections of ``lines`` (numbered) start: at each of their least indented keys
-    (see :func:`_keys`)."""
+    (see :func:`_keys`), after the lines of ``comments`` right above each."""
     keys = []  # (line, text, indent, key match) of the lines that hold a key
     for line, text in lines:
         match = _KEY.match(text if len(text) <= _KEY_SPAN else text[:_KEY_SPAN])
@@ -797,7 +803,7 @@ def _key_starts(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
             stripped = text.strip()
             if not stripped:
                 above = None
-            elif (stripped.startswith("#") and len(text) - len(text.lstrip()) <= top) or _YAML_DOCUMENT.match(text):
+            elif (stripped.startswith(comments) and len(text) - len(text.lstrip()) <= top) or _YAML_DOCUMENT.match(text):
                 above = above or line  # (a comment indented deeper is in the value above, a block scalar's)
             else:
                 above = None

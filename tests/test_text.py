@@ -832,3 +832,10 @@ def test_a_section_too_big_for_a_chunk_is_numbered_parts_of_one(path: str, langu
     assert all(c.parent_id == parts[0].id for c in parts[1:])
     assert chunks[-1].symbol != first_symbol and (chunks[-1].part, chunks[-1].parts, chunks[-1].parent_id) == (1, 1, None)
     assert_lossless(prep, chunks)
+
+
+def test_a_jsonc_comment_above_a_key_goes_with_that_key() -> None:
+    # ``// about b`` went with "a", ``/* about c */`` with "b": only ``#`` read as a comment.
+    source = '{\n  "a": 1,\n  // about b\n  "b": 2,\n  /* about c */\n  "c": 3\n}\n'
+    chunks = chunk_document(prepare("t.jsonc", "json", source), ChunkSettings(unit="chars", budget=200), "syntax")
+    assert [(c.symbol, c.start_line, c.end_line) for c in chunks] == [("a", 1, 2), ("b", 3, 4), ("c", 5, 7)]
