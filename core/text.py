@@ -751,7 +751,14 @@ def _nested_keys(doc: Document, section: Section, key_line: int, fits, depth: in
     if depth >= _MAX_KEY_DEPTH or fits(first, last, title) or _BLOCK_SCALAR.search(doc.line_text(key_line)):
         return [section]
     text_of = _reader(doc)
-    starts = _key_starts([(line, text_of(line)) for line in range(key_line + 1, last + 1)], _key_comments(doc))
+    if doc.language == "json" and text_of(key_line).rstrip().endswith("["):
+        # An array of objects under a key (``"items": [``): cut between its elements, ``items >
+        # [0]``, not at the keys inside them (that cut an object's ``"id"`` from its ``"note"``).
+        starts = _elements([(line, text_of(line)) for line in range(key_line, last + 1)])
+        if starts:  # (its first element's own line: ``_elements`` gives a whole file's first line)
+            starts[0] = (next(line for line in range(key_line + 1, last + 1) if text_of(line).strip()), starts[0][1])
+    else:
+        starts = _key_starts([(line, text_of(line)) for line in range(key_line + 1, last + 1)], _key_comments(doc))
     if len(starts) < 2:
         return [section]
     found: list[Section] = []
@@ -778,8 +785,8 @@ def _key_line(doc: Document, section: Section) -> int:
     text_of = _reader(doc)
     for line in range(first, last + 1):
         text = text_of(line).strip()
-        if text and not text.startswith(_key_comments(doc)) and not _YAML_DOCUMENT.match(text):
-            return line
+        if text and not text.startswith(_key_comments(doc)) and not _YAML_DOCUMENT.match(text) and text not in ("{", "["):
+            return line  # (past a JSON document's own opening brace, which its first key's section holds)
     return first
 
 

@@ -839,3 +839,16 @@ def test_a_jsonc_comment_above_a_key_goes_with_that_key() -> None:
     source = '{\n  "a": 1,\n  // about b\n  "b": 2,\n  /* about c */\n  "c": 3\n}\n'
     chunks = chunk_document(prepare("t.jsonc", "json", source), ChunkSettings(unit="chars", budget=200), "syntax")
     assert [(c.symbol, c.start_line, c.end_line) for c in chunks] == [("a", 1, 2), ("b", 3, 4), ("c", 5, 7)]
+
+
+def test_a_json_array_of_objects_under_a_key_is_cut_between_its_elements() -> None:
+    # Cut at the keys inside its objects: an object's "id" in one chunk, its "note" in the next,
+    # every piece titled ``items``.
+    import json
+
+    source = json.dumps({"items": [{"id": i, "label": f"item {i}", "note": f"n{i}"} for i in (1, 2, 3)], "other": 1}, indent=2) + "\n"
+    prep = prepare("t.json", "json", source)
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=150), "syntax")
+    assert [c.symbol for c in chunks] == ["items > [0]", "items > [1]", "items > [2]", "other"]
+    assert all(c.text.rstrip().rstrip(",").rstrip().endswith(("}", "]", "1")) for c in chunks)
+    assert_lossless(prep, chunks)
