@@ -410,6 +410,10 @@ def _markdown_starts(doc: Document, fence: _Fenced) -> list[tuple[int, str]]:
             line += 1
             continue
         text = text_of(line)
+        html = _html_block_end(text_of, line, n, fence.lines)
+        if html:  # raw HTML, as CommonMark reads it: a ``# x`` line in a ``<div>`` is no heading
+            line = html + 1
+            continue
         match = _MD_HEADING.match(text)
         title = _atx_title(text[match.end() :]) if match else ""
         if title:
@@ -427,6 +431,36 @@ def _markdown_starts(doc: Document, fence: _Fenced) -> list[tuple[int, str]]:
         line += 1
     starts = _heading_starts(doc, headings)
     return [(1, "<front matter>"), *starts] if front else starts
+
+
+# CommonMark's HTML blocks that can hold a line read as a heading elsewhere: those of raw text
+# (``<pre>``, ``<script>``, ``<style>``, ``<textarea>``) end at their closing tag, those of a
+# block-level tag at a blank line.
+_HTML_RAW_OPEN = re.compile(r"^ {0,3}<(pre|script|style|textarea)(\s|>|$)", re.IGNORECASE)
+_HTML_BLOCK_OPEN = re.compile(
+    r"^ {0,3}</?(address|article|aside|blockquote|body|center|details|dialog|dir|div|dl|dt|dd|fieldset|figcaption|"
+    r"figure|footer|form|header|html|iframe|legend|li|main|menu|nav|ol|p|section|summary|table|tbody|td|tfoot|th|"
+    r"thead|tr|ul)(\s|/?>|$)",
+    re.IGNORECASE,
+)
+
+
+def _html_block_end(text_of, line: int, n: int, skipped: set[int]) -> int:  # type: ignore[no-untyped-def]
+    """The last line of the HTML block ``line`` opens (0: it opens none)."""
+    text = text_of(line)
+    raw = _HTML_RAW_OPEN.match(text)
+    if raw is not None:
+        closing = f"</{raw.group(1).lower()}>"
+        end = line
+        while end <= n and closing not in text_of(end).lower():
+            end += 1
+        return min(end, n)
+    if _HTML_BLOCK_OPEN.match(text) is None:
+        return 0
+    end = line
+    while end < n and text_of(end + 1).strip() and end + 1 not in skipped:
+        end += 1
+    return end
 
 
 def _rst(doc: Document) -> list[Section]:

@@ -852,3 +852,12 @@ def test_a_json_array_of_objects_under_a_key_is_cut_between_its_elements() -> No
     assert [c.symbol for c in chunks] == ["items > [0]", "items > [1]", "items > [2]", "other"]
     assert all(c.text.rstrip().rstrip(",").rstrip().endswith(("}", "]", "1")) for c in chunks)
     assert_lossless(prep, chunks)
+
+
+def test_a_heading_like_line_in_raw_html_is_no_heading() -> None:
+    # ``# inside a div`` in a <div> and ``## inside pre`` in a <pre> were sections, the <div>
+    # cut from its own content; CommonMark reads them as HTML.
+    source = ("# Real\n\ntext\n\n<div>\n# inside a div\n</div>\n\n<pre>\n## inside pre\n\n## still pre\n</pre>\n\n"
+              "## After\n\nmore\n")
+    chunks = chunk_document(prepare("d.md", "markdown", source), ChunkSettings(unit="chars", budget=800), "syntax")
+    assert [(c.symbol, c.start_line, c.end_line) for c in chunks] == [("Real", 1, 13), ("Real > After", 15, 17)]
