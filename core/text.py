@@ -878,6 +878,14 @@ def _stream_sections(  # type: ignore[no-untyped-def]
         taken = 1
         while taken < len(parts) and fits(begin, parts[taken][1], name):
             taken += 1
+        if starts and all(doc.line_text(line).lstrip().startswith("- ") for line, _ in starts):
+            # A document that is a list (a playbook's tasks), named by its items together
+            # (``name: Start nginx, name: Install pkg``): each piece is named by its own items,
+            # not by all (its breadcrumb, cut short, named an item it does not hold).
+            own = [title for _, _, title in parts[:taken] if title != name] or [name]
+            sections.append((begin, parts[taken - 1][1], _merged_title(own)))
+            sections += parts[taken:]
+            continue
         sections.append((begin, parts[taken - 1][1], name))
         sections += [(a, b, f"{name} > {title}") for a, b, title in parts[taken:]]
     return sections

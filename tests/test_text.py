@@ -178,6 +178,10 @@ def test_yaml_comments_and_document_markers_go_with_the_key_below() -> None:
         ("server, database", 1, 3), ("server, database > database", 5, 7), ("storage", 8, 10)]  # the first heading it
     play = "- name: Install packages\n  apt: nginx\n\n- name: Start nginx\n  service: nginx\n"
     assert [s for s, _, _ in _sections("p.yaml", "yaml", play, budget=200)] == ["name: Install packages", "name: Start nginx"]
+    # A list as a document of a stream: its first piece was named by all its items, and its
+    # breadcrumb, cut short, by the one it does not hold.
+    stream = "kind: A\n---\n- name: Start nginx\n  service: name=nginx state=started\n- name: Install pkg\n  apt: name=foo\n"
+    assert _sections("s.yaml", "yaml", stream, budget=120) == [("A", 1, 1), ("name: Start nginx", 2, 4), ("name: Install pkg", 5, 6)]
 
 
 def test_toml_tables_with_comments_and_multiline_strings() -> None:
