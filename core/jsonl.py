@@ -13,7 +13,7 @@ other units only when asked (``model_check``), since it costs a tokenization of 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from core.chunk import Chunk, dumps_compact
 from core.chunking import chunk_corpus
@@ -107,6 +107,22 @@ def _serialise(
             yield dumps_compact(data) + "\n"
         else:
             yield item.to_json() + "\n"
+
+
+def chunks_jsonl(chunks: Iterable[Chunk], settings: ChunkSettings, *, model_check: bool = False) -> str:
+    """``chunks`` as the ``chunk`` command writes them with ``settings`` (``model_check``: its
+    ``--model-check``): ``over_model_limit`` flagged in tokens, as there (the app's export
+    left it out, so the command it shows wrote other lines)."""
+    over = _over_limit(settings) if model_check or settings.unit == "tokens" else None
+    lines = []
+    for chunk in chunks:
+        if over is not None and over(chunk):
+            data = chunk.to_dict()
+            data["flags"] = sorted({*chunk.flags, OVER_MODEL_LIMIT})
+            lines.append(dumps_compact(data) + "\n")
+        else:
+            lines.append(chunk.to_json() + "\n")
+    return "".join(lines)
 
 
 def _over_limit(settings: ChunkSettings) -> Callable[[Chunk], bool]:

@@ -21,7 +21,8 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from core.builder import Prepared
-from core.chunk import Chunk, dumps_jsonl
+from core.chunk import Chunk
+from core.jsonl import chunks_jsonl
 from core.chunking import chunk_document, prepare
 from core.errors import ChunkExplorerError, InputError
 from core.languages import CODE_LANGUAGES, TABLE_LANGUAGES, TEXT_LANGUAGES, detect_language
@@ -739,7 +740,7 @@ def export_panel(
         for column, (strategy, items) in zip(columns, chunks.items()):
             column.download_button(
                 f"{strategy} chunks (JSONL)",
-                dumps_jsonl(list(items)),
+                chunks_jsonl(items, settings),  # (as the command below writes them: over_model_limit too)
                 file_name=f"{stem}.{strategy}.jsonl",
                 mime="application/jsonl",
                 key=f"dl_{strategy}",

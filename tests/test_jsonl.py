@@ -82,3 +82,18 @@ def test_a_line_separator_in_a_chunks_text_is_escaped_so_the_record_stays_one_li
     line = dumps_compact({"text": "A\u2028B\x85C\u2029D\u00e9"})
     assert line.splitlines() == [line] and json.loads(line) == {"text": "A\u2028B\x85C\u2029D\u00e9"}
     assert r"\u00e9" not in line and "é" in line  # (other characters stay as they are)
+
+
+def test_the_apps_export_writes_the_lines_the_chunk_command_writes() -> None:
+    # The app's download left out over_model_limit, which the command it shows writes in tokens.
+    from core.chunking import chunk_document, prepare
+    from core.jsonl import chunks_jsonl
+    from tests.helpers import SAMPLES
+
+    path = SAMPLES / "jvm_billing/src/main/java/billing/InvoiceService.java"
+    settings = ChunkSettings(unit="tokens", budget=512)
+    source = SourceFile("src/main/java/billing/InvoiceService.java", "java", text=path.read_text(encoding="utf-8"))
+    written = "".join(x for x in iter_jsonl(Corpus(files=[source]), settings, "syntax") if isinstance(x, str))
+    chunks = chunk_document(prepare(source.path, "java", source.text), settings, "syntax")
+    exported = chunks_jsonl(chunks, settings)
+    assert exported == written and '"over_model_limit"' in exported
