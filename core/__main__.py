@@ -33,26 +33,25 @@ EXIT_OUTPUT = 1  # the output could not be written (a full disk)
 HEADER_CHOICES: dict[str, bool | None] = {"detect": None, "yes": True, "no": False}  # --header: tables' first row
 
 
-def _positive(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
+def _whole_number(text: str, low: int, says: str) -> int:
+    """``text`` as a whole number of at least ``low`` (argparse's error, ``says`` what it takes)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    if value < low:
+        raise argparse.ArgumentTypeError(f"must be {says}, got {value}")
     return value
+
+
+def _positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    return _whole_number(text, 1, "at least 1")
 
 
 def _rows(text: str) -> int:
     """An argparse type for ``--rows``: 0 (by the budget) or a whole number of rows."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 (by the budget) or a number of rows, got {value}")
-    return value
+    return _whole_number(text, 0, "0 (by the budget) or a number of rows")
 
 
 def _switch(parser: argparse.ArgumentParser, on: str, off: str, on_help: str, off_help: str) -> None:

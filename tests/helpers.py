@@ -125,3 +125,14 @@ def plan_workbook(empty_sheet: bool = False) -> bytes:
     raw = io.BytesIO()
     book.save(raw)
     return raw.getvalue()
+
+
+# A function whose annotations fill a chunk's worth before its signature (tests of the parts
+# that hold the signature, and of the metric that looks for it).
+ANNOTATED_KOTLIN = (
+    '@Suppress("UNCHECKED_CAST", "DEPRECATION", "UNUSED_PARAMETER", "NAME_SHADOWING")\n'
+    "@Throws(IllegalStateException::class, IllegalArgumentException::class)\n"
+    "fun summarize(levels: Map<String, Int>, skus: List<String>, withReservations: Boolean): Int {\n"
+    "    var total = 0\n" + "".join(f"    total += compute(item{i}, factor{i})\n" for i in range(4))
+    + "    return total\n}\n"
+)

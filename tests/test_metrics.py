@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.chunking import chunk_document, prepare
 from core.metrics import boundary_damage
 from core.settings import ChunkSettings
-from tests.helpers import SAMPLES
+from tests.helpers import ANNOTATED_KOTLIN, SAMPLES
 
 CODE = "\n".join(
     [f"def f{i}(x):\n" + "".join(f"    y{j} = x * {j} + {i}\n" for j in range(8)) + "    return x\n" for i in range(6)]
@@ -60,19 +60,10 @@ def test_a_cut_over_blank_lines_between_two_windows_is_one_cut() -> None:
     assert [(cut.line, cut.symbol) for cut in cut_points(windows, list_definitions(prep))] == [(3, "long_one")]
 
 
-_ANNOTATED_KOTLIN = (
-    '@Suppress("UNCHECKED_CAST", "DEPRECATION", "UNUSED_PARAMETER", "NAME_SHADOWING")\n'
-    "@Throws(IllegalStateException::class, IllegalArgumentException::class)\n"
-    "fun summarize(levels: Map<String, Int>, skus: List<String>, withReservations: Boolean): Int {\n"
-    "    var total = 0\n" + "".join(f"    total += compute(item{i}, factor{i})\n" for i in range(4))
-    + "    return total\n}\n"
-)
-
-
 def test_parts_of_an_annotated_function_under_its_signature_are_not_counted_as_without_it() -> None:
     # The figure looked for the signature's first line, an annotation the chunker leaves out of
     # the header it repeats: every later part of an annotated Kotlin or Java function counted.
-    prep = prepare("dup.kt", "kotlin", _ANNOTATED_KOTLIN)
+    prep = prepare("dup.kt", "kotlin", ANNOTATED_KOTLIN)
     chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=250), "syntax")
     parts = [c for c in chunks if c.symbol == "summarize"]
     assert len(parts) > 2 and all(c.header.startswith("fun summarize(") or "fun summarize(" in c.text for c in parts[1:])

@@ -13,7 +13,7 @@ from core.chunking import chunk_document, prepare
 from core.languages import CODE_LANGUAGES, LANGUAGES, CodeSpec, detect_language, fence_language
 from core.settings import ChunkSettings
 from core.syntax import list_definitions
-from tests.helpers import SAMPLES, assert_budget, assert_lossless, assert_slices_true
+from tests.helpers import ANNOTATED_KOTLIN, SAMPLES, assert_budget, assert_lossless, assert_slices_true
 
 
 def _prep(rel: str):
@@ -6346,14 +6346,7 @@ def test_cpp_a_function_defined_by_its_namespaces_name_is_a_function_not_a_metho
 def test_the_part_that_holds_a_signature_below_its_annotations_does_not_repeat_it_above() -> None:
     # Annotations filled part 1; part 2 was the signature line alone under a header of the same
     # line (208 of 250 characters, the signature twice and no statement).
-    source = (
-        '@Suppress("UNCHECKED_CAST", "DEPRECATION", "UNUSED_PARAMETER", "NAME_SHADOWING")\n'
-        "@Throws(IllegalStateException::class, IllegalArgumentException::class)\n"
-        "fun summarize(levels: Map<String, Int>, skus: List<String>, withReservations: Boolean): Int {\n"
-        "    var total = 0\n" + "".join(f"    total += compute(item{i}, factor{i})\n" for i in range(4))
-        + "    return total\n}\n"
-    )
-    parts = [c for c in _syntax("dup.kt", "kotlin", source, unit="chars", budget=250) if c.symbol == "summarize"]
+    parts = [c for c in _syntax("dup.kt", "kotlin", ANNOTATED_KOTLIN, unit="chars", budget=250) if c.symbol == "summarize"]
     holding = next(c for c in parts if c.text.startswith("fun summarize("))
     assert holding.header == "" and "var total = 0" in holding.text
     assert not any(c.header and c.text.startswith(c.header) for c in parts)
