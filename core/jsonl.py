@@ -62,7 +62,7 @@ def iter_jsonl(
     """JSONL text (a chunk per line) and :class:`Skipped` files, in the order of the files
     (``has_header``: see :func:`core.chunking.chunk_corpus`). Chunks over the model's limit are
     flagged in the tokens unit, and with ``model_check`` in every unit (see the module's docstring)."""
-    check = model_check or settings.unit == "tokens"
+    check = _checks_limit(settings, model_check)
     if jobs <= 1:
         yield from _serialise(corpus.files, settings, strategy_choice, has_header, check)
         return
@@ -99,30 +99,30 @@ def _serialise(
 ) -> Iterator[str | Skipped]:
     over = _over_limit(settings) if check else None
     for item in chunk_corpus(Corpus(files=files), settings, strategy_choice, has_header=has_header):
-        if not isinstance(item, Chunk):
-            yield item
-        elif over is not None and over(item):
-            data = item.to_dict()
-            data["flags"] = sorted({*item.flags, OVER_MODEL_LIMIT})
-            yield dumps_compact(data) + "\n"
-        else:
-            yield item.to_json() + "\n"
+        yield _line(item, over) if isinstance(item, Chunk) else item
 
 
 def chunks_jsonl(chunks: Iterable[Chunk], settings: ChunkSettings, *, model_check: bool = False) -> str:
     """``chunks`` as the ``chunk`` command writes them with ``settings`` (``model_check``: its
     ``--model-check``): ``over_model_limit`` flagged in tokens, as there (the app's export
     left it out, so the command it shows wrote other lines)."""
-    over = _over_limit(settings) if model_check or settings.unit == "tokens" else None
-    lines = []
-    for chunk in chunks:
-        if over is not None and over(chunk):
-            data = chunk.to_dict()
-            data["flags"] = sorted({*chunk.flags, OVER_MODEL_LIMIT})
-            lines.append(dumps_compact(data) + "\n")
-        else:
-            lines.append(chunk.to_json() + "\n")
-    return "".join(lines)
+    over = _over_limit(settings) if _checks_limit(settings, model_check) else None
+    return "".join(_line(chunk, over) for chunk in chunks)
+
+
+def _checks_limit(settings: ChunkSettings, model_check: bool) -> bool:
+    """Whether chunks are checked against the model's limit: always in tokens, where it is
+    free, else when asked (``--model-check``)."""
+    return model_check or settings.unit == "tokens"
+
+
+def _line(chunk: Chunk, over: Callable[[Chunk], bool] | None) -> str:
+    """One JSONL line of ``chunk``, flagged ``over_model_limit`` when ``over`` says so."""
+    if over is None or not over(chunk):
+        return chunk.to_json() + "\n"
+    data = chunk.to_dict()
+    data["flags"] = sorted({*chunk.flags, OVER_MODEL_LIMIT})
+    return dumps_compact(data) + "\n"
 
 
 def _over_limit(settings: ChunkSettings) -> Callable[[Chunk], bool]:
