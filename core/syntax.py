@@ -2455,7 +2455,7 @@ class _Run:
                 in_class=is_container and self.classy(definition),
                 # (Ruby's class ``end``: the class's own, never its last method's last line,
                 # which made the closers of the classes around it that method's last part.)
-                own_closers=frozenset(_key(c) for c in tail if c.start_byte >= body.end_byte) if body is not None else frozenset(),
+                own_closers=frozenset(map(_key, tail)),
             )
             if m.first <= unit.last
         ]
