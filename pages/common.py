@@ -8,12 +8,14 @@ Nothing here holds one session's data in a global: uploads live in the session's
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import inspect
 import os
 import re
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -781,9 +783,7 @@ def embedder(model: str):  # type: ignore[no-untyped-def]
 
 
 @st.cache_resource
-def _indexing_slot():  # type: ignore[no-untyped-def]
-    import threading
-
+def _indexing_slot() -> threading.Semaphore:
     return threading.Semaphore(1)
 
 
@@ -797,8 +797,25 @@ def corpus_fingerprint(files: list[SourceFile]) -> str:
     return digest_.hexdigest()
 
 
-def index_corpus(files: list[SourceFile], settings: ChunkSettings, label: str, progress) -> dict:  # type: ignore[no-untyped-def]
-    """Index ``files`` with both strategies; returns collection names and what was re-used."""
+@contextlib.contextmanager
+def in_turn(slot: threading.Semaphore, waiting: Callable[[], None] | None = None) -> Iterator[None]:
+    """Hold ``slot`` for the block; when another session holds it, call ``waiting`` first (the
+    page says why nothing moves), then wait for it."""
+    if not slot.acquire(blocking=False):
+        if waiting is not None:
+            waiting()
+        slot.acquire()
+    try:
+        yield
+    finally:
+        slot.release()
+
+
+def index_corpus(  # type: ignore[no-untyped-def]
+    files: list[SourceFile], settings: ChunkSettings, label: str, progress, waiting: Callable[[], None] | None = None
+) -> dict:
+    """Index ``files`` with both strategies; returns collection names and what was re-used.
+    ``waiting`` is called when another session is indexing and this one has to wait its turn."""
     key = corpus_fingerprint(files)
     chunks = {
         strategy: [c for f in files for c in chunks_for(f.path, f.language, f.text or "", settings.chunk_key(), strategy)]
@@ -809,7 +826,7 @@ def index_corpus(files: list[SourceFile], settings: ChunkSettings, label: str, p
     names = {s: collection_name(label, key, s, settings) for s in STRATEGIES}
     # One indexing at a time per server: thirty sessions embedding at once exhausted memory
     # under the load test; the others wait and then find the embeddings cached.
-    with _indexing_slot():
+    with in_turn(_indexing_slot(), waiting):
         reports = store().index(chunks, embedder(settings.model), label=label, key=key, settings=settings,
                                 progress=progress)
     return {"names": names, "reports": [r.to_dict() for r in reports], "key": key, "settings": settings.key()}

@@ -78,3 +78,33 @@ def test_the_cached_file_calls_give_streamlit_their_arguments_by_name(monkeypatc
     assert common.chunks_for.__wrapped__("geo.py", "python", text, key, "fixed") is common.chunks_for(
         path="geo.py", language="python", text=text, settings_key=key, strategy="fixed"
     )
+
+
+def test_in_turn_says_when_it_must_wait_and_frees_the_slot() -> None:
+    import threading
+
+    from pages.common import in_turn
+
+    slot = threading.Semaphore(1)
+    told: list[str] = []
+    with in_turn(slot, lambda: told.append("waiting")):
+        assert not slot.acquire(blocking=False)  # held in the block
+    assert told == [], "a free slot is taken without a word"
+    slot.acquire()  # another session holds it now
+    releaser = threading.Timer(0.05, slot.release)
+
+    def waiting() -> None:
+        told.append("waiting")
+        releaser.start()
+
+    with in_turn(slot, waiting):
+        told.append("indexing")
+    assert told == ["waiting", "indexing"]
+    assert slot.acquire(blocking=False), "the slot is free again after the block"
+    slot.release()
+    try:
+        with in_turn(slot):
+            raise ValueError("failed")
+    except ValueError:
+        pass
+    assert slot.acquire(blocking=False), "a failed index frees the slot too"
