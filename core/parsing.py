@@ -887,8 +887,11 @@ def _parse_until(parser: Parser, data: bytes, deadline: float) -> Tree | None:
     progress callback is only called when the source is read through a callback)."""
     view = memoryview(data)
 
-    def read(offset: int, _point: object) -> bytes:
-        return bytes(view[offset : offset + 65536])
+    def read(offset: int, _point: object) -> memoryview:
+        # A view, not a copy: the parser keeps every piece it was given until it is done, and
+        # while recovering from an error it reads at almost every token (34,652 reads of a
+        # damaged 217 KB Perl module, 2 GB of 64 KB copies; views of the text cost nothing).
+        return view[offset : offset + 65536]
 
     try:
         tree = parser.parse(read, progress_callback=lambda *_: time.monotonic() > deadline)
