@@ -219,7 +219,11 @@ def leave_legacy_page_mode() -> None:
 # it, so a visit to Tables or Evaluate sent Explore back to the default sample, and one to
 # Retrieve lost the file.
 KEPT_CHOICES = ("source", "project", "file", "encoding", "tsource", "table", "rows", "fmt", "has_header", "tencoding", "qsource", "qset",
-                "eval_k", "context", "index_on")
+                "eval_k", "context", "index_on",
+                # Retrieve's question and what it shows: a teacher who shows Evaluate and comes
+                # back finds the question asked, not an empty box.
+                "q", "k", "mode", "whole_defs", "filter_path", "filter_language", "filter_kind", "view_file", "answer",
+                "sample_q")
 
 
 def sidebar_settings() -> None:

@@ -355,3 +355,17 @@ def test_a_session_queued_behind_another_ones_indexing_is_told_it_waits(monkeypa
     assert not at.exception
     assert told == ["waiting"]
     assert any("Indexed." in s.value for s in at.success), "it indexes once the other session is done"
+
+
+def test_the_question_and_its_view_are_kept_across_pages(retrieve: AppTest) -> None:
+    retrieve.text_input(key="q").set_value("where is the pick plan ordered by zone").run()
+    retrieve.radio(key="mode").set_value("keyword").run()
+    retrieve.slider(key="k").set_value(8).run()
+    shown = results(retrieve)
+    for page in ("pages/tables.py", "pages/explore.py"):  # (Evaluate's first visit embeds for minutes)
+        retrieve.switch_page(page).run()
+        retrieve.switch_page("pages/retrieve.py").run()
+        assert not retrieve.exception
+        assert retrieve.text_input(key="q").value == "where is the pick plan ordered by zone", page
+        assert retrieve.radio(key="mode").value == "keyword" and retrieve.slider(key="k").value == 8, page
+        assert results(retrieve) == shown, page
