@@ -886,18 +886,22 @@ def _parse_until(parser: Parser, data: bytes, deadline: float) -> Tree | None:
     """``parser``'s tree of ``data``, or None when the clock passes ``deadline`` first (the
     progress callback is only called when the source is read through a callback)."""
     view = memoryview(data)
+    parsed = False
 
-    def read(offset: int, _point: object) -> memoryview:
-        # A view, not a copy: the parser keeps every piece it was given until it is done, and
-        # while recovering from an error it reads at almost every token (34,652 reads of a
-        # damaged 217 KB Perl module, 2 GB of 64 KB copies; views of the text cost nothing).
-        return view[offset : offset + 65536]
+    def read(offset: int, _point: object) -> memoryview | bytes:
+        # Views, not copies, while parsing: py-tree-sitter 0.26 never frees what ``read``
+        # returns, and while recovering from an error the parser reads at almost every token
+        # (34,652 reads of a damaged 217 KB Perl module: 2 GB of 64 KB copies, kept for the
+        # life of the process, a few MB of views). Once parsed, ``node.text`` reads through
+        # here too and takes bytes only (a view crashes it).
+        return bytes(view[offset : offset + 65536]) if parsed else view[offset : offset + 65536]
 
     try:
         tree = parser.parse(read, progress_callback=lambda *_: time.monotonic() > deadline)
     except ValueError:  # "Parsing failed": the callback cancelled it
         parser.reset()
         return None
+    parsed = True
     # Such a tree keeps no source: ``node.text`` would call ``read`` again (slowly), so the
     # chunker takes node text from its document (``_Run._text``).
     return tree
