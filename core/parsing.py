@@ -160,6 +160,10 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
         if blanked is not None:
             return blanked
     if damage.ratio <= ERROR_FALLBACK_RATIO:
+        if tree.root_node.has_error:
+            unquoted = _stray_quote(parser, doc, tree, comment[0], deadline)
+            if unquoted is not None:
+                return unquoted
         return Parse(tree)
     if _garbage(doc, damage, comment[0]):
         return Parse(tree)
@@ -200,6 +204,53 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
 
 
 _LIST_CLOSERS = frozenset({")", "]", "}"})
+_QUOTE_LINES = 6  # lines whose stray quote is tried (see _stray_quote)
+
+
+def _stray_quote(parser: Parser, doc: Document, tree: Tree, comment: bytes, deadline: float) -> Parse | None:
+    """A quote left open (``echo "oops``, ``const X: &str = "oops;``): the string it opens runs
+    on to the next quote, lines below, and the code in between is read as its text. The
+    definitions there are lost, while the damage the parser reports stays small (a byte where
+    the quotes' pairing finally fails, or none: Elixir's grammar marks the string and no node
+    in it), so the repair of :func:`parse` never starts. A line of an odd number of some
+    quote whose quote opens a node that ends on a later line is tried with that quote
+    blanked, the first :data:`_QUOTE_LINES` such lines in the file, and the first try that
+    parses without any error is kept, its line muted (see :func:`parse`). None when no try
+    does: a string over several lines that was meant so does not parse cleanly without its
+    quote."""
+    tries = max(_REPAIR_BYTES // max(len(doc.data), 1), 1)
+    data = doc.data
+    root = tree.root_node
+    lines = 0
+    for rank, line in _ranked(doc, data, 1, doc.line_count, comment):
+        if rank or lines >= _QUOTE_LINES or tries <= 0:
+            continue
+        start, end = doc.line_start(line), doc.line_end(line)
+        opening = [at for at in _quote_positions(data[start:end]) if _opens_lines(root, start + at)]
+        if opening:
+            lines += 1
+        for at in opening[:_STRAYS_TRIED]:
+            if tries <= 0:
+                break
+            tries -= 1
+            trial = bytearray(data)
+            trial[start + at] = ord(" ")
+            tried = _parse_until(parser, bytes(trial), deadline)
+            if tried is None:
+                return None
+            if not tried.root_node.has_error:
+                return Parse(tried, (line,))
+    return None
+
+
+def _opens_lines(root: Node, at: int) -> bool:
+    """Whether the token at byte ``at`` starts a node that ends on a later line (a string)."""
+    node: Node | None = root.descendant_for_byte_range(at, at + 1)
+    while node is not None and node.start_byte == at:
+        if node.end_point.row > node.start_point.row:
+            return True
+        node = node.parent
+    return False
 
 
 def _strays_blanked(parser: Parser, doc: Document, tree: Tree, damage: Damage, deadline: float) -> Parse | None:
@@ -958,8 +1009,7 @@ def _mends(line: bytes, comment: tuple[bytes, bytes]) -> list[bytes]:
     to :data:`_STRAYS_TRIED`); then the whole line as a comment, when it can hold the comment's
     marks. Blanking one character keeps the rest of the line's structure (a method's signature
     and its ``{``)."""
-    bare = _TRIPLE.sub(b"   ", line)  # same length: positions hold
-    quotes = [i for q in _QUOTES if bare.count(q) % 2 for i in range(len(bare)) if bare[i] == q[0]]
+    quotes = _quote_positions(line)
     brackets: list[int] = []
     braces: list[int] = []
     stack: list[int] = []
@@ -983,6 +1033,12 @@ def _mends(line: bytes, comment: tuple[bytes, bytes]) -> list[bytes]:
     if len(line) >= len(opener) + len(closer):
         mends.append(opener + b" " * (len(line) - len(opener) - len(closer)) + closer)
     return mends
+
+
+def _quote_positions(line: bytes) -> list[int]:
+    """Where ``line`` holds a quote of a kind it holds an odd number of (outside triple quotes)."""
+    bare = _TRIPLE.sub(b"   ", line)  # same length: positions hold
+    return [i for q in _QUOTES if bare.count(q) % 2 for i in range(len(bare)) if bare[i] == q[0]]
 
 
 @dataclass(frozen=True)
@@ -1061,7 +1117,18 @@ def find_damage(
             ranges.append((first, last))
             error_bytes += max(node.end_byte - node.start_byte, 1)
             continue
-        stack.extend(child for child in node.children if child.has_error)
+        below = [child for child in node.children if child.has_error]
+        if not below and ("string" in node.type or "quoted" in node.type):
+            # A string whose error is its own, no ERROR or MISSING node under it (Elixir's
+            # scanner marks a string left open so): its lines are damaged, by one byte (as a
+            # closer missing at the end: the text may be sound, its reading is not). (C's
+            # macros and Perl's barewords are marked so too, their text sound: not counted.)
+            first, last = node.start_point.row + 1, node.end_point.row + 1
+            if last_line is not None:
+                first, last = min(first, last_line), min(last, last_line)
+            ranges.append((first, last))
+            error_bytes += 1
+        stack.extend(below)
     if doc is not None and early and errors:
         ranges += _misread(doc, early, errors)
     ranges.sort()
