@@ -2850,7 +2850,10 @@ class _Run:
                 if sym:
                     named.append(sym)
             else:
+                mark = len(self.out)
                 self.explode(unit, kind, symbol_of(1, [sym] if sym else []), header, parent)
+                if owner is None:
+                    _number_cut_lines(self.out[mark:])
         emit()
 
     def cell_starts(self, group: list[tuple[Unit, str]]) -> list[int]:
@@ -3228,6 +3231,25 @@ def _declared(node: Node) -> tuple[Node | None, Node | None]:
             (c for c in declarator.named_children if c.type in _DECLARATOR_TYPES or c.type.endswith(_NAME_ENDS)), None
         )
     return None, None
+
+
+def _number_cut_lines(pieces: list[Pending]) -> None:
+    """Number the pieces of each line cut inside (``split_line``: a long constant, a query
+    string) as parts 1..n of it, the later ones under the first as a split definition's are:
+    a piece of a line means little alone, and a search that finds one returns the line
+    (:mod:`core.groups`). The pieces of whole lines and of a statement's children (an
+    ``#ifdef`` block's declarations, a dict's entries) stand alone, as before."""
+    run: list[Pending] = []
+    for piece in [*pieces, None]:
+        cut = piece is not None and "split_line" in piece.flags and piece.first == piece.last
+        if run and (not cut or piece.first != run[0].first):  # type: ignore[union-attr]
+            if len(run) > 1:
+                _number(run, run[0].kind)
+                for later in run[1:]:
+                    later.parent = run[0]
+            run = []
+        if cut:
+            run.append(piece)  # type: ignore[arg-type]
 
 
 def _number(parts: list[Pending], kind: str) -> None:

@@ -1323,6 +1323,27 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
     assert any(c.symbol == "<module>" and "CONFIG_DIR" in c.text for c in chunks)
 
 
+@pytest.mark.parametrize(("path", "language", "source", "at"), [
+    ("greet.py", "python", 'x = 1\nGREETING = "hello there, a rather long constant string that will not fit, no way, not at all"\n\n'
+     "def f():\n    pass\n", "GREETING"),
+    ("greet.rs", "rust", 'const GREETING: &str = "hello there, a rather long constant string that will not fit at all";\n\n'
+     "fn f() {}\n", "const GREETING"),
+    ("Shop.java", "java", 'class Shop {\n    static final String SQL = "select id, name, price, stock from products where '
+     'stock > 0 order by name";\n\n    void f() {}\n}\n', "static final"),
+])
+def test_the_pieces_of_one_long_statement_are_numbered_parts_of_it(path, language, source, at) -> None:
+    from core.groups import whole_definition
+
+    chunks = _syntax(path, language, source, unit="chars", budget=50)
+    pieces = [c for c in chunks if "split_line" in c.flags and c.kind in ("module", "statements")]
+    assert len(pieces) > 1 and pieces[0].text.lstrip().startswith(at)
+    assert [(c.part, c.parts) for c in pieces] == [(i, len(pieces)) for i in range(1, len(pieces) + 1)]
+    assert all(c.parent_id == pieces[0].id for c in pieces[1:])
+    # A search that finds one piece returns the statement (core.groups).
+    assert whole_definition(pieces[-1], chunks) == tuple(pieces)
+    assert all(c.parts == 1 for c in chunks if c.symbol in ("f", "Shop.f")), "other chunks are left as they were"
+
+
 def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_definition() -> None:
     source = (
         "local required = {\"required\", function(self, value)\n  return value ~= nil\nend}\n\n"
