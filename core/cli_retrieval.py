@@ -211,7 +211,7 @@ def cmd_index(args: argparse.Namespace) -> int:
 def cmd_query(args: argparse.Namespace) -> int:
     """``query``: JSONL hits of each strategy's collection, best first."""
     from core.embed import Embedder
-    from core.index import MANIFEST, OURS, Store, check_query
+    from core.index import MANIFEST, OURS, Store, check_query, check_where_indexed
 
     text = check_query(args.text, args.mode)
     args.db = args.db or default_db()
@@ -223,6 +223,7 @@ def cmd_query(args: argparse.Namespace) -> int:
         # A search creates nothing: a mistyped --db must not leave an empty data folder behind.
         # (The manifest lives in the data folder with a Chroma server too.)
         raise InputError(f"nothing is indexed in {args.db} yet; run `python -m core index PATH --db {args.db}` first")
+    check_where_indexed(args.db)
     store = Store(args.db)
     collections = store.last_collections(args.strategy)
     settings = store.manifest()["last"]["settings"]

@@ -315,6 +315,39 @@ def serves_remotely() -> bool:
     return bool(os.environ.get(ENV_HOST) or os.environ.get(ENV_PORT))
 
 
+def server_address() -> str | None:
+    """``host:port`` of the Chroma server :func:`connect` talks to, None for the data folder."""
+    if not serves_remotely():
+        return None
+    return f"{os.environ.get(ENV_HOST) or 'localhost'}:{os.environ.get(ENV_PORT) or 8000}"
+
+
+def check_where_indexed(db: Path) -> None:
+    """:class:`StoreError` when the last index into ``db`` went to a Chroma server and none is
+    set now, or was made in the folder itself and a server is set now: a search would look in
+    the wrong place, say "index the corpus first" and, in the folder, open an empty Chroma
+    database there. Silent when the manifest does not say (it predates the record, or cannot
+    be read: :meth:`Store.manifest` says so)."""
+    try:
+        last = json.loads((db / OURS / MANIFEST).read_text(encoding="utf-8")).get("last")
+    except (OSError, ValueError, AttributeError):
+        return
+    if not isinstance(last, dict) or "server" not in last:
+        return
+    made, now = last["server"], server_address()
+    if made and not now:
+        host, _, port = str(made).rpartition(":")
+        raise StoreError(
+            f"the last index into {db} went to the Chroma server at {made}; set {ENV_HOST}={host} "
+            f"{ENV_PORT}={port} to search it"
+        )
+    if now and not made:
+        raise StoreError(
+            f"the last index into {db} was made in that folder, not on a Chroma server; unset {ENV_HOST} and "
+            f"{ENV_PORT} to search it, or index again with them set"
+        )
+
+
 def connect(db: Path, *, fresh: bool = False) -> Any:
     """A Chroma client: an HTTP client when ``CHROMA_HOST``/``CHROMA_PORT`` are set, else an
     embedded persistent client on ``db``. Telemetry off. Raises :class:`StoreError`.
@@ -595,7 +628,9 @@ class Store:
                 head_lines=settings.head_lines,
             )
             reports.append(replace(report, skipped=tuple(skipped), left_out=len(chunks) - len(kept)))
-            entries[name] = {**meta, "settings": settings.to_dict(), "chunks": report.chunks, "indexed_at": _now()}
+            entries[name] = {
+                **meta, "settings": settings.to_dict(), "chunks": report.chunks, "indexed_at": _now(), "server": server_address()
+            }
         # Read, change and write under the lock: other writers' entries are kept.
         with self.writing.hold():
             manifest = self._manifest_for_update()
@@ -606,6 +641,7 @@ class Store:
                 "settings": settings.to_dict(),
                 "collections": names,
                 "indexed_at": _now(),
+                "server": server_address(),  # (None: in the folder itself; see check_where_indexed)
             }
             self._write_manifest(manifest)
         return reports
@@ -791,9 +827,8 @@ class Store:
 
     def holder(self) -> str:
         """Where the collections are, for messages: the data folder, or the Chroma server."""
-        if serves_remotely():
-            return f"the Chroma server at {os.environ.get(ENV_HOST) or 'localhost'}:{os.environ.get(ENV_PORT) or 8000}"
-        return str(self.db)
+        address = server_address()
+        return f"the Chroma server at {address}" if address else str(self.db)
 
     def collection(self, name: str) -> Any:
         """An existing collection, or :class:`StoreError`."""

@@ -185,6 +185,19 @@ def test_eval_names_malformed_query_lines(project: Path, tmp_path: Path, capsys:
     assert code == 2 and "line 2:" in err and "'path' must be a non-empty string" in err
 
 
+def test_query_says_where_the_index_was_made(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "db"
+    code, _, err = run(capsys, "index", str(project), "--db", str(db), "--strategy", "syntax")
+    assert code == 0, err
+    monkeypatch.setenv("CHROMA_HOST", "127.0.0.1")
+    monkeypatch.setenv("CHROMA_PORT", "9")  # (never reached: the manifest says first)
+    code, out, err = run(capsys, "query", "refund", "--db", str(db), "--mode", "keyword")
+    assert code == 2 and not out
+    assert "was made in that folder, not on a Chroma server; unset CHROMA_HOST and CHROMA_PORT" in err
+
+
 def test_query_with_vectors_after_a_restart(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "db"
     assert run(capsys, "index", str(project), "--db", str(db), "--strategy", "syntax", "--budget", "64")[0] == 0

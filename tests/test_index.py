@@ -22,6 +22,7 @@ from core.index import (
     MemoryIndex,
     Store,
     StoreError,
+    check_where_indexed,
     chunk_from_record,
     chunk_metadata,
     collection_name,
@@ -363,6 +364,21 @@ def test_against_a_real_chroma_server(
     assert all(r.added == 0 and r.deleted == 0 for r in again)
     with pytest.raises(StoreError, match=rf"no collection 'ce_missing' in the Chroma server at {host}:{port};"):
         store.search("ce_missing", "anything", None, k=1, mode="keyword")
+    # Searched without the server, the folder says where its index went, and opens nothing.
+    check_where_indexed(tmp_chroma)
+    monkeypatch.delenv("CHROMA_HOST")
+    monkeypatch.delenv("CHROMA_PORT")
+    with pytest.raises(StoreError, match=rf"went to the Chroma server at {host}:{port}; set CHROMA_HOST={host} CHROMA_PORT={port}"):
+        check_where_indexed(tmp_chroma)
+    assert not (tmp_chroma / "chroma.sqlite3").exists()
+
+
+def test_an_index_in_the_folder_is_not_searched_on_a_server(tmp_chroma: Path, shared_embedder: Embedder, monkeypatch) -> None:
+    index_corpus(Store(tmp_chroma), shared_embedder)
+    check_where_indexed(tmp_chroma)
+    monkeypatch.setenv("CHROMA_HOST", "127.0.0.1")
+    with pytest.raises(StoreError, match="made in that folder, not on a Chroma server; unset CHROMA_HOST and CHROMA_PORT"):
+        check_where_indexed(tmp_chroma)
 
 
 # ---- in memory ---------------------------------------------------------------------------------
