@@ -25,7 +25,7 @@ from core.settings import (
     ChunkSettings,
 )
 from core.sizing import is_default_model
-from core.sources import Limits, Note, Skipped, SourceFile
+from core.sources import Corpus, Limits, Note, Skipped, SourceFile
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # as a shell reports a process Ctrl-C ended
@@ -260,12 +260,7 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     corpus = load_any(args.path, language=args.language, limits=limits, root=args.root, encoding=args.encoding)
     strategies(args.strategy)  # an unknown strategy is refused before any worker starts
     jobs = choose_jobs(args.jobs, corpus.files)
-    # (For a folder or a zip, --encoding is that of its files not in UTF-8: those are noted as such.)
-    forced = args.encoding is not None and args.path.is_file() and not (args.path.suffix.lower() == ".zip" and args.language is None)
-    for source in corpus.files:
-        for encoding in _legacy_encoding(source):
-            said = f"read as {encoding}, as --encoding says" if forced else f"not UTF-8, read as {encoding}"
-            print(f"note: {shown(source.path)}: {said}", file=sys.stderr)
+    report_encodings(corpus, args)
     report_notes(corpus.notes)
     out = sys.stdout
     skipped = list(corpus.skipped)
@@ -314,6 +309,17 @@ def shown(path: str) -> str:
 
 def _partial_note(item: Skipped) -> str:
     return f" (after {item.partial:,} of its chunks were written: they are partial)" if item.partial else ""
+
+
+def report_encodings(corpus: Corpus, args: argparse.Namespace) -> None:
+    """One stderr line per file not read as UTF-8, with the encoding it was read in (``chunk``,
+    ``index`` and ``eval`` alike: a Latin-1 file indexed without a word was searched as such)."""
+    # (For a folder or a zip, --encoding is that of its files not in UTF-8: those are noted as such.)
+    forced = args.encoding is not None and args.path.is_file() and not (args.path.suffix.lower() == ".zip" and args.language is None)
+    for source in corpus.files:
+        for encoding in _legacy_encoding(source):
+            said = f"read as {encoding}, as --encoding says" if forced else f"not UTF-8, read as {encoding}"
+            print(f"note: {shown(source.path)}: {said}", file=sys.stderr)
 
 
 def report_notes(notes: Sequence[Note]) -> None:

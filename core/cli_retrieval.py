@@ -125,11 +125,12 @@ def _settings(args: argparse.Namespace) -> Any:
 
 
 def _corpus(args: argparse.Namespace) -> tuple[Any, Path]:
-    from core.__main__ import limits_from_args, report_notes
+    from core.__main__ import limits_from_args, report_encodings, report_notes
     from core.chunking import load_any
 
     corpus = load_any(args.path, language=args.language, limits=limits_from_args(args), root=args.root, encoding=args.encoding)
     if not getattr(args, "quiet", False):
+        report_encodings(corpus, args)
         report_notes(corpus.notes)  # files read all the same (a name stored twice in a zip): not skipped
     if not corpus.files:
         raise InputError(f"{args.path}: no files to index{_why(sorted((s.path, s.reason) for s in corpus.skipped))}")

@@ -198,6 +198,17 @@ def test_query_says_where_the_index_was_made(
     assert "was made in that folder, not on a Chroma server; unset CHROMA_HOST and CHROMA_PORT" in err
 
 
+def test_index_says_which_files_were_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "legacy"
+    root.mkdir()
+    (root / "latin.py").write_bytes('caf\xe9 = "cr\xe8me br\xfbl\xe9e"\n\n\ndef f():\n    return caf\xe9\n'.encode("cp1252"))
+    code, _, err = run(capsys, "index", str(root), "--db", str(tmp_path / "db"), "--strategy", "syntax")
+    assert code == 0, err
+    assert "note: latin.py: not UTF-8, read as cp1252" in err.splitlines()
+    code, _, err = run(capsys, "index", str(root), "--db", str(tmp_path / "db"), "--strategy", "syntax", "--quiet")
+    assert code == 0 and "latin.py" not in err
+
+
 def test_query_with_vectors_after_a_restart(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "db"
     assert run(capsys, "index", str(project), "--db", str(db), "--strategy", "syntax", "--budget", "64")[0] == 0
