@@ -249,11 +249,17 @@ def cmd_query(args: argparse.Namespace) -> int:
     }
     _check_filters(store, collections, where)
     vector = embedder.embed_query(text) if embedder is not None else None
-    for strategy, name in collections.items():
-        hits = store.search(
+    # Every strategy searched before a line is written: one that fails (an index run cut
+    # short) gives an error and no output, not one strategy's results and then exit 2.
+    found = {
+        strategy: store.search(
             name, text, embedder, k=args.k, mode=args.mode, where=where or None, query_vector=vector,
             whole_definitions=not args.bare_parts,
         )
+        for strategy, name in collections.items()
+    }
+    for strategy, name in collections.items():
+        hits = found[strategy]
         for hit in hits:
             sys.stdout.write(json.dumps({**hit.to_dict(), "mode": args.mode, "collection": name}, ensure_ascii=False) + "\n")
         if not hits:  # (nothing on stdout read as if the command had failed silently)

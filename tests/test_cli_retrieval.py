@@ -209,6 +209,22 @@ def test_index_says_which_files_were_not_utf8(tmp_path: Path, capsys: pytest.Cap
     assert code == 0 and "latin.py" not in err
 
 
+def test_query_writes_nothing_when_one_strategys_index_is_incomplete(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from core.index import UPDATING, Store
+
+    db = tmp_path / "db"
+    code, out, err = run(capsys, "index", str(project), "--db", str(db))
+    assert code == 0, err
+    syntax = next(json.loads(line)["collection"] for line in out.splitlines() if json.loads(line)["strategy"] == "syntax")
+    collection = Store(db).collection(syntax)
+    collection.modify(metadata={**collection.metadata, "revision": UPDATING})  # an index run that died
+    code, out, err = run(capsys, "query", "refund", "--db", str(db), "--mode", "keyword")
+    assert code == 2 and out == "", "no strategy's results, then a failure"
+    assert "interrupted, so it is incomplete" in err
+
+
 def test_query_with_vectors_after_a_restart(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "db"
     assert run(capsys, "index", str(project), "--db", str(db), "--strategy", "syntax", "--budget", "64")[0] == 0
