@@ -46,6 +46,8 @@ from pathlib import Path
 from statistics import mean, median
 from typing import Any
 
+import numpy as np
+
 from core.builder import Prepared
 from core.chunk import Chunk
 from core.chunking import chunk_document, chunk_source, prepare
@@ -650,7 +652,6 @@ class Evaluation:
         # Per model (its cache key): the embedder and the queries' vectors. A settings' model
         # other than ``embedder``'s (a sweep over models) gets its own, over the same cache.
         self._models: dict[str, tuple[Embedder, Any]] = {}
-        self.query_vectors = self._for_model(embedder.name)[1]
 
     def _for_model(self, model: str) -> tuple[Embedder, Any]:
         """The embedder of ``model`` and the queries' vectors under it (made once per model)."""
@@ -730,7 +731,9 @@ class Evaluation:
         if k < 1 or context_tokens < 1:
             raise InputError(f"k and the context size must be positive (got k={k}, context={context_tokens})")
         tokens_of, repeated = context_costs(settings.model)
-        embedder, query_vectors = self._for_model(settings.model)
+        # Keyword search alone reads no vector: nothing is embedded, and no model is loaded.
+        vectors_needed = any(mode != "keyword" for mode in modes)
+        embedder, query_vectors = self._for_model(settings.model) if vectors_needed else (None, None)
 
         rows: list[MetricRow] = []
         outcomes: list[QueryOutcome] = []
@@ -744,19 +747,23 @@ class Evaluation:
                 if progress is not None:
                     progress(strategy, done, total)
 
-            result = embed_chunks(
-                embedder,
-                chunks_now,
-                head_weight=settings.head_weight,
-                head_lines=settings.head_lines,
-                progress=on_progress,
-            )
-            reused += result.reused
-            embedded += result.computed
-            too_long += len(result.too_long)
-            index = MemoryIndex(
-                chunks_now, result.vectors, too_long=frozenset(chunks_now[t.index].id for t in result.too_long)
-            )
+            if embedder is None:
+                on_progress(len(chunks_now), len(chunks_now))
+                index = MemoryIndex(chunks_now, np.zeros((len(chunks_now), 0), dtype=np.float32))
+            else:
+                result = embed_chunks(
+                    embedder,
+                    chunks_now,
+                    head_weight=settings.head_weight,
+                    head_lines=settings.head_lines,
+                    progress=on_progress,
+                )
+                reused += result.reused
+                embedded += result.computed
+                too_long += len(result.too_long)
+                index = MemoryIndex(
+                    chunks_now, result.vectors, too_long=frozenset(chunks_now[t.index].id for t in result.too_long)
+                )
             questions = len(self.resolved) * len(modes)
             for step, mode in enumerate(modes):
                 mode_outcomes = []

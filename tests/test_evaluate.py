@@ -452,6 +452,22 @@ def test_a_unit_swept_without_a_budget_takes_that_units_default_budget(shared_em
         ("tokens", ChunkSettings().budget), ("chars", DEFAULT_BUDGETS["chars"]), ("lines", DEFAULT_BUDGETS["lines"])]
 
 
+def test_keyword_search_alone_embeds_nothing(shared_embedder: Embedder) -> None:
+    # eval --mode keyword embedded every chunk (25 s for 76 chunks with no cache), then read no
+    # vector: the model is not even asked for.
+    class NoModel:
+        name = key = DEFAULT_MODEL
+        cache = None
+
+        def embed(self, texts):  # type: ignore[no-untyped-def]
+            raise AssertionError("keyword search needs no embedding")
+
+    report = Evaluation(tiny_corpus(), QUERIES[:2], NoModel()).run(ChunkSettings(), modes=("keyword",))  # type: ignore[arg-type]
+    assert report.embedded == report.reused == 0
+    expected = Evaluation(tiny_corpus(), QUERIES[:2], shared_embedder).run(ChunkSettings(), modes=("keyword", "vector"))
+    assert [r.to_dict() for r in report.rows] == [r.to_dict() for r in expected.rows if r.mode == "keyword"]
+
+
 def test_grid_values_are_typed() -> None:
     assert parse_grid(["budget=128,254", "breadcrumb=true,false", "unit=tokens"]) == {
         "budget": [128, 254],
