@@ -226,6 +226,14 @@ KEPT_CHOICES = ("source", "project", "file", "encoding", "tsource", "table", "ro
                 "sample_q")
 
 
+def figures_row(count: int) -> list[Any]:
+    """``count`` places for a title and figures side by side, each as wide as it needs and
+    wrapping to a new line on a narrow screen: in equal columns an 800-pixel window showed a
+    median size of 244.5 as "2…" and its label as "Medi…"."""
+    row = st.container(horizontal=True, wrap=True, gap="medium")
+    return [row.container(width="content") for _ in range(count)]
+
+
 def sidebar_settings() -> None:
     """The chunking settings, shared by every page (same widget keys everywhere)."""
     leave_legacy_page_mode()

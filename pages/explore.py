@@ -92,7 +92,7 @@ st.caption(f"**{common.name_md(path)}** · {language} · budget {settings.budget
            help=common.md(source.note) if source.note else None)
 for strategy, title in (("fixed", "Fixed windows"), ("syntax", "Syntax-aware")):
     report = reports[strategy]
-    columns = st.columns(6)
+    columns = common.figures_row(6)
     columns[0].markdown(f"**{title}**")
     # (Over the budget only where no legal cut is left: a long line or token, a signature and
     # breadcrumb that fill a small budget. Said, so a tiny budget's figures are not misread.)

@@ -105,7 +105,7 @@ if len(previews) > PREVIEWS_SHOWN:
 metrics = {s: common.table_figures(chunks[s], settings.model) for s in chunks}
 for strategy, title in (("fixed", "Naive windows"), ("syntax", "Table chunks")):
     figures = metrics[strategy]
-    columns = st.columns(5)
+    columns = common.figures_row(5)
     columns[0].markdown(f"**{title}**")
     profiles = sum(c.kind == "table_profile" for c in chunks[strategy])
     columns[1].metric("Chunks", len(chunks[strategy]),

@@ -140,3 +140,25 @@ def test_on_a_phone_the_code_keeps_most_of_the_views_width(browser, server) -> N
                              number.element_handle())
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("path", ["/", "/tables"])
+def test_figures_are_never_cut_short_on_a_narrow_screen(browser, server, path) -> None:  # type: ignore[no-untyped-def]
+    # In six equal columns an 800-pixel window showed Explore's median size 244.5 as "2…".
+    context = browser.new_context(viewport={"width": 800, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(f"{server}{path}")
+        page.wait_for_selector('[data-testid="stMetricValue"]')
+        page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')")
+        cut = page.evaluate(
+            "() => [...document.querySelectorAll('[data-testid=\"stMetricValue\"], [data-testid=\"stMetricLabel\"]')]"
+            ".flatMap(e => [e, ...e.querySelectorAll('*')])"
+            ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText)"
+        )
+        assert cut == [], cut
+        values = page.locator('[data-testid="stMetricValue"]').all_inner_texts()
+        assert values and not any("…" in v for v in values), values
+    finally:
+        context.close()
