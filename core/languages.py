@@ -3275,6 +3275,36 @@ def is_notebook(name: str) -> bool:
     return name.lower().endswith(NOTEBOOK_SUFFIX)
 
 
+# The interpreter a script without an extension names on its ``#!`` line (``#!/bin/sh``,
+# ``#!/usr/bin/env python3``): its language. A version after the name is dropped (python3.11).
+_SHEBANG_INTERPRETERS = {
+    "sh": "bash", "bash": "bash", "dash": "bash", "ksh": "bash", "zsh": "bash", "ash": "bash",
+    "python": "python", "pypy": "python", "node": "javascript", "nodejs": "javascript", "deno": "typescript",
+    "bun": "typescript", "ts-node": "typescript", "ruby": "ruby", "perl": "perl", "php": "php", "lua": "lua",
+    "luajit": "lua", "rscript": "r", "julia": "julia", "pwsh": "powershell", "tclsh": "tcl", "wish": "tcl",
+    "awk": "awk", "gawk": "awk", "fish": "fish", "elixir": "elixir", "groovy": "groovy", "scala": "scala",
+    "kotlin": "kotlin", "swift": "swift", "ocaml": "ocaml", "racket": "racket", "guile": "scheme",
+    "sbcl": "commonlisp", "runghc": "haskell", "runhaskell": "haskell", "dart": "dart", "crystal": "crystal",
+}  # fmt: skip
+_SHEBANG = re.compile(rb"#![ \t]*(\S+)([^\r\n]*)")
+_VERSION_TAIL = re.compile(r"[\d.]+$")
+
+
+def shebang_language(head: bytes) -> str | None:
+    """The language of a script by its ``#!`` line (the start of its bytes), or None: the
+    interpreter's name, or ``env``'s argument (``#!/usr/bin/env -S python3 -u``)."""
+    found = _SHEBANG.match(head)
+    if found is None:
+        return None
+    words = [found.group(1).decode("utf-8", "replace"), *found.group(2).decode("utf-8", "replace").split()]
+    program = words[0].rsplit("/", 1)[-1]
+    if program == "env":
+        program = next((w for w in words[1:] if not w.startswith("-") and "=" not in w), "")
+    name = _VERSION_TAIL.sub("", program.lower()) or program.lower()
+    language = _SHEBANG_INTERPRETERS.get(name)
+    return language if language in LANGUAGES else None
+
+
 def detect_language(path: str) -> str | None:
     """Language name for a file path by its extension (or well-known name); None if unknown.
     A notebook's is Python here; loading it reads its kernel's (:func:`core.sources.load_bytes`)."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from core.errors import InputError
-from core.languages import CODE_LANGUAGES, TABLE_LANGUAGES, content_hint, detect_language, is_notebook
+from core.languages import CODE_LANGUAGES, TABLE_LANGUAGES, content_hint, detect_language, is_notebook, shebang_language
 from core.notebook import notebook_script
 
 # What marks a data folder of an index: Chroma's database, our own files beside it (a Chroma
@@ -424,6 +424,40 @@ def binary_table_message(path: str, language: str, head: bytes) -> str:
     return f"{path}: {what} in a .{language} file, not a table"
 
 
+_SHEBANG_BYTES = 256  # the start of a file without an extension read for its ``#!`` line
+
+
+def script_language(name: str, head: bytes) -> str | None:
+    """The language of a file named without an extension (``bin/deploy``) by its ``#!`` line
+    (``head``: its first bytes), or None. A name with an extension goes by that alone."""
+    if PurePosixPath(name).suffix:
+        return None
+    return shebang_language(head)
+
+
+def _head(full: Path) -> bytes:
+    """The first bytes of a file named without an extension (for :func:`script_language`)."""
+    if PurePosixPath(full.name).suffix:
+        return b""
+    try:
+        with full.open("rb") as stream:
+            return stream.read(_SHEBANG_BYTES)
+    except OSError:
+        return b""  # (reading it for real says what is wrong)
+
+
+def _member_head(archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> bytes:
+    """The first bytes of an archive's member named without an extension (streamed: a bomb's
+    first bytes cost no more than anyone's)."""
+    if PurePosixPath(member.filename).suffix:
+        return b""
+    try:
+        with archive.open(member) as stream:
+            return stream.read(_SHEBANG_BYTES)
+    except (OSError, RuntimeError, NotImplementedError, zipfile.BadZipFile, zlib.error, EOFError):
+        return b""  # encrypted, damaged, an unknown method: reading it for real says so
+
+
 def load_bytes(
     name: str, data: bytes, *, language: str | None = None, limits: Limits = Limits(), encoding: str | None = None,
     legacy_encoding: str | None = None,
@@ -433,7 +467,7 @@ def load_bytes(
     in place of a detected one (a project's files in one code page: given once for all)."""
     clean = _clean_name(name)
     detected = language is None
-    language = language or detect_language(clean)
+    language = language or detect_language(clean) or script_language(clean, data[:_SHEBANG_BYTES])
     if encoding is None and legacy_encoding is not None and language != "xlsx" and _legacy(data):
         encoding = legacy_encoding
     if language is None:
@@ -636,7 +670,7 @@ def load_folder(root: Path, *, limits: Limits = Limits(), legacy_encoding: str |
             if len(corpus.files) >= limits.max_files:
                 corpus.skipped.append(Skipped(rel, f"over the limit of {limits.max_files} files"))
                 continue
-            if detect_language(name) is None:
+            if detect_language(name) is None and script_language(name, _head(full)) is None:
                 corpus.skipped.append(Skipped(rel, "unknown file type"))
                 continue
             try:
@@ -709,7 +743,7 @@ def load_zip(
             if stat.S_ISLNK(member.external_attr >> 16):
                 corpus.skipped.append(Skipped(rel, "symbolic link in archive, not followed"))
                 continue
-            if detect_language(rel) is None:
+            if detect_language(rel) is None and script_language(rel, _member_head(archive, member)) is None:
                 corpus.skipped.append(Skipped(rel, "unknown file type"))
                 continue
             if len(corpus.files) >= limits.max_files:

@@ -31,7 +31,7 @@ from core.languages import CODE_LANGUAGES, TABLE_LANGUAGES, TEXT_LANGUAGES, dete
 from core.metrics import DamageReport, boundary_damage
 from core.settings import DEFAULT_BUDGETS, DEFAULT_HEAD_LINES, DEFAULT_HEAD_WEIGHT, DEFAULT_MODEL, UNITS, ChunkSettings
 from core.sizing import MODELS_VARIABLE, allowed_models, check_allowed, load_tokenizer, model_token_limit
-from core.sources import Corpus, Limits, SourceFile, is_binary, load_bytes, load_folder, load_zip
+from core.sources import Corpus, Limits, SourceFile, is_binary, load_bytes, load_folder, load_zip, script_language
 from core.syntax import Definition, list_definitions
 
 T = TypeVar("T")
@@ -513,7 +513,9 @@ class Picked:
             return f"{project}/{path}", ["--root", project]
         extra = ["--encoding", self.encoding] if self.encoding else []
         if not self.archive and self.language and detect_language(path) is None:
-            extra += ["--language", self.language]
+            # (A script read by its ``#!`` line is in its own language, not the one picked.)
+            if next((f.language for f in self.files if f.path == path), self.language) == self.language:
+                extra += ["--language", self.language]
         return self.archive or path, extra
 
 
@@ -573,7 +575,8 @@ def pick_code_source(default_project: str) -> Picked:
             picked.encoding = encoding_choice("encoding", "the text reads")
         # Files of no known type (``notes.xyz``): the language they are read in, picked here
         # (the CLI's --language); none picked, each is a problem that says how to pick one.
-        unknown = [name for name, data in kept if detect_language(name) is None and data and not is_binary(data)]
+        unknown = [name for name, data in kept if detect_language(name) is None and data and not is_binary(data)
+                   and script_language(name, data[:256]) is None]
         chosen = None
         if unknown:
             choices = [NO_LANGUAGE, *sorted(CODE_LANGUAGES + TEXT_LANGUAGES)]

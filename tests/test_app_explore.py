@@ -287,6 +287,17 @@ def test_an_upload_of_unknown_type_gets_a_language_picker(app: AppTest) -> None:
     assert "notes.xyz" in command and "--language python" in command
 
 
+def test_an_uploaded_script_without_an_extension_is_read_by_its_shebang(app: AppTest) -> None:
+    app.radio(key="source").set_value("Upload files").run()
+    app.file_uploader(key="upload_files").upload("deploy", b"#!/bin/sh\ndeploy() {\n  echo go\n}\ndeploy\n").run()
+    assert not app.exception
+    assert "unknown file type" not in " ".join(m.value for m in app.markdown)
+    assert "upload_lang" not in [box.key for box in app.selectbox], "no language to pick: its #! line says"
+    assert any("deploy" in c.value and "bash" in c.value for c in app.caption)
+    command = next(c.value for c in app.code if "python -m core chunk" in c.value)
+    assert "--language" not in command
+
+
 def test_counts_of_uploaded_and_refused_files_read_as_words(app: AppTest) -> None:
     # "Files in upload (2)" named the upload as if it were a project; "1 file(s) could not be used".
     app.radio(key="source").set_value("Upload files").run()

@@ -427,3 +427,32 @@ def test_an_encoding_declared_on_the_first_lines_is_the_one_read() -> None:
     assert load_bytes("d.py", 'x = 1\ny = 2\n# coding: cp1250\nz = "é"\n'.encode("cp1252")).encoding == "cp1252"
     assert load_bytes("e.py", '# coding: rot13\nz = "é"\n'.encode("cp1252")).encoding == "cp1252"
     assert load_bytes("f.py", "# coding: ascii\nz = 'é'\n".encode("cp1252")).encoding == "cp1252"
+
+
+SCRIPTS = {
+    "bin/deploy": b"#!/usr/bin/env bash\nset -e\n\ndeploy() {\n  echo deploying\n}\n\ndeploy\n",
+    "tools/run": b"#!/usr/bin/env -S python3 -u\ndef main():\n    print('run')\n",
+    "scripts/serve": b"#! /usr/local/bin/node\nfunction serve() { return 1; }\n",
+    "NOTES": b"Just some words, no interpreter.\n",
+    "bin/odd": b"#!/opt/bin/frobnicate --fast\nfrob 1\n",
+}
+
+
+def test_a_script_without_an_extension_is_read_by_its_shebang(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    for rel, data in SCRIPTS.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(data)
+    archive = tmp_path / "repo.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+        for rel, data in SCRIPTS.items():
+            zf.writestr(f"repo/{rel}", data)
+    expected = {"bin/deploy": "bash", "tools/run": "python", "scripts/serve": "javascript"}
+    for corpus in (load_folder(root), load_zip(archive.read_bytes())):
+        assert {f.path: f.language for f in corpus.files} == expected
+        assert {s.path: s.reason for s in corpus.skipped} == {"NOTES": "unknown file type", "bin/odd": "unknown file type"}
+    assert load_bytes("deploy", SCRIPTS["bin/deploy"]).language == "bash"
+    assert load_bytes("deploy", SCRIPTS["bin/deploy"], language="text").language == "text"  # asked for: kept
+    assert load_bytes("deploy.txt", SCRIPTS["bin/deploy"]).language == "text"  # an extension goes first
+    with pytest.raises(InputError, match="unknown file type"):
+        load_bytes("NOTES", SCRIPTS["NOTES"])
