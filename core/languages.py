@@ -237,6 +237,8 @@ class CodeSpec:
       (glibc's ``__BEGIN_DECLS``: ``extern "C" {`` in C++, nothing in C): the parser reads
       each as a ``/* */`` comment of its length (no offset moves; as a comment its line is
       still in a chunk, with the definition below it); the chunks keep their text;
+    - ``docs_after``: how a comment starts that documents what stands above it (Haddock's
+      ``-- ^``): on the line after a definition, or its last, it is that definition's;
     - ``docs_below``: a prototype's documentation may stand right below it (zlib documents
       each function under its prototype): a comment that starts on the line after a prototype
       with no comment above it, and has a blank line after it, is that prototype's;
@@ -639,6 +641,7 @@ class CodeSpec:
     argument_macros: tuple[str, ...] = ()
     enum_macros: tuple[str, ...] = ()
     docs_below: bool = False
+    docs_after: tuple[bytes, ...] = ()
     macro_lines: bool = False
     class_macros: bool = False
     trailing_macros: bool = False
@@ -1577,6 +1580,7 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             # ``-- |`` and ``-- ^`` are ``haddock`` nodes, plain ``--`` ones ``comment``.
             attached=_COMMENTS | {"haddock"},
             comment_types=frozenset({"haddock"}),
+            docs_after=(b"-- ^", b"{- ^"),
             # The file's declarations sit in one ``declarations`` node; a ``where`` clause's
             # helpers in ``local_binds`` (a split function's nested definitions).
             # A ``do`` block's statements are its equation's (``main = do``).

@@ -559,6 +559,14 @@ class _Run:
                 closer.last = max(closer.last, last)
                 continue
             if (
+                spec.docs_after and not attached and units and units[-1].definition is not None
+                and first <= units[-1].last + 1 and self._text(node).startswith(spec.docs_after)
+            ):
+                # Haddock's ``-- ^`` under a definition documents it, not the one below.
+                units[-1].nodes.append(node)
+                units[-1].last = max(units[-1].last, last)
+                continue
+            if (
                 node.type in spec.attached
                 or (heads and _key(node) in heads)
                 or (

@@ -4116,6 +4116,21 @@ def test_haskell_signature_and_equations_are_one_definition_split_under_the_type
     assert all(c.header == "code :: Int -> String" for c in parts[1:])
 
 
+def test_a_haddock_comment_after_a_definition_documents_it_not_the_next() -> None:
+    # ``-- ^`` documents what stands above it: it went with cube (budget 300) or was a
+    # divider of its own (60), left out of the index.
+    source = "square :: Int -> Int\nsquare x = x * x\n-- ^ Squares an integer.\n\ncube :: Int -> Int\ncube x = x * x * x\n"
+    for budget in (300, 60):
+        chunks = _syntax("Powers.hs", "haskell", source, unit="chars", budget=budget)
+        square = [c for c in chunks if c.symbol == "square"]
+        assert any("Squares an" in c.text for c in square), budget
+        assert all(c.start_line >= 5 for c in chunks if c.symbol == "cube"), budget
+        assert not any("divider" in c.flags for c in chunks), budget
+    above = "-- | Squares.\nsquare :: Int -> Int\nsquare x = x * x\n\n-- | Cubes.\ncube :: Int -> Int\ncube x = x * x * x\n"
+    chunks = _syntax("Powers.hs", "haskell", above, unit="chars", budget=300)
+    assert [(c.symbol, c.start_line) for c in chunks] == [("square", 1), ("cube", 5)], "-- | stays with what is below"
+
+
 def test_haskell_class_and_instance_split_into_header_and_methods() -> None:
     methods = "".join(f"  -- | Rule {i}.\n  rule{i} :: a -> Int\n  rule{i} _ = {i}\n\n" for i in range(12))
     source = f"class Pricing a where\n{methods}instance Pricing Item where\n" + "".join(
