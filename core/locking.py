@@ -10,6 +10,7 @@ the threads of one process are excluded.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -28,6 +29,9 @@ from core.errors import ChunkExplorerError
 # this long is stuck behind something that is not us.
 DEFAULT_TIMEOUT_S = 600.0
 _POLL_S = 0.05
+WAIT_SAID_S = 1.0  # a wait this long is said (a log warning: the CLI's stderr, the app's log)
+
+log = logging.getLogger(__name__)
 
 
 class LockTimeout(ChunkExplorerError):
@@ -90,12 +94,20 @@ class FolderLock:
             return -1
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        deadline = time.monotonic() + self.timeout
+        start = time.monotonic()
+        deadline = start + self.timeout
+        said = False
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 return fd
             except OSError:
+                if not said and time.monotonic() - start >= WAIT_SAID_S:
+                    said = True  # (a command that seemed to hang said nothing for up to ten minutes)
+                    log.warning(
+                        "waiting for %s: another writer (an index run, the app or the CLI) holds its lock; "
+                        "this goes on when it is done (at most %.0f s)", self.path.parent, self.timeout,
+                    )
                 if time.monotonic() >= deadline:
                     os.close(fd)
                     raise LockTimeout(

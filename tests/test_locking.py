@@ -83,3 +83,30 @@ def test_the_holder_does_not_see_itself_as_another_writer(tmp_path: Path) -> Non
         probe.start()
         probe.join()
         assert seen == [True]  # another thread does see it held
+
+
+def test_a_long_wait_is_said_once(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    # A CLI command behind another writer's lock waited up to ten minutes without a word.
+    path = tmp_path / "write.lock"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(path), str(ROOT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+
+        def let_go() -> None:
+            assert holder.stdin is not None
+            holder.stdin.write("\n")
+            holder.stdin.flush()
+
+        threading.Timer(2.0, let_go).start()
+        with caplog.at_level("WARNING", logger="core.locking"), FolderLock(path, timeout=30).hold():
+            pass
+        said = [r.getMessage() for r in caplog.records if r.name == "core.locking"]
+        assert len(said) == 1 and said[0].startswith(f"waiting for {tmp_path}: another writer"), said
+        caplog.clear()
+        with caplog.at_level("WARNING", logger="core.locking"), FolderLock(path, timeout=30).hold():
+            pass
+        assert not caplog.records, "a lock taken at once says nothing"
+    finally:
+        holder.kill()
