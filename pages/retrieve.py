@@ -81,9 +81,12 @@ def _report_line(r: dict) -> str:
         done.append(f"{r['unchanged']} already indexed")
     if r.get("too_long"):
         done.append(f"{len(r['too_long'])} over the model's limit")
+    line = f"{r['strategy']}: {r['chunks']} chunks indexed" + (f" ({', '.join(done)})" if done else "")
     if r.get("left_out"):  # comments that only title a section: in the chunk list, not searched
-        done.append(common.plural(r["left_out"], "a section divider left out", "{n} section dividers left out"))
-    return f"{r['strategy']}: {r['chunks']} chunks" + (f" ({', '.join(done)})" if done else "")
+        # (Not among the chunks indexed: "133 chunks (133 already indexed, 4 dividers left out)"
+        # read as if they were.)
+        line += common.plural(r["left_out"], ", and a section divider left out", ", and {n} section dividers left out")
+    return line
 
 
 summary = " · ".join(map(_report_line, reports))

@@ -37,6 +37,9 @@ def test_index_query_and_mark_the_answer(retrieve: AppTest) -> None:
     assert any("Indexed." in s.value for s in retrieve.success)
     # ledger.py's four rule-and-title comments are chunks the index leaves out, and says so.
     assert any("syntax: " in s.value and "4 section dividers left out" in s.value for s in retrieve.success)
+    # The dividers are not among the chunks indexed, and the line says so.
+    assert any(re.search(r"syntax: \d+ chunks indexed \([^)]*\), and 4 section dividers left out", s.value)
+               for s in retrieve.success), [s.value for s in retrieve.success]
     retrieve.pills(key="sample_q").set_value(QUESTION).run()
     assert not retrieve.exception
     assert retrieve.text_input(key="q").value == QUESTION
