@@ -21,6 +21,7 @@ re-measuring a growing span. Nothing here recurses per tree level without a dept
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -3247,17 +3248,13 @@ def _number_cut_lines(pieces: list[Pending]) -> None:
     a piece of a line means little alone, and a search that finds one returns the line
     (:mod:`core.groups`). The pieces of whole lines and of a statement's children (an
     ``#ifdef`` block's declarations, a dict's entries) stand alone, as before."""
-    run: list[Pending] = []
-    for piece in [*pieces, None]:
-        cut = piece is not None and "split_line" in piece.flags and piece.first == piece.last
-        if run and (not cut or piece.first != run[0].first):  # type: ignore[union-attr]
-            if len(run) > 1:
-                _number(run, run[0].kind)
-                for later in run[1:]:
-                    later.parent = run[0]
-            run = []
-        if cut:
-            run.append(piece)  # type: ignore[arg-type]
+    cut = (piece for piece in pieces if "split_line" in piece.flags and piece.first == piece.last)
+    for _, of_line in itertools.groupby(cut, key=lambda piece: piece.first):
+        run = list(of_line)
+        if len(run) > 1:
+            _number(run, run[0].kind)
+            for later in run[1:]:
+                later.parent = run[0]
 
 
 def _number(parts: list[Pending], kind: str) -> None:
