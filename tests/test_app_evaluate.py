@@ -176,3 +176,24 @@ def test_the_chart_and_table_name_order_and_round_the_metrics_alike(evaluate: Ap
     formats = {name: config.get("type_config", {}).get("format")
                for name, config in json.loads(evaluate.dataframe[0].proto.columns).items()}
     assert formats["whole@5"] == formats["in_context@1024"] == formats["mrr@5"] == "%.3f", formats
+
+
+def test_the_page_and_the_cli_give_the_same_figures(evaluate: AppTest, capsys: pytest.CaptureFixture[str]) -> None:
+    # Settings tuned on the page carry into a pipeline: `python -m core eval` on the same corpus
+    # and questions gives the page's table, figure for figure (the embeddings re-used).
+    import json
+
+    from core.__main__ import main
+
+    frame = evaluate.dataframe[0].value
+    code = main(["eval", str(ROOT / "sample_repos"), "--queries", str(ROOT / "sample_repos/queries/code.jsonl"),
+                 "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    rows = json.loads(out)["metrics"]
+    assert [(r["strategy"], r["mode"]) for r in rows] == list(zip(frame["strategy"], frame["mode"]))
+    for row, (_, shown) in zip(rows, frame.iterrows()):
+        for name, value in row.items():
+            if name in frame.columns and isinstance(value, float):
+                assert shown[name] == pytest.approx(value, abs=1e-9), (row["strategy"], row["mode"], name)
+    assert json.loads(out)["embeddings"]["embedded"] == 0, "the page's embeddings are the CLI's"
