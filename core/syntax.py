@@ -2861,7 +2861,9 @@ class _Run:
             else:
                 mark = len(self.out)
                 self.explode(unit, kind, symbol_of(1, [sym] if sym else []), header, parent)
-                if owner is None:
+                if owner is None and not header:
+                    # (At the top level: in a class, a piece's header is the class's signature,
+                    # the parent its header chunk, as for any statement of the class.)
                     _number_cut_lines(self.out[mark:])
         emit()
 
@@ -3243,8 +3245,8 @@ def _declared(node: Node) -> tuple[Node | None, Node | None]:
 
 
 def _number_cut_lines(pieces: list[Pending]) -> None:
-    """Number the pieces of each line cut inside (``split_line``: a long constant, a query
-    string) as parts 1..n of it, the later ones under the first as a split definition's are:
+    """Number the pieces of each top-level line cut inside (``split_line``: a long constant, a
+    query string) as parts 1..n of it, the later ones under the first as a split definition's are:
     a piece of a line means little alone, and a search that finds one returns the line
     (:mod:`core.groups`). The pieces of whole lines and of a statement's children (an
     ``#ifdef`` block's declarations, a dict's entries) stand alone, as before."""

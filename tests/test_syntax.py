@@ -1328,8 +1328,8 @@ def test_statements_before_a_split_function_are_not_part_of_it() -> None:
      "def f():\n    pass\n", "GREETING"),
     ("greet.rs", "rust", 'const GREETING: &str = "hello there, a rather long constant string that will not fit at all";\n\n'
      "fn f() {}\n", "const GREETING"),
-    ("Shop.java", "java", 'class Shop {\n    static final String SQL = "select id, name, price, stock from products where '
-     'stock > 0 order by name";\n\n    void f() {}\n}\n', "static final"),
+    ("queries.js", "javascript", 'const SQL = "select id, name, price, stock from products where stock > 0 order by name";\n\n'
+     "function f() {}\n", "const SQL"),
 ])
 def test_the_pieces_of_one_long_statement_are_numbered_parts_of_it(path, language, source, at) -> None:
     from core.groups import whole_definition
@@ -1341,7 +1341,15 @@ def test_the_pieces_of_one_long_statement_are_numbered_parts_of_it(path, languag
     assert all(c.parent_id == pieces[0].id for c in pieces[1:])
     # A search that finds one piece returns the statement (core.groups).
     assert whole_definition(pieces[-1], chunks) == tuple(pieces)
-    assert all(c.parts == 1 for c in chunks if c.symbol in ("f", "Shop.f")), "other chunks are left as they were"
+    assert all(c.parts == 1 for c in chunks if c.symbol == "f"), "other chunks are left as they were"
+    # In a class, a piece keeps the class's signature as its header and the class's header
+    # chunk as its parent, as any statement of the class does.
+    source = ('class Shop {\n    static final String SQL = "select id, name, price, stock from products where stock > 0 '
+              'order by name";\n\n    void f() {}\n}\n')
+    chunks = _syntax("Shop.java", "java", source, unit="chars", budget=50)
+    head = next(c for c in chunks if c.kind == "class_header")
+    pieces = [c for c in chunks if "split_line" in c.flags and c.kind == "statements"]
+    assert len(pieces) > 1 and all(c.parent_id == head.id and c.parts == 1 for c in pieces)
 
 
 def test_a_function_is_not_named_by_its_parameter_nor_a_body_assignment_a_definition() -> None:
