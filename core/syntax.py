@@ -3106,6 +3106,28 @@ class _Run:
             before.last -= 1
             last.first -= 1
 
+    def _no_closing_part(self, ordered: list[Pending]) -> None:
+        """A split definition's last part of closing lines alone (Scala's ``  }`` then ``}`` of a
+        ``match`` and its method, Elixir's ``end``s) takes the last line of the part before it,
+        when that part keeps another line and the last still fits: closers alone answer
+        nothing, and the statement that ends there reads better beside them."""
+        doc = self.doc
+        for before, last in zip(ordered, ordered[1:]):
+            if last.parts < 2 or last.part != last.parts or before.part != last.part - 1 or before.part < 2:
+                continue  # (part 1 is the signature: it keeps its lines)
+            if before.symbol != last.symbol or before.parts != last.parts or last.parent is not before.parent:
+                continue
+            if last.start_byte is not None or before.start_byte is not None or before.last >= last.first:
+                continue
+            # (A line moved may close a block too, ``    }`` of a loop: then the next one up.)
+            while _CLOSING_LINES.fullmatch(doc.slice(*doc.lines_span(last.first, last.last))):
+                line = before.last
+                kept = doc.trim_blank(before.first, line - 1)
+                if kept[1] < kept[0] or doc.is_blank(line) or not self.fits(line, last.last, last.symbol, last.header):
+                    break
+                before.first, before.last = kept
+                last.first = line
+
     # ---- building ----------------------------------------------------------------------------
 
     def finish(self) -> list[Chunk]:
@@ -3117,6 +3139,7 @@ class _Run:
             pending.first, pending.last = doc.trim_blank(pending.first, pending.last)
         _hold_continuations(doc, ordered)
         ordered = _without_blank(doc, ordered)
+        self._no_closing_part(ordered)
         for pending in ordered:
             flags = pending.flags
             if pending.divider:
@@ -3242,6 +3265,10 @@ def _declared(node: Node) -> tuple[Node | None, Node | None]:
             (c for c in declarator.named_children if c.type in _DECLARATOR_TYPES or c.type.endswith(_NAME_ENDS)), None
         )
     return None, None
+
+
+# A part of closing lines alone: brackets, ``;`` and ``,``, and the keywords that end a block.
+_CLOSING_LINES = re.compile(r"(?:[ \t]*(?:[})\];,]+|end|fi|done|esac|end;|end\))[ \t]*(?:\r?\n|$))+")
 
 
 def _number_cut_lines(pieces: list[Pending]) -> None:

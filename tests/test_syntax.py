@@ -1313,6 +1313,24 @@ def test_the_repeated_signature_of_an_arrow_function_names_it() -> None:
     assert all(c.header == "export const fetchCart = async (userId) =>" for c in parts[1:])
 
 
+@pytest.mark.parametrize(("path", "language", "source", "budget"), [
+    ("Stock.scala", "scala", "def remove(sku: String, qty: Int): Int = {\n  items.get(sku) match {\n"
+     "    case Some(it) if it.qty >= qty =>\n      items(sku) = it.copy(qty = it.qty - qty)\n      qty\n"
+     "    case None => 0\n  }\n}\n", 180),
+    ("stock.php", "php", "<?php\nfunction remove($items, $sku, $qty) {\n    if (isset($items[$sku])) {\n"
+     "        $items[$sku] = $items[$sku] - $qty;\n        log_change($sku, $qty, 'removed from the shelf');\n"
+     "        notify($sku);\n    }\n}\n", 140),
+])
+def test_a_split_definitions_last_part_is_not_its_closing_lines_alone(path, language, source, budget) -> None:
+    # Scala's `  }` then `}` of a match and its method were the method's last part: a part
+    # that answers nothing, when the statement before them fitted beside them.
+    chunks = _syntax(path, language, source, unit="chars", budget=budget)
+    parts = [c for c in chunks if c.parts > 1]
+    assert len(parts) > 1
+    assert any(ch.isalnum() for ch in parts[-1].text), parts[-1].text
+    assert all(len(c.text) for c in parts)
+
+
 def test_statements_before_a_split_function_are_not_part_of_it() -> None:
     source = "import os\nimport sys\n\nCONFIG_DIR = os.path.expanduser('~/.config')\n\n" "def load(name):\n" + "".join(
         f"    value_{i} = os.path.join(CONFIG_DIR, name, '{i}')\n" for i in range(6)
