@@ -222,8 +222,10 @@ def _stray_quote(parser: Parser, doc: Document, tree: Tree, comment: bytes, dead
     data = doc.data
     root = tree.root_node
     lines = 0
-    for rank, line in _ranked(doc, data, 1, doc.line_count, comment):
-        if rank or lines >= _QUOTE_LINES or tries <= 0:
+    for rank, line in _ranked(doc, data, 1, doc.line_count, comment):  # (in the lines' order)
+        if lines >= _QUOTE_LINES or tries <= 0:
+            break
+        if rank:
             continue
         start, end = doc.line_start(line), doc.line_end(line)
         opening = [at for at in _quote_positions(data[start:end]) if _opens_lines(root, start + at)]

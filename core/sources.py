@@ -427,12 +427,13 @@ def binary_table_message(path: str, language: str, head: bytes) -> str:
 _SHEBANG_BYTES = 256  # the start of a file without an extension read for its ``#!`` line
 
 
-def script_language(name: str, head: bytes) -> str | None:
+def script_language(name: str, data: bytes) -> str | None:
     """The language of a file named without an extension (``bin/deploy``) by its ``#!`` line
-    (``head``: its first bytes), or None. A name with an extension goes by that alone."""
+    (in the first :data:`_SHEBANG_BYTES` of ``data``: its bytes, or their start), or None. A
+    name with an extension goes by that alone."""
     if PurePosixPath(name).suffix:
         return None
-    return shebang_language(head)
+    return shebang_language(data[:_SHEBANG_BYTES])
 
 
 def _head(full: Path) -> bytes:
@@ -467,7 +468,7 @@ def load_bytes(
     in place of a detected one (a project's files in one code page: given once for all)."""
     clean = _clean_name(name)
     detected = language is None
-    language = language or detect_language(clean) or script_language(clean, data[:_SHEBANG_BYTES])
+    language = language or detect_language(clean) or script_language(clean, data)
     if encoding is None and legacy_encoding is not None and language != "xlsx" and _legacy(data):
         encoding = legacy_encoding
     if language is None:

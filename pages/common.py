@@ -576,7 +576,7 @@ def pick_code_source(default_project: str) -> Picked:
         # Files of no known type (``notes.xyz``): the language they are read in, picked here
         # (the CLI's --language); none picked, each is a problem that says how to pick one.
         unknown = [name for name, data in kept if detect_language(name) is None and data and not is_binary(data)
-                   and script_language(name, data[:256]) is None]
+                   and script_language(name, data) is None]
         chosen = None
         if unknown:
             choices = [NO_LANGUAGE, *sorted(CODE_LANGUAGES + TEXT_LANGUAGES)]
