@@ -156,19 +156,37 @@ _WIDE_BOMS = (
 def wide_encoding(data: bytes) -> str | None:
     """``utf-16`` or ``utf-32`` when ``data`` starts with that encoding's byte order mark (what
     Windows editors and Excel's "Unicode Text" write); ``utf-16-le`` or ``utf-16-be`` for such
-    text without the mark (PowerShell's and some exporters'), known by nearly every other byte
-    being NUL beside printable ASCII; else None (full of NUL bytes, it would be taken for binary)."""
+    text without the mark (PowerShell's and some exporters'); else None (full of NUL bytes, it
+    would be taken for binary).
+
+    Without the mark, text is known by one byte of each pair being NUL far more often than the
+    other (its line breaks, delimiters, digits and Latin letters have a NUL high byte), and by
+    reading as text: no control character but tab, line breaks and form feed, no lone surrogate,
+    no private-use character or noncharacter, and a line break unless the head is the whole
+    file. So German,
+    Russian or Chinese rows read as well as ASCII ones; binary data hits one of those within a
+    few hundred bytes."""
     for mark, encoding in _WIDE_BOMS:
         if data.startswith(mark):
             return encoding
     head = data[:512]
     head = head[: len(head) - len(head) % 2]
-    if len(head) >= 8:
-        for encoding, zeros, chars in (("utf-16-le", head[1::2], head[0::2]), ("utf-16-be", head[0::2], head[1::2])):
-            # (Past Latin-1, a character's high byte is no NUL: "€" is AC 20.)
-            if len(zeros.replace(b"\x00", b"")) * 10 <= len(zeros) and len(chars.translate(None, _PRINTABLE_ASCII)) * 10 <= len(chars):
-                return encoding
+    if len(head) < 8:
+        return None
+    units = len(head) // 2
+    for encoding, high, low in (("utf-16-le", head[1::2], head[0::2]), ("utf-16-be", head[0::2], head[1::2])):
+        high_nuls, low_nuls = high.count(0), low.count(0)
+        if high_nuls * 50 < units or low_nuls * 4 > high_nuls:
+            continue  # (under 2% NUL high bytes, or as many low ones: not this byte order)
+        text = codecs.getincrementaldecoder(encoding)("replace").decode(head, final=len(data) <= 512)
+        if ("\n" in text or "\r" in text or len(data) <= 512) and not _WIDE_FORBIDDEN.search(text):
+            return encoding
     return None
+
+
+# What UTF-16 text does not hold: control characters but tab, line breaks and form feed, lone
+# surrogates (read as U+FFFD: "replace"), private use and noncharacters.
+_WIDE_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd\ue000-\uf8ff\ufdd0-\ufdef\ufffe\uffff]")
 
 
 _PRINTABLE_ASCII = bytes(range(32, 127)) + b"\t\n\r"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -17,7 +18,7 @@ import pytest
 from core.chunking import chunk_document, prepare
 from core.errors import InputError
 from core.settings import ChunkSettings
-from core.sources import Limits, SourceFile, decode, first_code_file, load_bytes, load_file, load_folder, load_zip
+from core.sources import Limits, SourceFile, decode, first_code_file, load_bytes, load_file, load_folder, load_zip, wide_encoding
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -80,6 +81,18 @@ def test_utf16_and_utf32_with_a_byte_order_mark_are_text(encoding: str) -> None:
     data = code.encode(encoding) if encoding != "utf-16-be" else "\ufeff".encode(encoding) + code.encode(encoding)
     source = load_bytes("greet.py", data)
     assert (source.text, source.encoding) == (code, encoding[:6])
+
+
+def test_utf16_without_a_mark_is_text_in_any_script_and_binary_is_not() -> None:
+    code = "def größe():\n    return 'Привет, 世界'\n"
+    for encoding in ("utf-16-le", "utf-16-be"):
+        source = load_bytes("greet.py", code.encode(encoding))
+        assert (source.text, source.encoding) == (code, encoding)
+    # Binary with a NUL in every other byte is still binary: small little-endian integers
+    # (control characters as UTF-16), or bytes beside NULs at random (surrogates, private use).
+    assert wide_encoding(b"".join(n.to_bytes(2, "little") for n in range(1, 300))) is None
+    rng = random.Random(3)
+    assert not any(wide_encoding(bytes(rng.getrandbits(8) if i % 2 else 0 for i in range(600))) for _ in range(200))
 
 
 def test_a_byte_order_mark_over_bytes_that_are_not_utf16_is_refused() -> None:

@@ -1698,6 +1698,21 @@ def test_utf16_without_its_mark_is_read_and_markup_under_a_tables_name_is_named(
             chunk_table_source(on_disk(tmp_path, name, data), ChunkSettings(), "syntax")
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_its_mark_is_read_in_any_script(tmp_path: Path, encoding: str) -> None:
+    # Only nearly pure ASCII was known as UTF-16 without a mark: German names past one in ten
+    # characters, Cyrillic or Chinese rows were "binary data in a .tsv file, not a table".
+    german = "Name\tStadt\n" + "".join(f"{n}\t{c}\n" for n, c in [("Müller", "Köln"), ("Zoë", "Genève"), ("Søren", "Århus")] * 8)
+    russian = "Имя\tГород\n" + "Иван\tМосква\n" * 20
+    chinese = "名字\t城市\n" + "张伟\t北京市朝阳区建国路八十八号\n" * 20
+    for name, text in (("de.tsv", german), ("ru.tsv", russian), ("zh.tsv", chinese)):
+        source = on_disk(tmp_path, name, text.encode(encoding))
+        chunks = chunk_table_source(source, ChunkSettings(), "syntax")
+        rows = [c for c in chunks if c.kind == "table_rows"]
+        assert table_encoding(source) == encoding and rows[0].columns == tuple(text.split("\n")[0].split("\t"))
+        assert rows[-1].row_end == text.count("\n") - 1
+
+
 def test_a_european_csv_reads_its_decimal_commas_as_numbers(tmp_path: Path) -> None:
     # Excel's CSV where the comma is the decimal mark puts ";" between cells. Headerless, every
     # cell's comma made "," the delimiter (more columns, as consistent); with a header the prices
