@@ -485,9 +485,16 @@ def _sniff_dialect(sample: str, language: str) -> Dialect:
 
 def _space_delimited(sample: str) -> bool:
     """Whether a sample that no delimiter splits is a table of cells apart by runs of spaces
-    (``5 162 60``; sklearn's linnerud, statsmodels' results): its lines split into as many
-    words nearly always, and most of them numbers (a list of two-word names is one column)."""
-    rows = [line.split() for line in islice((x for x in sample.splitlines() if x.strip()), 101)]
+    (``5 162 60``; sklearn's linnerud, statsmodels' results; a report's columns lined up,
+    ``OSLO     12.5  94``): its lines split into as many words nearly always, and either half of
+    the words are numbers or quoted (R's ``write.table`` quotes its strings), or the lines are
+    lined up, two spaces or more between their words (a list of two-word names, one space
+    apart, is one column)."""
+    lines = list(islice((x.strip() for x in sample.splitlines() if x.strip()), 101))
+    try:  # (a quoted cell may hold spaces: ``1 2.5 "a b"``)
+        rows = [[c for c in row if c] for row in csv.reader(lines, delimiter=" ", skipinitialspace=True)]
+    except csv.Error:
+        return False
     complete = rows[:-1] if len(rows) > 1 else rows
     if not complete:
         return False
@@ -498,8 +505,19 @@ def _space_delimited(sample: str) -> bool:
     width, agree = Counter(len(r) for r in body).most_common(1)[0]
     if body is not complete and len(complete[0]) in (width, width - 1):
         agree += 1
-    cells = [c.strip('"') for r in complete for c in r]
-    return width >= 2 and agree * 10 >= len(complete) * 9 and sum(map(looks_like_value, cells)) * 2 >= len(cells)
+    if width < 2 or agree * 10 < len(complete) * 9:
+        return False
+    cells = sum(map(len, complete))
+    values = sum(looks_like_value(c) for r in complete for c in r)
+    quoted = sum(len(_QUOTED_WORD.findall(line)) for line in lines[: len(complete)])
+    if (values + quoted) * 2 >= cells:
+        return True
+    lined_up = sum(1 for line in lines[: len(complete)] if _LINED_UP.search(line))
+    return lined_up * 10 >= len(complete) * 9
+
+
+_LINED_UP = re.compile(r"\S {2,}\S")
+_QUOTED_WORD = re.compile(r'(?:^|(?<= ))"[^"]*"(?= |$)')
 
 
 _COMMA = re.compile(r",")

@@ -1774,6 +1774,21 @@ def test_a_table_of_numbers_apart_by_spaces_has_its_columns(tmp_path: Path) -> N
     assert names[0].columns == ("name",) and _cells(names) == ["Ada Lovelace", "Alan Turing", "Grace Hopper"]
 
 
+def test_a_table_lined_up_by_spaces_or_with_quoted_text_has_its_columns(tmp_path: Path) -> None:
+    # A column of text made the numbers under half the words: one column named 'station temp
+    # elev', and R's quoted strings read as cells like '1 2.5 "a"'.
+    lined = "station  temp  elev\nOSLO     12.5  94\nBERGEN   10.1  12\nTROMSO    4.2  100\n"
+    chunks = chunk_table_source(on_disk(tmp_path, "t.csv", lined), ChunkSettings(), "syntax")
+    assert row_chunks(chunks)[0].columns == ("station", "temp", "elev") and _cells(chunks) == ["OSLO", "BERGEN", "TROMSO"]
+    assert "elev (integer): 3 values, 0 missing; min 12, max 100" in _profile_text(chunks)
+    quoted = 'id value name\n1 2.5 "a b"\n2 3.5 "c"\n3 4.5 "d"\n'
+    chunks = chunk_table_source(on_disk(tmp_path, "q.csv", quoted), ChunkSettings(), "syntax")
+    assert row_chunks(chunks)[0].columns == ("id", "value", "name") and _cells(chunks, 2) == ["a b", "c", "d"]
+    # Names one space apart stay one column, even when one pair is two spaces apart.
+    names = chunk_table_source(on_disk(tmp_path, "n.csv", "name\nAda  Lovelace\nAlan Turing\nGrace Hopper\n"), ChunkSettings(), "syntax")
+    assert names[0].columns == ("name",)
+
+
 @pytest.mark.parametrize("text", ['"x" "y"\n"1" 1.5 2\n"2" 3.5 4\n"3" 5.5 6\n', "x y\n1 1.5 2\n2 3.5 4\n3 5.5 6\n"])
 def test_a_short_r_write_table_apart_by_spaces_has_its_columns(tmp_path: Path, text: str) -> None:
     # In a file of three rows the header one cell short was a third of the lines disagreeing
