@@ -3142,11 +3142,13 @@ class _Run:
         self._no_closing_part(ordered)
         for pending in ordered:
             flags = pending.flags
-            if pending.divider:
-                flags = (*flags, "divider")
-            if (self.damage.ranges and self.damage.overlaps(pending.first, pending.last)) or any(
+            damaged = bool(self.damage.ranges and self.damage.overlaps(pending.first, pending.last)) or any(
                 first <= pending.last and pending.first <= last for first, last in self.misread
-            ):
+            )
+            if pending.divider and not damaged:
+                # (A damaged line the repair read as a comment, ``x = (``, is code: indexed.)
+                flags = (*flags, "divider")
+            if damaged:
                 flags = (*flags, "damaged")
             lines: tuple[int, int] | None = None
             if pending.start_byte is not None and pending.end_byte is not None:

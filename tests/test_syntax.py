@@ -3974,6 +3974,14 @@ def test_a_divider_that_fits_with_the_definition_below_joins_it_unflagged() -> N
     assert not any("divider" in c.flags for c in chunks)
 
 
+def test_a_damaged_line_of_code_is_no_divider() -> None:
+    # The repair read ``x = (`` as a comment: a chunk of "comments alone" of two words, flagged
+    # divider, which the index leaves out.
+    chunks = _syntax("syn.py", "python", "def broken(:\n  x = (\n", unit="chars", budget=800)
+    (line,) = [c for c in chunks if c.text == "  x = ("]
+    assert "damaged" in line.flags and "divider" not in line.flags
+
+
 def test_a_license_header_is_no_divider() -> None:
     source = "# Copyright 2024 The Authors. Licensed under the Apache License.\n\nimport os\n\n\ndef f():\n    return os.sep\n"
     chunks = _syntax("lic.py", "python", source, unit="chars", budget=60)
