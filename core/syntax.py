@@ -2437,13 +2437,13 @@ class _Run:
             # statements are its body; a header's run its statements or members (``sibling_runs``).
             head_last, inside, tail = _lines(definition, self.doc.data, self._hung)[1], [], []
         repeat = self.repeatable(symbol, signature)
-        if repeat == signature and ("\n" in signature or signature in self._unfolded):
+        if "\n" in signature or signature in self._unfolded:
             # A signature of several lines (or folded from them) that leaves no room for the
-            # body's longest line (one that fits the budget alone) would cut ordinary lines in
-            # two: its line naming the definition stands for it when that leaves the room
-            # (never cut short for it).
+            # body's longest line (one that fits the budget alone), or is itself cut short to
+            # leave the parts any room, would cut ordinary lines in two: its line naming the
+            # definition stands for it when that leaves the room (never cut short for it).
             need = self.longest_line(head_last + 1, unit.last, symbol)
-            if self.repeatable(symbol, signature, need) != signature:
+            if repeat != signature or self.repeatable(symbol, signature, need) != signature:
                 raw = self._unfolded.get(signature, signature)
                 line = self.repeatable(symbol, raw, need)
                 if line and line in (x.strip() for x in raw.splitlines()):

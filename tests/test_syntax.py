@@ -725,6 +725,18 @@ def test_a_long_signature_gives_way_to_its_naming_line_rather_than_cut_body_line
     assert all(c.header == "def get_or_create(" for c in parts[1:])
 
 
+def test_a_signature_too_long_to_leave_the_parts_room_gives_way_to_its_naming_line_too() -> None:
+    # click's ``open_stream`` at 200 chars: the whole signature left the parts less than a fifth
+    # of the budget, so it was folded to one line and cut mid-parameter ("..., atomic:"), which
+    # left ordinary lines no room: 22 parts, 9 of them pieces of a line cut in two.
+    params = "".join(f"    {name}: str | None = None,\n" for name in ("filename", "mode", "encoding", "errors", "atomic"))
+    body = "".join(f"    flags_{i} = os.O_RDWR | os.O_CREAT | os.O_EXCL | {i}\n" for i in range(12))
+    source = f"def open_stream(\n{params}) -> tuple[t.IO[t.Any], bool]:\n{body}    return flags_0\n"
+    chunks = chunk_document(prepare("c.py", "python", source), ChunkSettings(unit="chars", budget=200), "syntax")
+    assert not any("split_line" in c.flags for c in chunks)
+    assert all(c.header == "def open_stream(" for c in chunks if c.part > 1) and len(chunks) <= 8
+
+
 _GUARDED_PY = """import sys
 from typing import TYPE_CHECKING
 
