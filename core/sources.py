@@ -244,8 +244,9 @@ def latin_code_page(data: bytes) -> str | None:
     its non-ASCII bytes stand mostly alone inside ASCII words (``café``, ``Größe``), as they do
     not in Cyrillic, Greek or CJK text, whose words are runs of them. Of cp1252, cp1250 and
     cp1254, the one that reads the most of them as letters of its languages (Polish read as
-    cp1252 shows ``Wroc³aw``; Turkish shows Icelandic ``ð``, ``ý``, ``þ``). None when the text is
-    not Latin-script (a detector then guesses) or no page decodes it.
+    cp1252 shows ``Wroc³aw``; Turkish shows Icelandic ``ð``, ``ý``, ``þ``), or ISO 8859-2 for
+    Central European text that reads better so (see below). None when the text is not
+    Latin-script (a detector then guesses) or no page decodes it.
 
     Charset detectors guess poorly on such text, and most on short runs of names and cities
     (charset-normalizer 3 named cp1257 for French, cp1250 for German and cp1252 for Polish)."""
@@ -255,7 +256,7 @@ def latin_code_page(data: bytes) -> str | None:
         return None  # no foreign byte, or words of them: another script
     best: tuple[tuple[int, int], str] | None = None
     first_text: str | None = None
-    for page, (anyone, each) in _LATIN_EXPECTED.items():
+    for page in _LATIN_EXPECTED:
         try:
             text = sample.decode(page)
         except UnicodeDecodeError:
@@ -264,16 +265,34 @@ def latin_code_page(data: bytes) -> str | None:
             first_text = text
         elif text == first_text:
             continue  # the same text ("Zürich, Málaga"): the more common page names it
-        foreign = Counter(ch for ch in text if ord(ch) > 127)
-        # Letters of its languages, then (on a tie) of its one language that has the most.
-        marks = len(_SPANISH_MARKS.findall(text)) if page == "cp1252" else 0
-        score = (
-            sum(n for ch, n in foreign.items() if ch in anyone) + marks,
-            max(sum(n for ch, n in foreign.items() if ch in letters) for letters in each) + marks,
-        )
+        score = _letters_score(text, page)
         if best is None or score > best[0]:
             best = (score, page)
+    if best is not None and best[1] == "cp1250" and not _C1_BYTES.search(sample):
+        # ISO 8859-2 (Latin-2, the older Unix and web encoding of Central European text) has
+        # control codes in 80-9F, where cp1250 has š, ś, ť, ž, ź; above them they read some
+        # bytes apart (Latin-2's ``ą ś ź Š ť ž`` are cp1250's ``± ¶ Ľ © » ľ``). Without such a
+        # byte, the one whose reading has more letters of the languages wins (cp1250 on a tie).
+        latin2 = sample.decode("iso8859_2")
+        if _letters_score(latin2, "cp1250") > best[0]:
+            return "iso8859_2"
     return None if best is None else best[1]
+
+
+def _letters_score(text: str, page: str) -> tuple[int, int]:
+    """How many of ``text``'s non-ASCII characters are letters of the languages written in
+    ``page`` (a key of :data:`_LATIN_EXPECTED`), then (for a tie) of its one language that has
+    the most."""
+    anyone, each = _LATIN_EXPECTED[page]
+    foreign = Counter(ch for ch in text if ord(ch) > 127)
+    marks = len(_SPANISH_MARKS.findall(text)) if page == "cp1252" else 0
+    return (
+        sum(n for ch, n in foreign.items() if ch in anyone) + marks,
+        max(sum(n for ch, n in foreign.items() if ch in letters) for letters in each) + marks,
+    )
+
+
+_C1_BYTES = re.compile(rb"[\x80-\x9f]")
 
 
 _INVALID = re.compile("[\udc80-\udcff]")  # an undecodable byte, as surrogateescape keeps it

@@ -369,6 +369,23 @@ def test_a_utf8_source_with_a_stray_byte_is_refused_by_line_not_read_as_windows_
     assert polish.encoding == "cp1250" and "Wrocław" in polish.text
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '# Zażółć gęślą jaźń. Šťastný žluťoučký kůň.\ndef f():\n    return "Łódź, Kraków, Gdańsk"\n',
+        '# Wrocław, Łódź, Gdańsk\nmiasta = ["Kraków"]\n',  # (ź alone tells them apart: cp1250 reads Ľ)
+        "# Dobrý deň, ako sa máš? Ďakujem, ľudia.\n",
+    ],
+)
+def test_central_european_text_in_latin2_is_read_in_latin2_and_in_cp1250_in_cp1250(text: str) -> None:
+    # ISO 8859-2 was read as cp1250, the letters the two read apart garbled: "gę¶l± jaĽń",
+    # "©»astný ľlu»oučký", vim's Czech tutor "přílią", "vąechny".
+    latin2 = load_bytes("l2.py", text.encode("iso8859_2"))
+    assert (latin2.encoding, latin2.text) == ("iso8859_2", text)
+    windows = load_bytes("w.py", text.encode("cp1250"))
+    assert (windows.encoding, windows.text) == ("cp1250", text)
+
+
 def test_the_first_file_opened_is_a_code_file() -> None:
     def files(*pairs: tuple[str, str]) -> list[SourceFile]:
         return [SourceFile(path, language, text="x") for path, language in pairs]
