@@ -434,7 +434,34 @@ def _chroma(what: str) -> Iterator[None]:
     except ChunkExplorerError:
         raise
     except Exception as exc:  # noqa: BLE001 - Chroma, httpx and SQLite errors all end here
-        raise StoreError(f"Chroma failed while {what}: {type(exc).__name__}: {exc}") from None
+        raise StoreError(_chroma_failure(what, exc)) from None
+
+
+def _chroma_failure(what: str, exc: Exception) -> str:
+    """What to say when Chroma fails while doing ``what``: that the server went away, when it
+    did (a connection refused, reset or timed out), with how to bring it back; else Chroma's
+    own error."""
+    address = server_address()
+    if address and _lost_connection(exc):
+        return (
+            f"lost the Chroma server at {address} (from {ENV_HOST}/{ENV_PORT}) while {what}: {exc}. "
+            "What was indexed before is kept; start the server again (`chroma run ...`) and re-run"
+        )
+    return f"Chroma failed while {what}: {type(exc).__name__}: {exc}"
+
+
+def _lost_connection(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what it was raised from) is a network failure: httpx's transport
+    errors (refused, reset, timed out) or the OS's."""
+    seen: BaseException | None = exc
+    for _ in range(5):  # (the chain is short; a loop in it is not followed)
+        if seen is None:
+            return False
+        names = {cls.__name__ for cls in type(seen).__mro__}
+        if names & {"TransportError", "ConnectionError", "TimeoutException"}:
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 @dataclass(frozen=True)
@@ -837,7 +864,7 @@ class Store:
         except Exception as exc:  # noqa: BLE001 - "missing" is NotFoundError or ValueError by version
             if "does not exist" in str(exc) or type(exc).__name__ == "NotFoundError":
                 raise StoreError(f"no collection {name!r} in {self.holder()}; index the corpus first") from None
-            raise StoreError(f"Chroma failed while opening collection {name}: {type(exc).__name__}: {exc}") from None
+            raise StoreError(_chroma_failure(f"opening collection {name}", exc)) from None
 
     def search(
         self,

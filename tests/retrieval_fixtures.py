@@ -15,6 +15,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -77,11 +78,18 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
     """A real ``chroma run`` server on 127.0.0.1, killed at the end of the module."""
+    with running_chroma_server(tmp_path_factory.mktemp("chroma-server")) as (host, port, _):
+        yield host, port
+
+
+@contextmanager
+def running_chroma_server(data: Path) -> Iterator[tuple[str, int, subprocess.Popen[bytes]]]:
+    """A real ``chroma run`` server on 127.0.0.1 storing under ``data``, with its process (a
+    test may stop it early), stopped on leaving."""
     exe = shutil.which("chroma")
     if exe is None:
         pytest.skip("the `chroma` executable (from the chromadb package) is not on PATH")
     port = free_port()
-    data = tmp_path_factory.mktemp("chroma-server")
     log = (data / "server.log").open("wb")
     env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
     proc = subprocess.Popen(
@@ -105,7 +113,7 @@ def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
                     f"chroma server did not start (exit {proc.poll()}): {(data / 'server.log').read_text()[-2000:]}"
                 )
             time.sleep(0.3)
-        yield "127.0.0.1", port
+        yield "127.0.0.1", port, proc
     finally:
         stop_process(proc, timeout=15)
         log.close()

@@ -38,9 +38,11 @@ from tests.retrieval_fixtures import (  # noqa: F401 - fixtures
     free_port,
     model,
     run_cli,
+    running_chroma_server,
     shared_embedder,
     tmp_chroma,
 )
+from tests.helpers import stop_process
 
 SETTINGS = ChunkSettings()
 CORPUS_ROOT = ROOT / "sample_repos" / "py_inventory"
@@ -371,6 +373,21 @@ def test_against_a_real_chroma_server(
     with pytest.raises(StoreError, match=rf"went to the Chroma server at {host}:{port}; set CHROMA_HOST={host} CHROMA_PORT={port}"):
         check_where_indexed(tmp_chroma)
     assert not (tmp_chroma / "chroma.sqlite3").exists()
+
+
+def test_a_server_lost_midway_is_said_so_with_how_to_bring_it_back(
+    tmp_path: Path, tmp_chroma: Path, shared_embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Chroma's own "ConnectError: [Errno 111] Connection refused" was all one read when the
+    # server stopped during an index run.
+    with running_chroma_server(tmp_path) as (host, port, proc):
+        monkeypatch.setenv("CHROMA_HOST", host)
+        monkeypatch.setenv("CHROMA_PORT", str(port))
+        store = Store(tmp_chroma)
+        name = next(r.collection for r in index_corpus(store, shared_embedder) if r.strategy == "syntax")
+        stop_process(proc, timeout=15)
+        with pytest.raises(StoreError, match=rf"lost the Chroma server at {host}:{port} .* while opening collection {name}: .*start the server again"):
+            store.search(name, "release reservations that expired", shared_embedder, k=5, mode="vector")
 
 
 def test_an_index_in_the_folder_is_not_searched_on_a_server(tmp_chroma: Path, shared_embedder: Embedder, monkeypatch) -> None:
