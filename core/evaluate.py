@@ -675,11 +675,24 @@ class Evaluation:
             skipped = next((s.reason for s in self.corpus.skipped if s.path == spec.path), None)
             if skipped is not None:
                 raise InputError(f"{spec.path} was skipped when the corpus was read: {skipped}")
-            reason = "is not a code or text file of the corpus" if source is not None else "is not in the corpus"
-            raise InputError(f"{spec.path} {reason}")
+            if source is not None:
+                raise InputError(f"{spec.path} is not a code or text file of the corpus")
+            raise InputError(f"{spec.path} is not in the corpus{self._elsewhere(spec.path)}")
         if spec.symbol is not None and spec.path not in self._definitions:
             self._definitions[spec.path] = list_definitions(prep)
         return resolve_target(spec, prep, self._definitions.get(spec.path))
+
+    def _elsewhere(self, path: str) -> str:
+        """A hint when ``path`` names a corpus file from another folder: the query set's paths
+        are relative to a folder above the corpus (``tables/sales.csv`` for ``sales.csv``) or
+        below it; else nothing."""
+        for source in self.corpus.files:
+            if path.endswith("/" + source.path) or source.path.endswith("/" + path):
+                return (
+                    f" (it holds {source.path}: a query set's paths are relative to the folder read, "
+                    "so read the folder they are relative to)"
+                )
+        return ""
 
     def chunks(self, settings: ChunkSettings, strategy: str, known: FileChunks | None = None) -> list[Chunk]:
         """Chunks of the whole corpus, in its files' order (files that cannot be chunked are left

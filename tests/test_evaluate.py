@@ -293,6 +293,17 @@ QUERIES = [
 ]
 
 
+def test_a_query_path_relative_to_another_folder_names_the_file_it_meant(shared_embedder: Embedder) -> None:
+    # ``eval sample_repos/tables --queries queries/tables.jsonl`` (paths under sample_repos)
+    # skipped every query as "not in the corpus", with no word of why.
+    above = [QuerySpec(1, "postage by weight", "repo/shop/shipping.py", symbol="postage")]
+    below = [QuerySpec(1, "postage by weight", "shipping.py", symbol="postage")]
+    for queries, holds in ((above, "shop/shipping.py"), (below, "shop/shipping.py")):
+        ((_, reason),) = Evaluation(tiny_corpus(), queries, shared_embedder).unresolved
+        assert reason.startswith(f"{queries[0].path} is not in the corpus (it holds {holds}: ")
+        assert "relative to the folder read" in reason
+
+
 def test_evaluation_finds_obvious_targets(shared_embedder: Embedder) -> None:
     evaluation = Evaluation(tiny_corpus(), QUERIES, shared_embedder)
     assert evaluation.unresolved == ((3, "shop/missing.py is not in the corpus"),)
