@@ -769,6 +769,11 @@ def export_panel(
         if path.endswith(".zip"):
             st.caption("The command chunks the whole archive; this file's chunks are those with its path.")
         st.caption(f"Or, with the settings file: `{settings.file_command(path, 'chunk-settings.json', extra=extra or ())}`.")
+        st.caption(
+            "The same options, or `--settings chunk-settings.json`, index and evaluate with these settings "
+            "(the head weight and lines shape the vectors there): `python -m core index PATH --db DIR "
+            "--settings chunk-settings.json`, `python -m core eval PATH --queries SET.jsonl --settings chunk-settings.json`."
+        )
 
 
 # ---- retrieval --------------------------------------------------------------------------------

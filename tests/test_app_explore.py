@@ -48,6 +48,8 @@ def test_opens_on_a_sample_that_shows_the_failure(app: AppTest) -> None:
     command = next(c for c in app.code if c.value.startswith("python -m core chunk"))
     assert "sample_repos/py_inventory/inventory/" in command.value and "--root sample_repos/py_inventory" in command.value
     assert command.proto.wrap_lines  # the whole command in view, not past the box's edge
+    # ... and says that the same settings index and evaluate (a pipeline is more than chunks).
+    assert any("python -m core index PATH --db DIR --settings chunk-settings.json" in c.value for c in app.caption)
     # Explore draws no search: its legend names no ranks and no answer.
     assert "retrieved (rank)" not in html and "the answer" not in html
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.__main__ import main
+from core.settings import ChunkSettings
 from tests.retrieval_fixtures import model, run_cli  # noqa: F401 - fixtures
 
 PAYMENTS = '''def refund_payment(payment, amount):
@@ -107,6 +108,12 @@ def test_the_head_weight_is_an_index_setting(project: Path, tmp_path: Path, caps
     assert plain["collection"] != default["collection"]  # other vectors: another collection
     assert plain["embedded"] + plain["reused"] == plain["chunks"]  # one text per chunk
     assert default["embedded"] + default["reused"] > default["chunks"]  # and the heads of definitions
+    # The settings file the app exports (its Export panel says so) indexes as the options do.
+    exported = tmp_path / "chunk-settings.json"
+    exported.write_text(ChunkSettings(budget=64, head_weight=0.0).to_json())
+    code, out, err = run(capsys, "index", str(project), "--db", str(tmp_path / "db"), "--strategy", "syntax", "--settings", str(exported))
+    assert code == 0, err
+    assert json.loads(out.splitlines()[0])["collection"] == plain["collection"]
 
 
 @pytest.mark.parametrize(
