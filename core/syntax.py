@@ -2860,12 +2860,56 @@ class _Run:
                     named.append(sym)
             else:
                 mark = len(self.out)
-                self.explode(unit, kind, symbol_of(1, [sym] if sym else []), header, parent)
+                symbol = symbol_of(1, [sym] if sym else [])
+                # A top-level compound statement (a script's ``for`` loop) is split as a function
+                # is, its head repeated above the later parts: a loop body alone does not say
+                # what it loops over.
+                head = self.statement_head(unit) if owner is None and not header and not sym else None
+                repeat = self.repeatable(symbol, head[1]) if head is not None else ""
+                if repeat:
+                    self.explode(unit, kind, symbol, repeat, parent, first_header="")
+                    if self.head_parts(self.out[mark:], head[0], kind):  # type: ignore[index]
+                        continue
+                    del self.out[mark:]  # (its head's line cut, or not in the first piece)
+                self.explode(unit, kind, symbol, header, parent)
                 if owner is None and not header:
                     # (At the top level: in a class, a piece's header is the class's signature,
                     # the parent its header chunk, as for any statement of the class.)
                     _number_cut_lines(self.out[mark:])
         emit()
+
+    def statement_head(self, unit: Unit) -> tuple[int, str] | None:
+        """The line and text of the head of the compound statement ``unit`` is (a top-level
+        ``for x in y:``, ``if (ready) {``): its lines above its body, or its first line when
+        the body starts on it (a trailing ``{`` left out); None for anything else. (Comments
+        above it may be in the unit.)"""
+        code = [node for node in unit.nodes if not self.is_comment(node)]
+        if len(code) != 1:
+            return None
+        node = code[0]
+        body = node.child_by_field_name("body") or node.child_by_field_name("consequence")
+        if body is None or body.end_point.row == node.start_point.row:
+            return None
+        first = node.start_point.row + 1
+        last = max(first, body.start_point.row)  # (the line above the body's, or the first)
+        text = self.doc.slice(self.doc.line_start(first), self.doc.line_end(last - 1 if last > first else first))
+        text = "\n".join(line.rstrip() for line in text.splitlines() if line.strip()).removesuffix("{").rstrip()
+        return (first, text) if text else None
+
+    def head_parts(self, pieces: list[Pending], first: int, kind: str) -> bool:
+        """Make the pieces of a compound statement split under its head (``pieces``: its
+        chunks, the head on line ``first``) parts 1..n of it, the later ones under the first, as
+        a split function's are; the first keeps no header (it holds the head). False, changing
+        nothing, when the head's line is cut or its piece is not the first."""
+        if len(pieces) < 2 or not pieces[0].first <= first <= pieces[0].last:
+            return False
+        if any("split_line" in piece.flags and piece.first <= first <= piece.last for piece in pieces):
+            return False
+        pieces[0].header = ""
+        _number(pieces, kind)
+        for later in pieces[1:]:
+            later.parent = pieces[0]
+        return True
 
     def cell_starts(self, group: list[tuple[Unit, str]]) -> list[int]:
         """Where to cut ``group``, a run of a script of cells, so that its last cell stays
@@ -2946,8 +2990,11 @@ class _Run:
 
     # ---- step 6: what does not fit -----------------------------------------------------------
 
-    def explode(self, unit: Unit, kind: str, symbol: str, header: str, parent: Pending | None) -> None:
-        """Split an oversized unit by its child nodes, falling back to lines."""
+    def explode(
+        self, unit: Unit, kind: str, symbol: str, header: str, parent: Pending | None, first_header: str | None = None
+    ) -> None:
+        """Split an oversized unit by its child nodes, falling back to lines; ``first_header``:
+        the first piece's header when not ``header`` (a statement's first piece holds its head)."""
         # Each with whether it was reached by looking inside children that share a line.
         stack: list[tuple[Unit, bool]] = [(unit, False)]
         group_first: int | None = None
@@ -2999,6 +3046,7 @@ class _Run:
                 if any(not self.doc.is_blank(line) for line in range(before.last + 1, after.first)):
                     before.last = after.first - 1
             stack.extend((u, deep) for u in reversed(sub))
+        lead = header if first_header is None else first_header  # the next piece's header
         for piece in ordered:
             if not piece.nodes:
                 start = piece.first
@@ -3009,18 +3057,21 @@ class _Run:
                     # the comment's first lines.
                     start = group_first
                 elif group_first is not None:
-                    self.out.append(Pending(kind, symbol, group_first, group_last, header, parent))
+                    self.out.append(Pending(kind, symbol, group_first, group_last, lead, parent))
+                    lead = header
                 group_first = None
-                self.line_pieces(start, piece.last, kind, symbol, header, parent)
+                if self.line_pieces(start, piece.last, kind, symbol, lead, parent, rest_header=header if lead != header else None):
+                    lead = header
                 continue
-            if group_first is not None and self.fits(group_first, piece.last, symbol, header):
+            if group_first is not None and self.fits(group_first, piece.last, symbol, lead):
                 group_last = piece.last
                 continue
             if group_first is not None:
-                self.out.append(Pending(kind, symbol, group_first, group_last, header, parent))
+                self.out.append(Pending(kind, symbol, group_first, group_last, lead, parent))
+                lead = header
             group_first, group_last = piece.first, piece.last
         if group_first is not None:
-            self.out.append(Pending(kind, symbol, group_first, group_last, header, parent))
+            self.out.append(Pending(kind, symbol, group_first, group_last, lead, parent))
 
     def line_pieces(
         self,

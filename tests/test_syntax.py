@@ -1300,6 +1300,47 @@ def _syntax(path: str, language: str, source: str, **settings) -> list:
     return chunks
 
 
+_SCRIPT_LOOP = """import os
+
+for entry in sorted(os.scandir("downloads"), key=lambda e: e.name):
+    key = entry.name
+    if key.endswith("/"):
+        continue
+    target = os.path.join("archive", key)
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    if os.path.exists(target):
+        print("skipping", key)
+    elif entry.stat().st_size > 10_000_000:
+        print("too large", key)
+    else:
+        os.replace(entry.path, target)
+        print("moved", key)
+print("done")
+"""
+
+
+@pytest.mark.parametrize(
+    ("path", "language", "source", "head"),
+    [
+        ("move.py", "python", _SCRIPT_LOOP, 'for entry in sorted(os.scandir("downloads"), key=lambda e: e.name):'),
+        ("main.py", "python", "import sys\n\n" + _SCRIPT_LOOP.replace("import os\n\n", 'if __name__ == "__main__":\n').replace("\n", "\n    ").rstrip() + "\n",
+         'if __name__ == "__main__":'),
+        ("args.sh", "bash", "#!/bin/sh\nwhile [ $# -gt 0 ]; do\n" + "".join(f"  if [ \"$1\" = -{c} ]; then\n    OPT_{c}=1\n    echo 'option {c} set for this run'\n  fi\n" for c in "abcdefgh") + "  shift\ndone\necho done\n",
+         "while [ $# -gt 0 ]; do"),
+    ],
+    ids=["python-for", "python-main", "shell-while"],
+)
+def test_a_top_level_statement_split_repeats_its_head_above_its_later_parts(path: str, language: str, source: str, head: str) -> None:
+    # A script's loop split at the top level left its later parts a loop body alone: what it
+    # looped over was in the first part only (a search found "os.replace(entry.path, target)"
+    # with no word of the entries).
+    chunks = _syntax(path, language, source, unit="chars", budget=300)
+    parts = [c for c in chunks if c.parts > 1]
+    assert len(parts) >= 2 and parts[0].part == 1 and parts[0].header == "" and head in parts[0].text
+    assert all(c.header == head and c.parent_id == parts[0].id for c in parts[1:])
+    assert [c.part for c in parts] == list(range(1, len(parts) + 1)) and all(c.parts == len(parts) for c in parts)
+
+
 def test_a_comment_above_the_first_member_stays_with_it_not_in_the_signature() -> None:
     # Python's grammar hangs it on the class, before the body: it is the member's comment.
     source = (
