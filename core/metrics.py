@@ -31,7 +31,10 @@ class DamageReport:
     - ``without_signature``: chunks holding body lines of a function without its signature
       (in the span or repeated in the header);
     - ``over_budget``: chunks larger than the budget;
-    - ``over_model_limit``: chunks whose ``embed_text`` the model would silently truncate.
+    - ``over_model_limit``: chunks whose ``embed_text`` the model would silently truncate;
+    - ``cuts``: where a chunk boundary falls inside a definition of ``cut``, naming the
+      innermost such (with overlap, a window starting inside a function that the window before
+      holds whole cuts nothing, and draws no rule).
     """
 
     chunks: int
@@ -79,7 +82,7 @@ def boundary_damage(
         without_signature=tuple(without_signature),
         over_budget=tuple(c.id for c in chunks if c.size > budget),
         over_model_limit=tuple(over_limit),
-        cuts=tuple(cut_points(chunks, defs)),
+        cuts=tuple(cut_points(chunks, cut)),
     )
 
 

@@ -72,3 +72,21 @@ def test_parts_of_an_annotated_function_under_its_signature_are_not_counted_as_w
     fixed = chunk_document(prep, ChunkSettings(unit="lines", budget=4), "fixed")
     lacking = boundary_damage(prep, fixed, budget=4, model=ChunkSettings().model).without_signature
     assert lacking == tuple(c.id for c in fixed[1:])
+
+
+def test_with_overlap_a_window_starting_inside_a_function_held_whole_draws_no_cut() -> None:
+    # The figure said "Definitions cut 0" while the view drew "✂ cuts f7" at every window
+    # start: the window before held f7 whole, the overlap started the next one inside it.
+    text = "".join(f"def f{i}(x):\n    y = x * {i}\n    return y + {i}\n\n\n" for i in range(20))
+    prep = prepare("m.py", "python", text)
+    settings = ChunkSettings(unit="lines", budget=40, overlap=2)
+    chunks = chunk_document(prep, settings, "fixed")
+    assert any(c.start_line > 1 and (c.start_line - 1) % 5 not in (0, 3, 4) for c in chunks)  # starts inside a function
+    report = boundary_damage(prep, chunks, budget=40, model=settings.model)
+    assert report.cut == () and report.cuts == ()
+    # A class cut by the same boundary is still named, though its method is whole above it.
+    source = "class Shelf:\n" + "".join(f"    def m{i}(self):\n        return {i}\n\n" for i in range(30))
+    prep = prepare("s.py", "python", source)
+    chunks = chunk_document(prep, settings, "fixed")
+    report = boundary_damage(prep, chunks, budget=40, model=settings.model)
+    assert report.cut[0] == "Shelf" and report.cuts and {c.symbol for c in report.cuts} <= set(report.cut)
