@@ -544,6 +544,18 @@ def kept_uploads(key: str, uploaded: list[tuple[str, bytes]]) -> list[tuple[str,
     return kept
 
 
+def forget_when_emptied(widget: str, kept: str) -> Callable[[], None]:
+    """An uploader's ``on_change``: when the user empties it (its files removed with ✕), the
+    copy :func:`kept_uploads` keeps under ``kept`` goes too. (An uploader emptied by a visit to
+    another page calls no ``on_change``: that copy is what brings its files back.)"""
+
+    def dropped() -> None:
+        if not st.session_state.get(widget):
+            st.session_state.pop(kept, None)
+
+    return dropped
+
+
 def sample_projects() -> list[str]:
     """Bundled sample projects with code (tables and query sets have their own pages)."""
     return sorted(p.name for p in SAMPLES.iterdir() if p.is_dir() and p.name not in {"tables", "queries"})
@@ -567,6 +579,7 @@ def pick_code_source(default_project: str) -> Picked:
         limits = Limits()
         uploads = st.file_uploader(
             "Upload one or more code or text files", accept_multiple_files=True, key="upload_files",
+            on_change=forget_when_emptied("upload_files", "kept_uploads"),
             help=f"Each file up to {limits.max_file_bytes:,} bytes (the box's own limit is for zips and tables); "
                  "a Jupyter notebook is read as the script of its cells, outputs left out.",
         )
@@ -605,7 +618,7 @@ def pick_code_source(default_project: str) -> Picked:
     elif kind == "Upload zip":
         limits = Limits()
         upload = st.file_uploader(
-            "Upload a zipped repository", type=["zip"], key="upload_zip",
+            "Upload a zipped repository", type=["zip"], key="upload_zip", on_change=forget_when_emptied("upload_zip", "kept_zip"),
             help=f"Up to {limits.max_files:,} files of {limits.max_file_bytes:,} bytes each, "
                  f"{limits.max_total_bytes // 1_000_000:,} MB unpacked; larger files are listed as skipped.",
         )

@@ -41,7 +41,9 @@ with left:
     else:
         # (No ``type=`` filter: the browser then refused another file with Streamlit's bare
         # "files are not allowed"; the page says what it reads, and where the file opens.)
-        upload = st.file_uploader("Upload a CSV, TSV or XLSX file", key="upload_table")
+        upload = st.file_uploader(
+            "Upload a CSV, TSV or XLSX file", key="upload_table", on_change=common.forget_when_emptied("upload_table", "kept_table")
+        )
         refused = False
         # (Kept in the session: the uploader is empty again after a visit to another page.)
         for upload_name, data in common.kept_uploads("kept_table", [(upload.name, upload.getvalue())] if upload else []):

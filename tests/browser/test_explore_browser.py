@@ -57,6 +57,34 @@ def test_upload_a_file(page, server, tmp_path) -> None:  # type: ignore[no-untyp
     assert page.locator("table.ce-view >> text=area").count() > 0
 
 
+def test_removing_an_upload_with_its_cross_removes_it(page, server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # The session's copy (kept for a visit to another page) put a file removed with ✕ straight
+    # back: "Using what you uploaded earlier in this session: ...".
+    source = tmp_path / "shapes.kt"
+    source.write_text("class Circle(val r: Double) {\n    fun area(): Double = 3.14159 * r * r\n}\n")
+    page.goto(f"{server}/")
+    wait_for_view(page)
+    page.get_by_text("Upload files", exact=True).click()
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(source))
+    page.wait_for_selector("table.ce-view >> text=Circle")
+    page.locator('[data-testid="stFileChipDeleteBtn"] button').first.click()
+    main = page.locator('[data-testid="stMain"]')
+    expect(main.locator("table.ce-view")).to_have_count(0, timeout=30_000)
+    page.wait_for_timeout(1000)  # (a late rerun would bring the copy back)
+    assert "uploaded earlier in this session" not in main.inner_text()
+    assert main.locator("table.ce-view").count() == 0
+    # A visit to another page empties the uploader without a click: the copy brings it back.
+    other = tmp_path / "squares.kt"
+    other.write_text("class Square(val side: Double) {\n    fun area(): Double = side * side\n}\n")
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(other))
+    page.wait_for_selector("table.ce-view >> text=Square")
+    page.locator('[data-testid="stSidebarNav"] a', has_text="Tables").click()
+    expect(main).to_contain_text("Sample table", timeout=30_000)
+    page.locator('[data-testid="stSidebarNav"] a', has_text="Explore").click()
+    page.wait_for_selector("table.ce-view >> text=Square")
+    expect(main).to_contain_text("uploaded earlier in this session", timeout=30_000)
+
+
 def test_shared_link_reproduces_the_view(page, server) -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{server}/?unit=lines&budget_lines=15&project=systems_kit&file=go/ratelimit/limiter.go")
     wait_for_view(page)
