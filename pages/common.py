@@ -600,6 +600,9 @@ def pick_code_source(default_project: str) -> Picked:
         if chosen is not None and chosen != NO_LANGUAGE:
             picked.language = chosen
         for name, data in kept:
+            if data.startswith(b"PK\x03\x04") and name.lower().endswith(".zip"):
+                picked.problems.append(f"{name}: a zipped repository; pick Upload zip above to open it")
+                continue
             given = picked.language if name in unknown else None
             try:
                 source = load_bytes(name, data, encoding=picked.encoding, language=given)

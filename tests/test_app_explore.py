@@ -431,6 +431,17 @@ def test_the_source_file_and_uploads_are_kept_across_pages(app: AppTest) -> None
     assert not app.exception and "kept_across_pages" not in view_html(app)
 
 
+def test_a_zip_among_uploaded_files_points_to_upload_zip(app: AppTest) -> None:
+    # It said "repo.zip: binary file (not text)", as if the archive were broken.
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as bundle:
+        bundle.writestr("a.py", "def a():\n    return 1\n")
+    app.radio(key="source").set_value("Upload files").run()
+    app.file_uploader(key="upload_files").upload("repo.zip", archive.getvalue()).run()
+    shown = " ".join(str(e.value) for e in [*app.warning, *app.error, *app.markdown, *app.caption])
+    assert not app.exception and "repo.zip: a zipped repository; pick Upload zip above to open it" in shown, shown
+
+
 def test_an_uploads_text_encoding_can_be_given(app: AppTest) -> None:
     source = "".join(f'CITY_{i} = "Москва, Екатеринбург, Новосибирск"\n' for i in range(30))
     app.radio(key="source").set_value("Upload files").run()
