@@ -251,7 +251,8 @@ def read_table_preview(
     column is written with (``119.00``: 2), for showing it so; a number column whose cells a
     number would not show as written (``2.50`` beside ``3.1``) stays their text. The index is the 1-based data row number (``row_start`` of a
     chunk finds its rows). Only the rows shown are read. ``frame.attrs["encoding"]`` names the
-    file's text encoding (None for a workbook), so a caller can say when it was not UTF-8.
+    file's text encoding (None for a workbook), so a caller can say when it was not UTF-8;
+    ``frame.attrs["more"]`` whether the table has rows past these.
     """
     import pandas as pd
 
@@ -270,12 +271,15 @@ def _preview_frame(table: OpenTable, max_rows: int) -> pd.DataFrame:
     parts: list[list[pa.Array]] = []
     texts: frozenset[int] = frozenset()  # columns stored as text (an Excel cell of text 0007)
     taken = 0
-    for batch in table.batches:
+    more = False  # rows past the preview's
+    batches = iter(table.batches)
+    for batch in batches:
         take = min(len(batch), max_rows - taken)
         parts.append([col.slice(0, take) for col in batch.columns])
         texts |= batch.text_columns
         taken += take
         if taken >= max_rows:
+            more = take < len(batch) or any(len(later) for later in batches)
             break
     columns = [
         pa.concat_arrays([p[j] for p in parts]) if parts else pa.array([], type=pa.string())  # (a header alone)
@@ -299,6 +303,7 @@ def _preview_frame(table: OpenTable, max_rows: int) -> pd.DataFrame:
     frame.index = pd.RangeIndex(1, taken + 1, name="row")
     frame.attrs["encoding"] = table.read_as
     frame.attrs["decimals"] = decimals
+    frame.attrs["more"] = more
     return frame
 
 

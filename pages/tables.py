@@ -92,8 +92,8 @@ except ChunkExplorerError as exc:
 for name, frame in list(previews.items())[:PREVIEWS_SHOWN]:
     encoding = frame.attrs.get("encoding")
     decoded = f" · not UTF-8: read as {encoding}" if encoding not in (None, "utf-8") else ""
-    # (A preview shorter than its cap holds the whole table: "first 2 rows" of two said there were more.)
-    some = "first {n} rows" if len(frame) >= common.PREVIEW_ROWS else "its {n} rows"
+    # (A preview that holds the whole table says so: "first 2 rows" of two said there were more.)
+    some = "first {n} rows" if frame.attrs.get("more") else "its {n} rows"
     shown = common.plural(len(frame), "its one row", some) if len(frame) else "a header row, no data rows"
     st.markdown(f"**{common.name_md(name)}** · {shown}{decoded}")
     # Numbers as their cells write them, as the chunks do (119.00 was shown as 119).

@@ -93,6 +93,10 @@ def test_the_previews_row_count_reads_as_words(tables: AppTest) -> None:
     many = b"n,sq\n" + b"".join(b"%d,%d\n" % (i, i * i) for i in range(300))
     tables.file_uploader(key="upload_table").upload("many.csv", many, "text/csv").run()
     assert any(m.value.startswith("**`many.csv`") and m.value.endswith("first 200 rows") for m in tables.markdown)
+    # A table of exactly as many rows as a preview shows is shown whole: "its 200 rows".
+    exact = b"n,sq\n" + b"".join(b"%d,%d\n" % (i, i * i) for i in range(200))
+    tables.file_uploader(key="upload_table").upload("exact.csv", exact, "text/csv").run()
+    assert any(m.value.startswith("**`exact.csv`") and m.value.endswith("its 200 rows") for m in tables.markdown)
 
 
 def test_the_preview_shows_numbers_as_the_chunks_do(tables: AppTest) -> None:
