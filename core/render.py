@@ -304,6 +304,10 @@ def render_view(
     for cut in cuts:
         cut_after.setdefault(cut.line, []).append(cut.symbol)
     header_rows = _header_rows(bands[header_band].chunks) if header_band is not None else {}
+    # A band's cell spans the lines of a run held by the same chunks (one cell per chunk, not
+    # per line: the browser built and laid out 4,000 cells for a 2,000-line view); a row that
+    # shows a repeated header breaks every band's run with an empty cell, as a gap.
+    spans = [_band_runs(band, covers[i], starts[i], first_line, last, header_rows) for i, band in enumerate(bands)]
     out = [CSS, pygments_css(), '<table class="ce-view"><tbody>']
     for line in range(first_line, last + 1):
         if line in header_rows:
@@ -314,7 +318,7 @@ def render_view(
         classes = [name for name, on in (("ce-cut", line in cut_after),
                                           ("ce-ans", answer is not None and answer[0] <= line <= answer[1])) if on]
         cls = f' class="{" ".join(classes)}"' if classes else ""
-        cells = "".join(_band_cell(band, covers[i].get(line, ()), starts[i].get(line, ())) for i, band in enumerate(bands))
+        cells = "".join(runs.get(line, "") for runs in spans)
         code = lines[line - 1] if line - 1 < len(lines) else ""
         if line in cut_after:
             names = ", ".join(dict.fromkeys(cut_after[line]))
@@ -364,9 +368,33 @@ def _header_rows(chunks: Sequence[Chunk]) -> dict[int, list[Chunk]]:
     return rows
 
 
-def _band_cell(band: Band, covering: tuple[int, ...], starting: tuple[int, ...]) -> str:
+def _band_runs(
+    band: Band,
+    covers: dict[int, tuple[int, ...]],
+    starts: dict[int, tuple[int, ...]],
+    first: int,
+    last: int,
+    header_rows: Mapping[int, Sequence[Chunk]],
+) -> dict[int, str]:
+    """The band's cells by the line whose row holds them: each run of lines held by the same
+    chunks (none, for blank lines between them) is one cell spanning its rows; a run ends
+    where a chunk starts or ends, and above a row that shows a repeated header."""
+    cells: dict[int, str] = {}
+    line = first
+    while line <= last:
+        covering, starting = covers.get(line, ()), starts.get(line, ())
+        end = line
+        while end < last and end + 1 not in header_rows and covers.get(end + 1, ()) == covering and end + 1 not in starts:
+            end += 1
+        cells[line] = _band_cell(band, covering, starting, end - line + 1)
+        line = end + 1
+    return cells
+
+
+def _band_cell(band: Band, covering: tuple[int, ...], starting: tuple[int, ...], rows: int = 1) -> str:
+    span = f' rowspan="{rows}"' if rows > 1 else ""
     if not covering:
-        return '<td class="ce-band"></td>'
+        return f'<td class="ce-band"{span}></td>'
     chunks = band.chunks
     marks = band.marks or {}
     hits = [marks[chunks[i].id] for i in covering if chunks[i].id in marks]
@@ -386,7 +414,7 @@ def _band_cell(band: Band, covering: tuple[int, ...], starting: tuple[int, ...])
         "; ".join(f"#{i + 1} {chunks[i].kind} {chunks[i].symbol} ({chunks[i].size} {chunks[i].unit})" for i in covering)
     )
     text_colour = "#fff" if hits else "#223"
-    return f'<td class="{classes}" style="background-color:{colour};color:{text_colour}" title="{title}">{label}</td>'
+    return f'<td class="{classes}"{span} style="background-color:{colour};color:{text_colour}" title="{title}">{label}</td>'
 
 
 def histogram_bars(sizes: Mapping[str, Sequence[int]], budget: int) -> list[dict[str, object]]:

@@ -9,7 +9,7 @@ import re
 from core.chunk import Chunk
 from core.chunking import chunk_document, prepare
 from core.embed import head_text
-from core.render import PALETTES, Band, highlight_lines, inspect_html, legend
+from core.render import PALETTES, Band, highlight_lines, inspect_html, legend, render_view
 from core.settings import ChunkSettings
 from tests.helpers import ROOT
 
@@ -98,3 +98,30 @@ def test_a_chunk_of_exactly_the_budget_is_drawn_left_of_the_budget_line() -> Non
         over = [b for b in bars if b["strategy"] == "fixed" and b["from"] >= budget]
         assert sum(b["chunks"] for b in at) == 2 and sum(b["chunks"] for b in over) == 1
         assert any(b["sizes"].endswith(f"-{budget}") for b in at)  # the tooltip says so too
+
+
+def test_a_bands_cell_spans_each_run_of_lines_its_chunks_hold() -> None:
+    # One cell per line and band (4,000 cells, 890 KB for a 2,000-line view, laid out by every
+    # browser on every change) is now one per run of lines held by the same chunks.
+    path = SAMPLES / "py_inventory" / "inventory" / "resilience.py"
+    text = path.read_text(encoding="utf-8")
+    prep = prepare("resilience.py", "python", text)
+    settings = ChunkSettings(unit="tokens", budget=120, overlap=20)
+    chunks = {s: chunk_document(prep, settings, s) for s in ("fixed", "syntax")}
+    bands = [Band("fixed", chunks["fixed"], PALETTES["fixed"]), Band("syntax", chunks["syntax"], PALETTES["syntax"])]
+    view = render_view(text, "python", bands, header_band=1)
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", view)
+    line_rows = view.count("data-line=")
+    assert line_rows >= len(text.splitlines())
+    header_rows = sum(1 for c in chunks["syntax"] if c.part > 1 and c.header)
+    assert len(rows) == line_rows + header_rows and header_rows
+    cells = re.findall(r'<td class="ce-band[^"]*"(?: rowspan="(\d+)")?', view)
+    # Every row is covered once per band; a header row's cells are its own (empty) ones.
+    assert sum(int(n or 1) for n in cells) == 2 * len(rows)
+    assert len(cells) < len(rows)  # (it was 2 per row)
+    # A run starts at each chunk's first line (its number there) and at no other line.
+    for index, chunk in enumerate(chunks["fixed"]):
+        row = next(r for r in re.findall(r'<tr[^>]*data-line="(\d+)"[^>]*>(.*?)</tr>', view) if int(r[0]) == chunk.start_line)
+        assert f"#{index + 1}" in row[1]
+    # Overlapping windows still show as overlap (both chunks' lines striped).
+    assert 'class="ce-band ce-ov"' in view
