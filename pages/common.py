@@ -578,7 +578,9 @@ def pick_code_source(default_project: str) -> Picked:
     elif kind == "Upload files":
         limits = Limits()
         uploads = st.file_uploader(
-            "Upload one or more code or text files", accept_multiple_files=True, key="upload_files",
+            f"Upload one or more code or text files (up to {limits.max_file_bytes / 1e6:g} MB each; "
+            f"a notebook up to {limits.max_notebook_bytes / 1e6:g} MB)",
+            accept_multiple_files=True, key="upload_files",
             on_change=forget_when_emptied("upload_files", "kept_uploads"),
             help=f"Each file up to {limits.max_file_bytes:,} bytes (the box's own limit is for zips and tables); "
                  "a Jupyter notebook is read as the script of its cells, outputs left out.",
