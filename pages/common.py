@@ -15,7 +15,7 @@ import inspect
 import os
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -226,12 +226,23 @@ KEPT_CHOICES = ("source", "project", "file", "encoding", "tsource", "table", "ro
                 "sample_q")
 
 
-def figures_row(count: int) -> list[Any]:
-    """``count`` places for a title and figures side by side, each as wide as it needs and
-    wrapping to a new line on a narrow screen: in equal columns an 800-pixel window showed a
-    median size of 244.5 as "2…" and its label as "Medi…"."""
-    row = st.container(horizontal=True, wrap=True, gap="medium")
-    return [row.container(width="content") for _ in range(count)]
+def figures_row(count: int, widths: Sequence[int] | None = None) -> list[Any]:
+    """``count`` places for a title and figures side by side, wrapping to a new line on a
+    narrow screen: in equal columns an 800-pixel window showed a median size of 244.5 as "2…"
+    and its label as "Medi…". Each place is as wide as it needs, or ``widths`` pixels: rows
+    given the same widths (one per strategy) keep their figures under each other, and wrap
+    at the same places (sized by their content, a wider value or note in one row pushed its
+    last figure onto a line of its own)."""
+    if widths is None:
+        row = st.container(horizontal=True, wrap=True, gap="medium")
+        return [row.container(width="content") for _ in range(count)]
+    row = st.container(horizontal=True, wrap=True, gap="xsmall")  # (the widths hold room to spare)
+    return [row.container(width=width) for width in widths]
+
+
+def figure_width(label: str, least: int = 105) -> int:
+    """Pixels for a figure under ``label`` (no help mark), at least ``least``."""
+    return max(least, round(6.2 * len(label)) + 10)
 
 
 def sidebar_settings() -> None:

@@ -92,7 +92,8 @@ st.caption(f"**{common.name_md(path)}** · {language} · budget {settings.budget
            help=common.md(source.note) if source.note else None)
 for strategy, title in (("fixed", "Fixed windows"), ("syntax", "Syntax-aware")):
     report = reports[strategy]
-    columns = common.figures_row(6)
+    # (The same widths for both strategies: their figures stand under each other.)
+    columns = common.figures_row(6, [110, 115, common.figure_width(f"Median size ({unit})"), 128, 108, 122])
     columns[0].markdown(f"**{title}**")
     # (Over the budget only where no legal cut is left: a long line or token, a signature and
     # breadcrumb that fill a small budget. Said, so a tiny budget's figures are not misread.)

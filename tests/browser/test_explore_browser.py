@@ -170,6 +170,30 @@ def test_on_a_phone_the_code_keeps_most_of_the_views_width(browser, server) -> N
         context.close()
 
 
+@pytest.mark.parametrize("width", [1280, 800])
+def test_the_two_strategies_figures_stand_under_each_other(browser, server, width) -> None:  # type: ignore[no-untyped-def]
+    # Sized by their content, the fixed row's wider median and "5 under the budget" pushed its
+    # last figure onto a line of its own at 1280 px, and no figure stood over its twin.
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(f"{server}/")
+        page.wait_for_selector('[data-testid="stMetricValue"]')
+        page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')")
+        places = page.evaluate(
+            "() => [...document.querySelectorAll('[data-testid=\"stMetric\"]')].map(e => {"
+            " const r = e.getBoundingClientRect(); return [e.innerText.split('\\n')[0].trim(), Math.round(r.left), Math.round(r.top)]; })"
+        )
+        assert len(places) == 10, places
+        fixed, syntax = places[:5], places[5:]
+        assert [(label, left) for label, left, _ in fixed] == [(label, left) for label, left, _ in syntax]
+        if width == 1280:  # one line each
+            assert len({top for *_, top in fixed}) == 1 and len({top for *_, top in syntax}) == 1
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("path", ["/", "/tables"])
 def test_figures_are_never_cut_short_on_a_narrow_screen(browser, server, path) -> None:  # type: ignore[no-untyped-def]
     # In six equal columns an 800-pixel window showed Explore's median size 244.5 as "2…".
