@@ -162,8 +162,8 @@ def wide_encoding(data: bytes) -> str | None:
     Without the mark, text is known by one byte of each pair being NUL far more often than the
     other (its line breaks, delimiters, digits and Latin letters have a NUL high byte), and by
     reading as text: no control character but tab, line breaks and form feed, no lone surrogate,
-    no private-use character or noncharacter, and a line break unless the head is the whole
-    file. So German,
+    no private-use character or noncharacter (a line break is not needed: a table's header of
+    20 columns is longer than the 512 bytes looked at). So German,
     Russian or Chinese rows read as well as ASCII ones; binary data hits one of those within a
     few hundred bytes."""
     for mark, encoding in _WIDE_BOMS:
@@ -178,8 +178,9 @@ def wide_encoding(data: bytes) -> str | None:
         high_nuls, low_nuls = high.count(0), low.count(0)
         if high_nuls * 50 < units or low_nuls * 4 > high_nuls:
             continue  # (under 2% NUL high bytes, or as many low ones: not this byte order)
-        text = codecs.getincrementaldecoder(encoding)("replace").decode(head, final=len(data) <= 512)
-        if ("\n" in text or "\r" in text or len(data) <= 512) and not _WIDE_FORBIDDEN.search(text):
+        # (Not final: a character cut at the head's end, half a surrogate pair, waits unread.)
+        text = codecs.getincrementaldecoder(encoding)("replace").decode(head, final=False)
+        if not _WIDE_FORBIDDEN.search(text):
             return encoding
     return None
 

@@ -1711,6 +1711,12 @@ def test_utf16_without_its_mark_is_read_in_any_script(tmp_path: Path, encoding: 
         rows = [c for c in chunks if c.kind == "table_rows"]
         assert table_encoding(source) == encoding and rows[0].columns == tuple(text.split("\n")[0].split("\t"))
         assert rows[-1].row_end == text.count("\n") - 1
+    # A header longer than the 512 bytes looked at (20 columns), and an emoji cut by that end.
+    wide = "\t".join(f"column_name_{i:02d}" for i in range(20)) + "\n" + "\t".join(map(str, range(20))) + "\n"
+    cut = ("name\tnote\n" + "".join(f"r{i}\tok\n" for i in range(200)))[:255] + "😀\tx\n" + "a\tb\n" * 5
+    for name, text in (("wide.tsv", wide), ("cut.tsv", cut)):
+        source = on_disk(tmp_path, name, text.encode(encoding))
+        assert table_encoding(source) == encoding and chunk_table_source(source, ChunkSettings(), "syntax")
 
 
 def test_a_european_csv_reads_its_decimal_commas_as_numbers(tmp_path: Path) -> None:
