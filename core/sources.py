@@ -272,12 +272,36 @@ def latin_code_page(data: bytes) -> str | None:
     if best is not None and best[1] == "cp1250" and not _C1_BYTES.search(sample):
         # ISO 8859-2 (Latin-2, the older Unix and web encoding of Central European text) has
         # control codes in 80-9F, where cp1250 has š, ś, ť, ž, ź; above them they read some
-        # bytes apart (Latin-2's ``ą ś ź Š ť ž`` are cp1250's ``± ¶ Ľ © » ľ``). Without such a
-        # byte, the one whose reading has more letters of the languages wins (cp1250 on a tie).
-        latin2 = sample.decode("iso8859_2")
-        if _letters_score(latin2, "cp1250") > best[0]:
+        # bytes apart (Latin-2's ``ą ś ź Š ť ž`` are cp1250's ``± ¶ Ľ © » ľ``). Latin-2 wins
+        # when, inside words, those bytes read as more letters so, or as many but its reading
+        # has more letters of one language (Polish ``Łódź``, where cp1250 reads ``ŁódĽ``).
+        inside, lead = _latin2_letters(sample)
+        if inside and (lead > 0 or (lead == 0 and _letters_score(sample.decode("iso8859_2"), "cp1250") > best[0])):
             return "iso8859_2"
     return None if best is None else best[1]
+
+
+def _latin2_letters(sample: bytes) -> tuple[int, int]:
+    """How many of the bytes cp1250 and ISO 8859-2 read apart stand inside words (beside a
+    letter or another such byte), and by how many more of those ISO 8859-2 reads as Central
+    European letters than cp1250 does. Bytes standing apart are left out: ``©`` or ``±`` in
+    ``Copyright © 2024`` or ``± 5 zł`` are signs in a cp1250 file, though Latin-2 reads them as
+    letters (``Š``, ``ą``)."""
+    letters = _LATIN_EXPECTED["cp1250"][0]
+    inside = lead = 0
+    for found in _DIFFERING.finditer(sample):
+        at = found.start()
+        if not (_in_word(sample[at - 1 : at]) or _in_word(sample[at + 1 : at + 2])):
+            continue
+        byte = sample[at : at + 1]
+        inside += 1
+        lead += (byte.decode("iso8859_2") in letters) - (byte.decode("cp1250", "replace") in letters)
+    return inside, lead
+
+
+def _in_word(byte: bytes) -> bool:
+    """Whether ``byte`` (one, or none at an end) is a letter's: ASCII's, or any past 7F."""
+    return bool(byte) and (byte.isalpha() or byte[0] >= 0x80)
 
 
 def _letters_score(text: str, page: str) -> tuple[int, int]:
@@ -294,6 +318,10 @@ def _letters_score(text: str, page: str) -> tuple[int, int]:
 
 
 _C1_BYTES = re.compile(rb"[\x80-\x9f]")
+# The bytes of A0-BF that cp1250 and ISO 8859-2 read as different characters.
+_DIFFERING = re.compile(
+    b"[" + bytes(b for b in range(0xA0, 0xC0) if bytes([b]).decode("cp1250", "replace") != bytes([b]).decode("iso8859_2")) + b"]"
+)
 
 
 _INVALID = re.compile("[\udc80-\udcff]")  # an undecodable byte, as surrogateescape keeps it

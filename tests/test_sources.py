@@ -386,6 +386,13 @@ def test_central_european_text_in_latin2_is_read_in_latin2_and_in_cp1250_in_cp12
     assert (windows.encoding, windows.text) == ("cp1250", text)
 
 
+@pytest.mark.parametrize("text", ["# Copyright © 2024 Łukasz Nowak\n", "# cena ± 5 zł, 20 °C\n", "# © Paweł Kowalski, Kraków\n"])
+def test_a_sign_that_latin2_reads_as_a_letter_leaves_cp1250_text_in_cp1250(text: str) -> None:
+    # © and ± standing apart read as Š and ą in Latin-2: a licence header became "Copyright Š".
+    source = load_bytes("c.py", text.encode("cp1250"))
+    assert (source.encoding, source.text) == ("cp1250", text)
+
+
 def test_the_first_file_opened_is_a_code_file() -> None:
     def files(*pairs: tuple[str, str]) -> list[SourceFile]:
         return [SourceFile(path, language, text="x") for path, language in pairs]
