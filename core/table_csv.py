@@ -512,11 +512,17 @@ def _space_delimited(sample: str) -> bool:
     quoted = sum(len(_QUOTED_WORD.findall(line)) for line in lines[: len(complete)])
     if (values + quoted) * 2 >= cells:
         return True
-    lined_up = sum(1 for line in lines[: len(complete)] if _LINED_UP.search(line))
-    return lined_up * 10 >= len(complete) * 9
+    # Lined up, any cell may be text, so it must hold no space: its line splits into as many
+    # cells at runs of two spaces as at every space, the header's too (else "Ada Lovelace  London"
+    # read as four cells under three names, the names shifted one place as R's header is).
+    kept = lines[: len(complete)]
+    lined_up = sum(1 for line in kept if _LINED_UP.search(line))
+    whole = all(len(_WIDE_GAP.split(line)) == len(row) for line, row in zip(kept, complete))
+    return whole and len(complete[0]) == width and lined_up * 10 >= len(complete) * 9
 
 
 _LINED_UP = re.compile(r"\S {2,}\S")
+_WIDE_GAP = re.compile(r"\s{2,}|\t")
 _QUOTED_WORD = re.compile(r'(?:^|(?<= ))"[^"]*"(?= |$)')
 
 

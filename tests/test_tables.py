@@ -1790,6 +1790,11 @@ def test_a_table_lined_up_by_spaces_or_with_quoted_text_has_its_columns(tmp_path
     quoted = 'id value name\n1 2.5 "a b"\n2 3.5 "c"\n3 4.5 "d"\n'
     chunks = chunk_table_source(on_disk(tmp_path, "q.csv", quoted), ChunkSettings(), "syntax")
     assert row_chunks(chunks)[0].columns == ("id", "value", "name") and _cells(chunks, 2) == ["a b", "c", "d"]
+    # A lined-up column whose cells hold a space cannot be split at spaces: one column, not
+    # "Ada" under "column_1" and "Lovelace" under "name"; nor a glossary lined up after its terms.
+    for text in ("name          city      temp\nAda Lovelace  London    12\nAlan Turing   Wilmslow  9\nGrace Hopper  Arlington 20\n",
+                 "API  application programming interface\nCSV  comma separated values\nJSON  javascript object notation\n"):
+        assert len(row_chunks(chunk_table_source(on_disk(tmp_path, "g.csv", text), ChunkSettings(), "syntax"))[0].columns) == 1
     # Names one space apart stay one column, even when one pair is two spaces apart.
     names = chunk_table_source(on_disk(tmp_path, "n.csv", "name\nAda  Lovelace\nAlan Turing\nGrace Hopper\n"), ChunkSettings(), "syntax")
     assert names[0].columns == ("name",)
