@@ -2865,7 +2865,9 @@ class _Run:
                 # is, its head repeated above the later parts: a loop body alone does not say
                 # what it loops over.
                 head = self.statement_head(unit) if owner is None and not header and not sym else None
-                repeat = self.repeatable(symbol, head[1]) if head is not None else ""
+                # (Repeated only while it costs a quarter of the budget at most: a loop over a
+                # list of 25 literals, repeated above every line of its body, made 15 chunks of 4.)
+                repeat = head[1] if head is not None and self.head_cost(symbol, head[1]) * 4 <= self.budget else ""
                 if repeat:
                     self.explode(unit, kind, symbol, repeat, parent, first_header="")
                     if self.head_parts(self.out[mark:], head[0], kind):  # type: ignore[index]
@@ -2880,21 +2882,32 @@ class _Run:
 
     def statement_head(self, unit: Unit) -> tuple[int, str] | None:
         """The line and text of the head of the compound statement ``unit`` is (a top-level
-        ``for x in y:``, ``if (ready) {``): its lines above its body, or its first line when
-        the body starts on it (a trailing ``{`` left out); None for anything else. (Comments
-        above it may be in the unit.)"""
+        ``for x in y:``, ``if (ready) {``): its text before its body, a trailing ``{`` left out;
+        None for anything else, for a head of one word (``try:``, ``do``: it says nothing), and
+        for an ``if`` with an ``else`` (the else's lines under the if's head would read as its
+        own). (Comments above it may be in the unit.)"""
         code = [node for node in unit.nodes if not self.is_comment(node)]
         if len(code) != 1:
             return None
         node = code[0]
         body = node.child_by_field_name("body") or node.child_by_field_name("consequence")
-        if body is None or body.end_point.row == node.start_point.row:
+        if body is None or body.end_point.row == node.start_point.row or node.child_by_field_name("alternative"):
             return None
-        first = node.start_point.row + 1
-        last = max(first, body.start_point.row)  # (the line above the body's, or the first)
-        text = self.doc.slice(self.doc.line_start(first), self.doc.line_end(last - 1 if last > first else first))
+        # (To the end of the line the body starts on, when it starts on one of the head's:
+        # ``while [ $# -gt 0 ]; do``, ``for (...) {``; else to the body.)
+        stop = body.start_byte
+        line = body.start_point.row + 1
+        if self.doc.data[self.doc.line_start(line) : stop].strip():
+            stop = self.doc.line_end(line)
+        text = self.doc.slice(node.start_byte, stop)
         text = "\n".join(line.rstrip() for line in text.splitlines() if line.strip()).removesuffix("{").rstrip()
-        return (first, text) if text else None
+        if len(_HEAD_WORDS.findall(text)) < 2:
+            return None
+        return node.start_point.row + 1, text
+
+    def head_cost(self, symbol: str, header: str) -> int:
+        """What ``header`` adds to a chunk's size under ``symbol``'s breadcrumb."""
+        return self.maker.prefix_size(symbol, header) - self.maker.prefix_size(symbol, "")
 
     def head_parts(self, pieces: list[Pending], first: int, kind: str) -> bool:
         """Make the pieces of a compound statement split under its head (``pieces``: its
@@ -3322,6 +3335,9 @@ def _declared(node: Node) -> tuple[Node | None, Node | None]:
 
 # A part of closing lines alone: brackets, ``;`` and ``,``, and the keywords that end a block.
 _CLOSING_LINES = re.compile(r"(?:[ \t]*(?:[})\];,]+|end|fi|done|esac|end;|end\))[ \t]*(?:\r?\n|$))+")
+
+
+_HEAD_WORDS = re.compile(r"\w+")  # (a head of one word, ``try:``, says nothing)
 
 
 def _number_cut_lines(pieces: list[Pending]) -> None:

@@ -1341,6 +1341,28 @@ def test_a_top_level_statement_split_repeats_its_head_above_its_later_parts(path
     assert [c.part for c in parts] == list(range(1, len(parts) + 1)) and all(c.parts == len(parts) for c in parts)
 
 
+def test_a_statement_head_is_repeated_whole_and_only_where_it_helps() -> None:
+    body = "".join(f"    print('processing {i} of the items in the run now')\n" for i in range(14))
+    # A head of two lines is repeated whole (its second line was lost).
+    for path, language, source, head in (
+        ("a.py", "python", "for (name,\n     size) in sizes.items():\n" + body, "for (name,\n     size) in sizes.items():"),
+        ("c.js", "javascript", "for (const [key, value] of\n     Object.entries(obj)) {\n" + body.replace("print", "console.log") + "}\n",
+         "for (const [key, value] of\n     Object.entries(obj))"),
+    ):
+        parts = [c for c in _syntax(path, language, source, unit="chars", budget=300) if c.parts > 1]
+        assert parts and all(c.header == head for c in parts[1:]), [c.header for c in parts]
+    # None where it would mislead or cost more than a quarter of the budget: an if's else lines
+    # under the if's head, a bare "try:", a loop over a long list above every line of its body.
+    long_loop = "for f in " + " ".join(f"data/file_{i:03d}.csv" for i in range(12)) + "; do\n" + "".join(
+        f'  echo "processing $f in step {i} of the run"\n' for i in range(10)) + "done\n"
+    for path, language, source in (("d.py", "python", "if x:\n" + body + "else:\n" + body),
+                                   ("e.py", "python", "try:\n" + body + "except Exception:\n    pass\n"),
+                                   ("r.sh", "bash", long_loop)):
+        chunks = _syntax(path, language, source, unit="chars", budget=300)
+        assert not any(c.header for c in chunks), [(c.parts, c.header) for c in chunks]
+    assert len(chunks) <= 4  # (the long loop's: 11 with its head above each line)
+
+
 def test_a_comment_above_the_first_member_stays_with_it_not_in_the_signature() -> None:
     # Python's grammar hangs it on the class, before the body: it is the member's comment.
     source = (
