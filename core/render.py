@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -307,7 +307,9 @@ def render_view(
     # A band's cell spans the lines of a run held by the same chunks (one cell per chunk, not
     # per line: the browser built and laid out 4,000 cells for a 2,000-line view); a row that
     # shows a repeated header breaks every band's run with an empty cell, as a gap.
-    spans = [_band_runs(band, covers[i], starts[i], first_line, last, header_rows) for i, band in enumerate(bands)]
+    spans = [
+        _band_runs(band, covers[i], starts[i], first_line, last, header_rows, cut_after.keys()) for i, band in enumerate(bands)
+    ]
     out = [CSS, pygments_css(), '<table class="ce-view"><tbody>']
     for line in range(first_line, last + 1):
         if line in header_rows:
@@ -375,16 +377,22 @@ def _band_runs(
     first: int,
     last: int,
     header_rows: Mapping[int, Sequence[Chunk]],
+    cuts: Container[int] = (),
 ) -> dict[int, str]:
     """The band's cells by the line whose row holds them: each run of lines held by the same
     chunks (none, for blank lines between them) is one cell spanning its rows; a run ends
-    where a chunk starts or ends, and above a row that shows a repeated header."""
+    where a chunk starts or ends, and above a row that shows a repeated header. A line of
+    ``cuts`` has a cell of its own: the red rule under its row crosses the band then (a cell
+    spanning rows is drawn by its first row's style)."""
     cells: dict[int, str] = {}
     line = first
     while line <= last:
         covering, starting = covers.get(line, ()), starts.get(line, ())
         end = line
-        while end < last and end + 1 not in header_rows and covers.get(end + 1, ()) == covering and end + 1 not in starts:
+        while (
+            end < last and line not in cuts and end + 1 not in cuts and end + 1 not in header_rows
+            and covers.get(end + 1, ()) == covering and end + 1 not in starts
+        ):
             end += 1
         cells[line] = _band_cell(band, covering, starting, end - line + 1)
         line = end + 1

@@ -9,6 +9,7 @@ import re
 from core.chunk import Chunk
 from core.chunking import chunk_document, prepare
 from core.embed import head_text
+from core.metrics import boundary_damage
 from core.render import PALETTES, Band, highlight_lines, inspect_html, legend, render_view
 from core.settings import ChunkSettings
 from tests.helpers import ROOT
@@ -125,3 +126,13 @@ def test_a_bands_cell_spans_each_run_of_lines_its_chunks_hold() -> None:
         assert f"#{index + 1}" in row[1]
     # Overlapping windows still show as overlap (both chunks' lines striped).
     assert 'class="ce-band ce-ov"' in view
+    # A cut's row has cells of its own in every band: the red rule under it crosses them.
+    prep_cut = prepare("r.py", "python", text)
+    plain = ChunkSettings(unit="lines", budget=7)
+    fixed = chunk_document(prep_cut, plain, "fixed")
+    cuts = boundary_damage(prep_cut, fixed, budget=7, model=plain.model).cuts
+    view = render_view(text, "python", [Band("fixed", fixed, PALETTES["fixed"])], cuts=cuts)
+    assert cuts
+    for cut in cuts:
+        row = re.search(rf'<tr class="ce-cut[^"]*" data-line="{cut.line}">(.*?)</tr>', view).group(1)
+        assert row.startswith('<td class="ce-band') and 'rowspan' not in row.split("</td>")[0]
