@@ -245,6 +245,16 @@ def figure_width(label: str, least: int = 105) -> int:
     return max(least, round(6.2 * len(label)) + 10)
 
 
+def note_width(note: str) -> int:
+    """Pixels for a figure's note (its delta, in a pill)."""
+    return round(6.6 * len(note)) + 30
+
+
+def value_width(value: str) -> int:
+    """Pixels for a figure's value (its large digits)."""
+    return round(19 * len(value)) + 12
+
+
 def sidebar_settings() -> None:
     """The chunking settings, shared by every page (same widget keys everywhere)."""
     leave_legacy_page_mode()

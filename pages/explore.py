@@ -90,10 +90,21 @@ decoded = f" · not UTF-8: read as {source.encoding}" if source.encoding != "utf
 decoded += " · a notebook: its cells as a script, outputs left out" if source.note else ""
 st.caption(f"**{common.name_md(path)}** · {language} · budget {settings.budget} {unit} · model limit {limit} tokens{decoded}",
            help=common.md(source.note) if source.note else None)
+# The same widths for both strategies, so that their figures stand under each other: each
+# as wide as the wider of the two needs (a note of "1338 over the budget" at a tiny budget).
+over_notes = [f"{len(r.over_budget)} over the budget" for r in reports.values() if r.over_budget]
+cut_notes = [f"{len(r.cut_avoidable)} under the budget" for r in reports.values() if r.cut]
+widths = [
+    110,
+    max([115, *(common.note_width(n) for n in over_notes)]),
+    max([common.figure_width(f"Median size ({unit})"), *(common.value_width(f"{r.median_size:g}") for r in reports.values())]),
+    max([128, *(common.note_width(n) for n in cut_notes)]),
+    108,
+    122,
+]
 for strategy, title in (("fixed", "Fixed windows"), ("syntax", "Syntax-aware")):
     report = reports[strategy]
-    # (The same widths for both strategies: their figures stand under each other.)
-    columns = common.figures_row(6, [110, 115, common.figure_width(f"Median size ({unit})"), 128, 108, 122])
+    columns = common.figures_row(6, widths)
     columns[0].markdown(f"**{title}**")
     # (Over the budget only where no legal cut is left: a long line or token, a signature and
     # breadcrumb that fill a small budget. Said, so a tiny budget's figures are not misread.)

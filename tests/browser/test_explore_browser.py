@@ -181,6 +181,9 @@ def test_the_two_strategies_figures_stand_under_each_other(browser, server, widt
         page.goto(f"{server}/")
         page.wait_for_selector('[data-testid="stMetricValue"]')
         page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')")
+        # (All ten drawn: under load a figure was read while its row was still being drawn.)
+        page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stMetric\"]').length === 10")
+        page.wait_for_timeout(500)
         places = page.evaluate(
             "() => [...document.querySelectorAll('[data-testid=\"stMetric\"]')].map(e => {"
             " const r = e.getBoundingClientRect(); return [e.innerText.split('\\n')[0].trim(), Math.round(r.left), Math.round(r.top)]; })"
