@@ -841,9 +841,26 @@ def embedder(model: str):  # type: ignore[no-untyped-def]
     return loaded
 
 
+class TurnSlot:
+    """One holder at a time, and which session that is (so that a session waiting for its own
+    earlier run, still stopping after a change of settings, is not told another user holds it)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Semaphore(1)
+        self.holder: str | None = None
+
+
 @st.cache_resource
-def _indexing_slot() -> threading.Semaphore:
-    return threading.Semaphore(1)
+def _indexing_slot() -> TurnSlot:
+    return TurnSlot()
+
+
+def this_session() -> str | None:
+    """The id of the session whose script runs now (None outside a session)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else None
 
 
 def corpus_fingerprint(files: list[SourceFile]) -> str:
@@ -857,24 +874,28 @@ def corpus_fingerprint(files: list[SourceFile]) -> str:
 
 
 @contextlib.contextmanager
-def in_turn(slot: threading.Semaphore, waiting: Callable[[], None] | None = None) -> Iterator[None]:
-    """Hold ``slot`` for the block; when another session holds it, call ``waiting`` first (the
-    page says why nothing moves), then wait for it."""
-    if not slot.acquire(blocking=False):
+def in_turn(slot: TurnSlot, waiting: Callable[[bool], None] | None = None, who: str | None = None) -> Iterator[None]:
+    """Hold ``slot`` for the block as ``who``; when it is held, call ``waiting`` first (the page
+    says why nothing moves), with whether ``who`` holds it (its own earlier run, stopping after
+    a change: Streamlit stops it at its next step), then wait for it."""
+    if not slot.lock.acquire(blocking=False):
         if waiting is not None:
-            waiting()
-        slot.acquire()
+            waiting(who is not None and slot.holder == who)
+        slot.lock.acquire()
+    slot.holder = who
     try:
         yield
     finally:
-        slot.release()
+        slot.holder = None
+        slot.lock.release()
 
 
 def index_corpus(  # type: ignore[no-untyped-def]
-    files: list[SourceFile], settings: ChunkSettings, label: str, progress, waiting: Callable[[], None] | None = None
+    files: list[SourceFile], settings: ChunkSettings, label: str, progress, waiting: Callable[[bool], None] | None = None
 ) -> dict:
     """Index ``files`` with both strategies; returns collection names and what was re-used.
-    ``waiting`` is called when another session is indexing and this one has to wait its turn."""
+    ``waiting`` is called when this one has to wait its turn, with whether the index running
+    is this session's own (an earlier run, stopping) rather than another session's."""
     key = corpus_fingerprint(files)
     chunks = {
         strategy: [c for f in files for c in chunks_for(f.path, f.language, f.text or "", settings.chunk_key(), strategy)]
@@ -885,7 +906,7 @@ def index_corpus(  # type: ignore[no-untyped-def]
     names = {s: collection_name(label, key, s, settings) for s in STRATEGIES}
     # One indexing at a time per server: thirty sessions embedding at once exhausted memory
     # under the load test; the others wait and then find the embeddings cached.
-    with in_turn(_indexing_slot(), waiting):
+    with in_turn(_indexing_slot(), waiting, this_session()):
         reports = store().index(chunks, embedder(settings.model), label=label, key=key, settings=settings,
                                 progress=progress)
     return {"names": names, "reports": [r.to_dict() for r in reports], "key": key, "settings": settings.key()}

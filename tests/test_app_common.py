@@ -83,28 +83,30 @@ def test_the_cached_file_calls_give_streamlit_their_arguments_by_name(monkeypatc
 def test_in_turn_says_when_it_must_wait_and_frees_the_slot() -> None:
     import threading
 
-    from pages.common import in_turn
+    from pages.common import TurnSlot, in_turn
 
-    slot = threading.Semaphore(1)
+    slot = TurnSlot()
     told: list[str] = []
-    with in_turn(slot, lambda: told.append("waiting")):
-        assert not slot.acquire(blocking=False)  # held in the block
-    assert told == [], "a free slot is taken without a word"
-    slot.acquire()  # another session holds it now
-    releaser = threading.Timer(0.05, slot.release)
+    with in_turn(slot, lambda mine: told.append("waiting"), "me"):
+        assert not slot.lock.acquire(blocking=False) and slot.holder == "me"  # held in the block
+    assert told == [] and slot.holder is None, "a free slot is taken without a word"
+    for holder, mine in (("another session", False), ("me", True)):
+        slot.lock.acquire()  # held by another session, or by this one's earlier run, stopping
+        slot.holder = holder
+        releaser = threading.Timer(0.05, slot.lock.release)
 
-    def waiting() -> None:
-        told.append("waiting")
-        releaser.start()
+        def waiting(is_mine: bool) -> None:
+            told.append(f"waiting, mine={is_mine}")
+            releaser.start()  # noqa: B023 - called within this loop's turn
 
-    with in_turn(slot, waiting):
-        told.append("indexing")
-    assert told == ["waiting", "indexing"]
-    assert slot.acquire(blocking=False), "the slot is free again after the block"
-    slot.release()
+        with in_turn(slot, waiting, "me"):
+            told.append("indexing")
+        assert told[-2:] == [f"waiting, mine={mine}", "indexing"]
+    assert slot.lock.acquire(blocking=False), "the slot is free again after the block"
+    slot.lock.release()
     try:
         with in_turn(slot):
             raise ValueError("failed")
     except ValueError:
         pass
-    assert slot.acquire(blocking=False), "a failed index frees the slot too"
+    assert slot.lock.acquire(blocking=False), "a failed index frees the slot too"

@@ -332,31 +332,30 @@ def test_a_file_filter_moves_the_view_to_the_file_its_results_are_on(retrieve: A
 
 
 def test_a_session_queued_behind_another_ones_indexing_is_told_it_waits(monkeypatch: pytest.MonkeyPatch) -> None:
-    import threading
-
     from pages import common
 
     at = open_app("pages/retrieve.py", timeout=600)
     at.radio(key="source").set_value("Upload files").run()
     at.file_uploader(key="upload_files").upload("queued.py", b"def queued_job(x):\n    return x + 1\n").run()
-    slot = threading.Semaphore(1)
-    slot.acquire()  # another session is indexing
+    slot = common.TurnSlot()
+    slot.lock.acquire()  # another session is indexing
+    slot.holder = "another session"
     told: list[str] = []
     real = common.in_turn
 
-    def spying(held, waiting=None):  # type: ignore[no-untyped-def]
-        def other_finishes() -> None:
-            told.append("waiting")
-            waiting()  # the page's own notice (a TypeError here if it gave none)
-            slot.release()
+    def spying(held, waiting=None, who=None):  # type: ignore[no-untyped-def]
+        def other_finishes(mine: bool) -> None:
+            told.append(f"waiting, mine={mine}")
+            waiting(mine)  # the page's own notice (a TypeError here if it gave none)
+            slot.lock.release()
 
-        return real(held, other_finishes)
+        return real(held, other_finishes, who)
 
     monkeypatch.setattr(common, "_indexing_slot", lambda: slot)
     monkeypatch.setattr(common, "in_turn", spying)
     at.toggle(key="index_on").set_value(True).run()
     assert not at.exception
-    assert told == ["waiting"]
+    assert told == ["waiting, mine=False"]
     assert any("Indexed." in s.value for s in at.success), "it indexes once the other session is done"
 
 
