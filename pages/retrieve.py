@@ -279,23 +279,24 @@ if target_lines is not None:
         common.error(exc)
     else:
         tokens_of, repeated = context_costs(settings.model)
-        figures = st.columns(2)
-        for column, strategy in zip(figures, common.STRATEGIES):
+        # One row per strategy, the same widths in both (in two columns of five, 1280 pixels
+        # showed "touc…" and "whol…", the page's headline figures).
+        widths = [110, common.figure_width(f"touched@{k}", 0) + 30, common.figure_width(f"whole@{k}", 0) + 30, 85, 95, 80]
+        for strategy in common.STRATEGIES:
             outcome = score_query(
                 QuerySpec(0, query, view_path, start_line=target.first, end_line=target.last), target,
                 [h.chunks for h in hits[strategy]], strategy=strategy, mode=mode, k=k, context_tokens=CONTEXT_TOKENS,
                 tokens_of=tokens_of, repeated=repeated,
             )
-            with column:
-                st.markdown(f"**{strategy}**")
-                row = st.columns(5)
-                row[0].metric(f"touched@{k}", "yes" if outcome.touched_rank else "no",
-                              help=f"rank {outcome.touched_rank}" if outcome.touched_rank else None)
-                row[1].metric(f"whole@{k}", "yes" if outcome.whole_rank else "no",
-                              help=f"rank {outcome.whole_rank}" if outcome.whole_rank else None)
-                row[2].metric("recall", f"{outcome.recall:.2f}")
-                row[3].metric("precision", f"{outcome.precision:.2f}")
-                row[4].metric("IoU", f"{outcome.iou:.2f}")
+            row = common.figures_row(6, widths)
+            row[0].markdown(f"**{strategy}**")
+            row[1].metric(f"touched@{k}", "yes" if outcome.touched_rank else "no",
+                          help=f"rank {outcome.touched_rank}" if outcome.touched_rank else None)
+            row[2].metric(f"whole@{k}", "yes" if outcome.whole_rank else "no",
+                          help=f"rank {outcome.whole_rank}" if outcome.whole_rank else None)
+            row[3].metric("recall", f"{outcome.recall:.2f}")
+            row[4].metric("precision", f"{outcome.precision:.2f}")
+            row[5].metric("IoU", f"{outcome.iou:.2f}")
 
 st.html(legend(bands, retrieval=True))
 window = common.view_window(source.text, "retrieve_view_from")

@@ -42,6 +42,16 @@ def test_index_query_and_see_painted_results(page, server) -> None:  # type: ign
     assert page.locator("table.ce-view tr.ce-ans").count() > 0, "the known answer is marked"
     page.get_by_text("Syntax-aware", exact=True).first.scroll_into_view_if_needed()
     page.screenshot(path=str(DOCS / "retrieve.png"))
+    # The answer's figures read whole at 1280 px (in two columns of five: "touc…", "whol…").
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.wait_for_timeout(1000)
+    labels = page.locator('[data-testid="stMetric"]').all_inner_texts()
+    assert sum(text.startswith(("touched@5", "whole@5")) for text in labels) == 4, labels
+    cut = page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=\"stMetric\"] *')]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText)"
+    )
+    assert cut == [], cut
 
 
 def chart_boxes(page) -> list[dict]:  # type: ignore[no-untyped-def]
