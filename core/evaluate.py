@@ -686,13 +686,11 @@ class Evaluation:
         """A hint when ``path`` names a corpus file from another folder: the query set's paths
         are relative to a folder above the corpus (``tables/sales.csv`` for ``sales.csv``) or
         below it; else nothing."""
-        for source in self.corpus.files:
-            if path.endswith("/" + source.path) or source.path.endswith("/" + path):
-                return (
-                    f" (it holds {source.path}: a query set's paths are relative to the folder read, "
-                    "so read the folder they are relative to)"
-                )
-        return ""
+        found = [s.path for s in self.corpus.files if path.endswith("/" + s.path) or s.path.endswith("/" + path)]
+        if not found:
+            return ""
+        held = " and ".join(found[:3]) + (f" and {len(found) - 3} more" if len(found) > 3 else "")
+        return f" (it holds {held}: a query set's paths are relative to the folder read, so read the folder they are relative to)"
 
     def chunks(self, settings: ChunkSettings, strategy: str, known: FileChunks | None = None) -> list[Chunk]:
         """Chunks of the whole corpus, in its files' order (files that cannot be chunked are left

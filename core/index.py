@@ -443,9 +443,11 @@ def _chroma_failure(what: str, exc: Exception) -> str:
     own error."""
     address = server_address()
     if address and _lost_connection(exc):
+        host, _, port = address.rpartition(":")
         return (
-            f"lost the Chroma server at {address} (from {ENV_HOST}/{ENV_PORT}) while {what}: {exc}. "
-            "What was indexed before is kept; start the server again (`chroma run ...`) and re-run"
+            f"lost the Chroma server at {address} (from {ENV_HOST}/{ENV_PORT}) while {what}: {str(exc).rstrip('.')}. "
+            f"What was indexed before is kept; start the server again (`chroma run --path DIR --host {host} "
+            f"--port {port}`) and re-run"
         )
     return f"Chroma failed while {what}: {type(exc).__name__}: {exc}"
 

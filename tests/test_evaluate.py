@@ -302,6 +302,11 @@ def test_a_query_path_relative_to_another_folder_names_the_file_it_meant(shared_
         ((_, reason),) = Evaluation(tiny_corpus(), queries, shared_embedder).unresolved
         assert reason.startswith(f"{queries[0].path} is not in the corpus (it holds {holds}: ")
         assert "relative to the folder read" in reason
+    # A name two files end with names both.
+    corpus = tiny_corpus()
+    corpus.files.append(SourceFile("tools/shipping.py", "python", SHIPPING))
+    ((_, reason),) = Evaluation(corpus, below, shared_embedder).unresolved
+    assert "(it holds shop/shipping.py and tools/shipping.py: " in reason
 
 
 def test_evaluation_finds_obvious_targets(shared_embedder: Embedder) -> None:
