@@ -99,6 +99,11 @@ def _reports() -> tuple[dict[tuple, EvalReport], threading.Lock]:
     return {}, threading.Lock()
 
 
+def _report_key(settings: ChunkSettings, strategies: tuple[str, ...] = common.STRATEGIES,
+                modes: tuple[str, ...] = MODES) -> tuple:
+    return (query_hash, settings.key(), k, int(context), strategies, modes)
+
+
 def report_for(settings: ChunkSettings, strategies: tuple[str, ...] = common.STRATEGIES,
                modes: tuple[str, ...] = MODES, *, bar=None, label: str = "",  # type: ignore[no-untyped-def]
                span: tuple[float, float] = (0.0, 1.0)) -> EvalReport:
@@ -106,7 +111,7 @@ def report_for(settings: ChunkSettings, strategies: tuple[str, ...] = common.STR
     Made now, its progress moves ``bar`` (a new one when None) through ``span``: the embedding
     of each strategy's texts, then the scoring of the questions, each said in the bar's text
     after ``label``."""
-    key = (query_hash, settings.key(), k, int(context), strategies, modes)
+    key = _report_key(settings, strategies, modes)
     reports, lock = _reports()
     with lock:
         found = reports.get(key)
@@ -169,6 +174,7 @@ if count > common.CONFIRM_CHUNKS:
                "and other users of this server wait meanwhile. Raise the budget, or evaluate anyway.")
     if not st.toggle("Evaluate anyway", key=f"eval_big:{settings.key()}"):
         st.stop()
+kept = _report_key(settings) in _reports()[0]  # made before (by anyone): shown again, no work done
 try:
     report = report_for(settings)
 except ChunkExplorerError as exc:
@@ -180,7 +186,9 @@ if report.unresolved:
                      f"the figures cover the other {len(queries) - len(report.unresolved)}"):
         for line, reason in report.unresolved:
             st.markdown(f"- line {line}: {common.md(reason)}")
-st.caption(f"Embeddings: {report.embedded} computed, {report.reused} re-used from the cache"
+# (A report made before is shown again as it was: its counts are those of the run that made it.)
+made = "When these figures were made (kept since, shown again without any work): " if kept else ""
+st.caption(f"{made}Embeddings: {report.embedded} computed, {report.reused} re-used from the cache"
            + (f", {report.too_long} chunks over the model's limit" if report.too_long else ""))
 
 rows = pd.DataFrame([row.to_dict() for row in report.rows])

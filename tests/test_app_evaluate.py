@@ -27,6 +27,13 @@ def test_bundled_set_metrics_and_misses(evaluate: AppTest) -> None:
     assert any(c.value.startswith("target:") for c in evaluate.caption)
 
 
+def test_figures_shown_again_say_their_counts_are_from_when_they_were_made(evaluate: AppTest) -> None:
+    # A second visit, served from the kept report in seconds, said "3459 computed, 0 re-used".
+    again = open_app("pages/evaluate.py", timeout=900)
+    embeddings = [c.value for c in again.caption if "Embeddings:" in c.value]
+    assert embeddings and embeddings[0].startswith("When these figures were made (kept since"), embeddings
+
+
 def test_the_table_query_set_is_evaluated_too(evaluate: AppTest) -> None:
     evaluate.selectbox(key="qset").set_value("tables.jsonl").run()
     assert evaluate.query_params["qset"] == "tables.jsonl"  # a link reproduces the page
