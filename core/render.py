@@ -123,8 +123,9 @@ CSS = """
   margin-right:3px;font-weight:600}
 .ce-view .ce-ov{background-image:repeating-linear-gradient(45deg,rgba(0,0,0,.13) 0 3px,transparent 3px 7px)}
 .ce-legend span{display:inline-block;padding:1px 8px;margin-right:8px;border-radius:3px;font-size:12px}
-@media (max-width:640px){
-  /* A phone: two 11em bands left the code a word a line; the bands keep their colour and number. */
+@media (max-width:900px){
+  /* A phone, or 800 px beside the sidebar: two 11em bands left the code a word a line (150 px at
+     800); the bands keep their colour and number, their labels in the tooltip. */
   .ce-view td.ce-band{width:3.6em;padding:0 3px}
   .ce-view td.ce-no{width:3em;padding:0 3px}
   .ce-view td.ce-code{padding:0 4px}

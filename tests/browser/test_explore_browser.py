@@ -147,9 +147,11 @@ def test_addresses_in_uploaded_names_show_as_text_not_links(page, server, tmp_pa
     assert links.all_inner_texts() == []
 
 
-def test_on_a_phone_the_code_keeps_most_of_the_views_width(browser, server) -> None:  # type: ignore[no-untyped-def]
-    # At 420 px the two bands (11em each) and the line numbers left the code ~40 px: a word a line.
-    context = browser.new_context(viewport={"width": 420, "height": 900})
+@pytest.mark.parametrize("width", [420, 800])
+def test_on_a_narrow_screen_the_code_keeps_most_of_the_views_width(browser, server, width) -> None:  # type: ignore[no-untyped-def]
+    # At 420 px the two bands (11em each) and the line numbers left the code ~40 px: a word a
+    # line; at 800 px beside the sidebar, ~150 px.
+    context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.set_default_timeout(60_000)
     try:
