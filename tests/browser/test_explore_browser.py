@@ -46,7 +46,8 @@ def test_open_change_budget_and_see_redraw(page, server) -> None:  # type: ignor
     page.wait_for_url(re.compile(rf"budget_tokens={value}\b"))  # the link reproduces this view
 
 
-def test_upload_a_file(page, server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def upload_shapes(page, server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Open Explore, pick Upload files and upload a small Kotlin file; wait for its view."""
     source = tmp_path / "shapes.kt"
     source.write_text("class Circle(val r: Double) {\n    fun area(): Double = 3.14159 * r * r\n}\n")
     page.goto(f"{server}/")
@@ -54,19 +55,17 @@ def test_upload_a_file(page, server, tmp_path) -> None:  # type: ignore[no-untyp
     page.get_by_text("Upload files", exact=True).click()
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(source))
     page.wait_for_selector("table.ce-view >> text=Circle")
+
+
+def test_upload_a_file(page, server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    upload_shapes(page, server, tmp_path)
     assert page.locator("table.ce-view >> text=area").count() > 0
 
 
 def test_removing_an_upload_with_its_cross_removes_it(page, server, tmp_path) -> None:  # type: ignore[no-untyped-def]
     # The session's copy (kept for a visit to another page) put a file removed with ✕ straight
     # back: "Using what you uploaded earlier in this session: ...".
-    source = tmp_path / "shapes.kt"
-    source.write_text("class Circle(val r: Double) {\n    fun area(): Double = 3.14159 * r * r\n}\n")
-    page.goto(f"{server}/")
-    wait_for_view(page)
-    page.get_by_text("Upload files", exact=True).click()
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(source))
-    page.wait_for_selector("table.ce-view >> text=Circle")
+    upload_shapes(page, server, tmp_path)
     page.locator('[data-testid="stFileChipDeleteBtn"] button').first.click()
     main = page.locator('[data-testid="stMain"]')
     expect(main.locator("table.ce-view")).to_have_count(0, timeout=30_000)
