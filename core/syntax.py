@@ -2867,10 +2867,10 @@ class _Run:
                 head = self.statement_head(unit) if owner is None and not header and not sym else None
                 # (Repeated only while it costs a quarter of the budget at most: a loop over a
                 # list of 25 literals, repeated above every line of its body, made 15 chunks of 4.)
-                repeat = head[1] if head is not None and self.head_cost(symbol, head[1]) * 4 <= self.budget else ""
+                repeat = head[2] if head is not None and self.head_cost(symbol, head[2]) * 4 <= self.budget else ""
                 if repeat:
                     self.explode(unit, kind, symbol, repeat, parent, first_header="")
-                    if self.head_parts(self.out[mark:], head[0], kind):  # type: ignore[index]
+                    if self.head_parts(self.out[mark:], head[0], head[1], kind):  # type: ignore[index]
                         continue
                     del self.out[mark:]  # (its head's line cut, or not in the first piece)
                 self.explode(unit, kind, symbol, header, parent)
@@ -2880,12 +2880,12 @@ class _Run:
                     _number_cut_lines(self.out[mark:])
         emit()
 
-    def statement_head(self, unit: Unit) -> tuple[int, str] | None:
-        """The line and text of the head of the compound statement ``unit`` is (a top-level
-        ``for x in y:``, ``if (ready) {``): its text before its body, a trailing ``{`` left out;
-        None for anything else, for a head of one word (``try:``, ``do``: it says nothing), and
-        for an ``if`` with an ``else`` (the else's lines under the if's head would read as its
-        own). (Comments above it may be in the unit.)"""
+    def statement_head(self, unit: Unit) -> tuple[int, int, str] | None:
+        """The first and last lines and the text of the head of the compound statement ``unit``
+        is (a top-level ``for x in y:``, ``if (ready) {``): its text before its body, a trailing
+        ``{`` left out; None for anything else, for a head of one word (``try:``, ``do``: it
+        says nothing), and for an ``if`` with an ``else`` (the else's lines under the if's head
+        would read as its own). (Comments above it may be in the unit.)"""
         code = [node for node in unit.nodes if not self.is_comment(node)]
         if len(code) != 1:
             return None
@@ -2896,27 +2896,28 @@ class _Run:
         # (To the end of the line the body starts on, when it starts on one of the head's:
         # ``while [ $# -gt 0 ]; do``, ``for (...) {``; else to the body.)
         stop = body.start_byte
-        line = body.start_point.row + 1
-        if self.doc.data[self.doc.line_start(line) : stop].strip():
-            stop = self.doc.line_end(line)
+        body_line = body.start_point.row + 1
+        if self.doc.data[self.doc.line_start(body_line) : stop].strip():
+            stop = self.doc.line_end(body_line)
         text = self.doc.slice(node.start_byte, stop)
         text = "\n".join(line.rstrip() for line in text.splitlines() if line.strip()).removesuffix("{").rstrip()
         if len(_HEAD_WORDS.findall(text)) < 2:
             return None
-        return node.start_point.row + 1, text
+        return node.start_point.row + 1, self.doc.line_of_byte(max(node.start_byte, stop - 1)), text
 
     def head_cost(self, symbol: str, header: str) -> int:
         """What ``header`` adds to a chunk's size under ``symbol``'s breadcrumb."""
         return self.maker.prefix_size(symbol, header) - self.maker.prefix_size(symbol, "")
 
-    def head_parts(self, pieces: list[Pending], first: int, kind: str) -> bool:
+    def head_parts(self, pieces: list[Pending], first: int, last: int, kind: str) -> bool:
         """Make the pieces of a compound statement split under its head (``pieces``: its
-        chunks, the head on line ``first``) parts 1..n of it, the later ones under the first, as
-        a split function's are; the first keeps no header (it holds the head). False, changing
-        nothing, when the head's line is cut or its piece is not the first."""
-        if len(pieces) < 2 or not pieces[0].first <= first <= pieces[0].last:
+        chunks, the head on lines ``first..last``) parts 1..n of it, the later ones under the
+        first, as a split function's are; the first keeps no header (it holds the head). False,
+        changing nothing, when the first piece does not hold the whole head, or a line of it is
+        cut."""
+        if len(pieces) < 2 or not pieces[0].first <= first <= last <= pieces[0].last:
             return False
-        if any("split_line" in piece.flags and piece.first <= first <= piece.last for piece in pieces):
+        if any("split_line" in piece.flags and piece.first <= last and first <= piece.last for piece in pieces):
             return False
         pieces[0].header = ""
         _number(pieces, kind)
