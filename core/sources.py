@@ -190,9 +190,6 @@ def wide_encoding(data: bytes) -> str | None:
 _WIDE_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd\ue000-\uf8ff\ufdd0-\ufdef\ufffe\uffff]")
 
 
-_PRINTABLE_ASCII = bytes(range(32, 127)) + b"\t\n\r"
-
-
 def is_binary(data: bytes) -> bool:
     """A NUL byte, or mostly control bytes, in the first 8 KB means binary."""
     head = data[:8192]
