@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser import page_at
+
 from tests.helpers import ROOT, stop_process
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -82,8 +84,5 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def page(browser, server):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1500, "height": 1000})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    yield page
-    context.close()
+    with page_at(browser, 1500, 1000) as opened:
+        yield opened

@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import cut_short, page_at
 from tests.helpers import ROOT
 
 pytestmark = pytest.mark.browser
@@ -15,6 +16,13 @@ DOCS = ROOT / "docs"
 
 def wait_for_view(page) -> None:  # type: ignore[no-untyped-def]
     page.wait_for_selector("table.ce-view tr[data-line]")
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')")
+
+
+def open_figures(page, address: str) -> None:  # type: ignore[no-untyped-def]
+    """Go to ``address`` and wait for its figures, the page's run finished."""
+    page.goto(address)
+    page.wait_for_selector('[data-testid="stMetricValue"]')
     page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')")
 
 
@@ -150,10 +158,7 @@ def test_addresses_in_uploaded_names_show_as_text_not_links(page, server, tmp_pa
 def test_on_a_narrow_screen_the_code_keeps_most_of_the_views_width(browser, server, width) -> None:  # type: ignore[no-untyped-def]
     # At 420 px the two bands (11em each) and the line numbers left the code ~40 px: a word a
     # line; at 800 px beside the sidebar, ~150 px.
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    try:
+    with page_at(browser, width) as page:
         page.goto(f"{server}/")
         wait_for_view(page)
         widths = page.evaluate(
@@ -167,21 +172,14 @@ def test_on_a_narrow_screen_the_code_keeps_most_of_the_views_width(browser, serv
         number = page.locator("table.ce-view td.ce-no").first
         assert page.evaluate("(cell) => { cell.textContent = '2345'; return cell.scrollWidth <= cell.clientWidth; }",
                              number.element_handle())
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("width", [1280, 800])
 def test_the_two_strategies_figures_stand_under_each_other(browser, server, width) -> None:  # type: ignore[no-untyped-def]
     # Sized by their content, the fixed row's wider median and "5 under the budget" pushed its
     # last figure onto a line of its own at 1280 px, and no figure stood over its twin.
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    try:
-        page.goto(f"{server}/")
-        page.wait_for_selector('[data-testid="stMetricValue"]')
-        page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')")
+    with page_at(browser, width) as page:
+        open_figures(page, f"{server}/")
         # (All ten drawn: under load a figure was read while its row was still being drawn.)
         page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stMetric\"]').length === 10")
         page.wait_for_timeout(500)
@@ -194,27 +192,14 @@ def test_the_two_strategies_figures_stand_under_each_other(browser, server, widt
         assert [(label, left) for label, left, _ in fixed] == [(label, left) for label, left, _ in syntax]
         if width == 1280:  # one line each
             assert len({top for *_, top in fixed}) == 1 and len({top for *_, top in syntax}) == 1
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("path", ["/", "/tables"])
 def test_figures_are_never_cut_short_on_a_narrow_screen(browser, server, path) -> None:  # type: ignore[no-untyped-def]
     # In six equal columns an 800-pixel window showed Explore's median size 244.5 as "2…".
-    context = browser.new_context(viewport={"width": 800, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    try:
-        page.goto(f"{server}{path}")
-        page.wait_for_selector('[data-testid="stMetricValue"]')
-        page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')")
-        cut = page.evaluate(
-            "() => [...document.querySelectorAll('[data-testid=\"stMetricValue\"], [data-testid=\"stMetricLabel\"]')]"
-            ".flatMap(e => [e, ...e.querySelectorAll('*')])"
-            ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText)"
-        )
+    with page_at(browser, 800) as page:
+        open_figures(page, f"{server}{path}")
+        cut = cut_short(page, '[data-testid="stMetricValue"], [data-testid="stMetricLabel"]')
         assert cut == [], cut
         values = page.locator('[data-testid="stMetricValue"]').all_inner_texts()
         assert values and not any("…" in v for v in values), values
-    finally:
-        context.close()

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from tests.browser import cut_short, page_at
 from tests.helpers import ROOT
 
 pytestmark = pytest.mark.browser
@@ -47,10 +48,7 @@ def test_index_query_and_see_painted_results(page, server) -> None:  # type: ign
     page.wait_for_timeout(1000)
     labels = page.locator('[data-testid="stMetric"]').all_inner_texts()
     assert sum(text.startswith(("touched@5", "whole@5")) for text in labels) == 4, labels
-    cut = page.evaluate(
-        "() => [...document.querySelectorAll('[data-testid=\"stMetric\"] *')]"
-        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText)"
-    )
+    cut = cut_short(page, '[data-testid="stMetric"]')
     assert cut == [], cut
 
 
@@ -69,15 +67,10 @@ def chart_boxes(page) -> list[dict]:  # type: ignore[no-untyped-def]
 def test_evaluate_draws_a_chart_per_metric_within_the_pages_width(browser, server, width) -> None:  # type: ignore[no-untyped-def]
     # The metrics were facets of one chart 1,000 px wide: on a phone two of five showed, the rest
     # beyond the edge. Each metric now has its own chart, and they wrap to the page.
-    context = browser.new_context(viewport={"width": width, "height": 1000})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    try:
+    with page_at(browser, width, 1000) as page:
         page.goto(f"{server}/evaluate")
         boxes = chart_boxes(page)
         assert len(boxes) == 5, boxes
         assert all(box["left"] >= 0 and box["right"] <= width + 1 for box in boxes), boxes
         rows = len({round(box["top"]) for box in boxes})
         assert rows > 1 if width == 420 else rows == 1, boxes  # wrapped on a phone, one row on a desktop
-    finally:
-        context.close()
