@@ -213,6 +213,7 @@ class OpenTable:
     file_encoding: str | None = None  # the file's own encoding when it is read transcoded (UTF-16)
     notes: tuple[str, ...] = ()  # what a reader of the profile should know (formulas never calculated)
     decimal_comma: bool = False  # cells written with a decimal comma (a ``;``-separated file) are numbers
+    grouping_dots: bool = False  # and its dots group thousands (``1.250`` is 1250): decimal commas seen
     header_only: bool = False  # a sheet of a header row alone: no batches, its profile names the columns
     end_byte: int | None = None  # where its text ends when another table follows it (a CSV's sections)
 
@@ -234,6 +235,12 @@ _MISSING = frozenset(NA_MARKERS)
 def looks_like_value(cell: str) -> bool:
     """True for a number or a date: something a header cell is not."""
     return bool(_NUMBER.match(cell) or _DATE.match(cell))
+
+
+def names_only(row: Sequence[str]) -> bool:
+    """Whether ``row`` reads as column names: two or more filled cells, none a number or a date."""
+    present = [c for c in row if c.strip()]
+    return len(present) >= 2 and not any(looks_like_value(c) for c in present)
 
 
 def reads_as_note(text: str) -> bool:

@@ -53,7 +53,7 @@ from core.errors import InputError
 from core.sources import binary_table_message, damaged_utf8_line, is_binary, latin_code_page, nul_line
 from core.table_batch import (
     OpenTable, RowBatch, check_width, column_names, detect_header, header_repeats, looks_like_value, make_batch,
-    reads_as_note, repeats_note,
+    names_only, reads_as_note, repeats_note,
 )  # fmt: skip
 from core.table_csv_fast import parse_fast, quote_left_open
 from core.table_sections import SectionRows, filled, until_next_table
@@ -272,7 +272,7 @@ def _open_table(text: _Text, *, name: str, has_header: bool | None) -> OpenTable
     if not recs.rows:
         raise InputError(f"{path}: empty table (only blank lines)")
     table_start, table_line = recs.start_byte[0], recs.start_line[0]
-    titles = _title_records(recs.rows)
+    titles = _title_records(recs.rows, whole=final)
     notes: tuple[str, ...] = ()
     if titles:
         title = " / ".join(" ".join(" ".join(row).split()) for row in recs.rows[:titles] if any(c.strip() for c in row))
@@ -311,6 +311,9 @@ def _open_table(text: _Text, *, name: str, has_header: bool | None) -> OpenTable
         text_start=bom,
         notes=notes,
         decimal_comma=dialect.delimiter == ";",
+        # Only where the table's first rows show a decimal comma: pandas' ``to_csv(sep=";")``
+        # writes 52.517 for a latitude, a decimal point.
+        grouping_dots=dialect.delimiter == ";" and _decimal_comma_cells(recs.rows[1:] if header else recs.rows),
     )
     table.batches = _stream_batches(
         stream,
@@ -331,13 +334,14 @@ def _open_table(text: _Text, *, name: str, has_header: bool | None) -> OpenTable
     return table
 
 
-def _title_records(rows: list[list[str]]) -> int:
+def _title_records(rows: list[list[str]], *, whole: bool = False) -> int:
     """How many records at the top are a title above the table, not its header nor its data (a
     report's name, an export's ``# units: EUR`` line, Excel's ``Sales 2023,,,`` and ``,,,``):
     up to :data:`MAX_TITLE_RECORDS` of one cell of words (or none: a blank record) or a label and
     its value (``Source:,ONS``), when a record of two or more cells follows them and one more
-    after it. A lone word or a value is a row's first cell, not a title (a table of names whose
-    first rows have no phone numbers yet)."""
+    after it, or, when ``rows`` are the ``whole`` table, a last record of column names (an empty
+    report: a header alone, refused as such). A lone word or a value is a row's first cell, not
+    a title (a table of names whose first rows have no phone numbers yet)."""
     count = 0
     while count < len(rows) and _title_like(rows[count]):
         count += 1
@@ -345,7 +349,9 @@ def _title_records(rows: list[list[str]]) -> int:
             return 0  # more than a title: a sheet of notes, not to be guessed at
     rest = rows[count:]
     titled = any(c.strip() for row in rows[:count] for c in row)
-    if not count or not titled or len(rest) < 2 or sum(1 for c in rest[0] if c.strip()) < 2:
+    if not count or not titled or not rest or sum(1 for c in rest[0] if c.strip()) < 2:
+        return 0
+    if len(rest) == 1 and not (whole and names_only(rest[0])):
         return 0
     return count
 
@@ -534,6 +540,15 @@ def _decimal_commas(sample: str) -> bool:
     """Whether every comma of ``sample`` stands between two digits."""
     commas = len(_COMMA.findall(sample))
     return bool(commas) and len(_DECIMAL_COMMA.findall(sample)) == commas
+
+
+_COMMA_NUMBER = re.compile(r"\s*[-+]?(\d{1,3}(\.\d{3})+|\d+),\d+\s*")
+
+
+def _decimal_comma_cells(rows: Sequence[Sequence[str]]) -> bool:
+    """Whether some cell of ``rows`` is a number written with a decimal comma (``12,90``,
+    ``1.234,50``): then the file's dots group thousands (``1.250`` is 1250)."""
+    return any(_COMMA_NUMBER.fullmatch(cell) for row in rows for cell in row)
 
 
 # --- the stream of batches ------------------------------------------------------------------

@@ -16,7 +16,7 @@ few megabytes:
 
 Text figures are tallied for text columns only: a column that looks like numbers (or dates) in
 its first batches and turns to text later has distinct and most-common counts that cover the
-rows from there on (shown with ``~``).
+rows from there on (shown with ``~``, the most common values "from row N on").
 """
 
 from __future__ import annotations
@@ -66,9 +66,11 @@ class ColumnProfile:
     _unmerged_size: int = 0
     distinct_capped: bool = False
     distinct_partial: bool = False  # the column turned to text late: counts cover later rows
+    tallied_from: int = 1  # the first data row its text figures count (past 1 when partial)
     top_tracked: bool = True  # False once the values proved mostly distinct
     _text_seen: bool = False
     decimal_comma: bool = False  # a European file (``;`` between cells): ``1.234,5`` is a number
+    grouping_dots: bool = False  # and its rows showed decimal commas: ``1.250`` is 1250
 
     @property
     def kind(self) -> str:
@@ -127,6 +129,7 @@ class ColumnProfile:
             # Earlier batches looked like numbers or dates; their values were not tallied.
             self.top_exact = False
             self.distinct_partial = True
+            self.tallied_from = seen_before + (self.missing - n_missing) + 1
         self._text_seen = True
         self._add_text(len(values), values=values)
 
@@ -140,7 +143,8 @@ class ColumnProfile:
                 self.dated = False  # earlier values were numbers, so this is no date column
 
     def _add_numbers(self, values: pa.Array) -> None:
-        numbers = _as_numbers(values, try_int=self.integer, decimal_comma=self.decimal_comma)
+        numbers = _as_numbers(values, try_int=self.integer, decimal_comma=self.decimal_comma,
+                              grouping_dots=self.grouping_dots)
         if numbers is None:
             self.numeric = False
             if self.min is not None:
@@ -310,15 +314,18 @@ _EUROPEAN_NUMBER = r"^\s*[-+]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?\s*$"
 _GROUPED_NUMBER = r"^\s*[-+]?([1-9]\d{0,2}(\.\d{3})+|\d+)(,\d+)?\s*$"
 
 
-def _as_numbers(values: pa.Array, *, try_int: bool = True, decimal_comma: bool = False) -> pa.Array | list[int] | None:
+def _as_numbers(
+    values: pa.Array, *, try_int: bool = True, decimal_comma: bool = False, grouping_dots: bool = False
+) -> pa.Array | list[int] | None:
     """Integers (a list of Python ints when int64 cannot hold them), else decimals, else None
     when some value is not a number. With ``decimal_comma``, ``1.234,5`` and ``12,90`` are
-    decimals too (Excel's CSV where the comma is the decimal mark: ``;`` between cells)."""
+    decimals too (Excel's CSV where the comma is the decimal mark: ``;`` between cells), and
+    with ``grouping_dots`` (such a file whose rows showed decimal commas) ``1.250`` is 1250."""
     if try_int:
         numbers = _try_cast(values, pa.int64())
         if numbers is not None and not _hexadecimal(values):
             return numbers
-    if decimal_comma and _holds(values, b".") and pc.all(pc.match_substring_regex(values, _GROUPED_NUMBER)).as_py():
+    if grouping_dots and _holds(values, b".") and pc.all(pc.match_substring_regex(values, _GROUPED_NUMBER)).as_py():
         # German Excel's ``1.250`` is 1250, not 1.25 as the float cast below would read it
         # (pandas' ``decimal=",", thousands="."``).
         return _european(values, try_int=try_int)
@@ -464,7 +471,10 @@ def _render_column(col: ColumnProfile) -> str:
     if common and common[0][1] > 1:
         mark = "" if col.top_exact else "~"
         shown = ", ".join(f"{_short(value)} ({mark}{count})" for value, count in common)
-        return f"{head}; {distinct} distinct; most common: {shown}"
+        # (A column that turned to text late was tallied from there: its earlier rows' values
+        # could rank otherwise, so the list says which rows it counts.)
+        among = f" from row {col.tallied_from:,} on" if col.distinct_partial else ""
+        return f"{head}; {distinct} distinct; most common{among}: {shown}"
     return f"{head}; {distinct} distinct (every value different)"
 
 
@@ -525,9 +535,12 @@ class TableProfiler:
 
     def __init__(
         self, name: str, columns: list[str], *, generated_header: bool = False, decimal_comma: bool = False,
-        totals: bool = True,
+        grouping_dots: bool = False, totals: bool = True,
     ) -> None:
-        self.profile = TableProfile(name, [ColumnProfile(c, decimal_comma=decimal_comma) for c in columns], generated_header)
+        self.profile = TableProfile(
+            name, [ColumnProfile(c, decimal_comma=decimal_comma, grouping_dots=grouping_dots) for c in columns],
+            generated_header,
+        )
         self.totals = totals
         self._held: list[pa.Array] | None = None  # a batch's last row that may be the table's total
         self._held_label = ""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 
-from core.table_batch import detect_header, looks_like_value, values_below
+from core.table_batch import detect_header, looks_like_value, names_only, values_below
 from core.table_values import NA_MARKERS
 
 class SectionRows:
@@ -158,15 +158,17 @@ def filled(cells: list[str]) -> int:
     return sum(1 for c in cells if c.strip())
 
 
-def title_rows(sample: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
+def title_rows(sample: list[tuple[int, list[str]]], *, whole: bool = False) -> list[tuple[int, list[str]]]:
     """The rows (up to five) above a sheet's table that hold one cell each (a report's title,
-    a date line), when a row of two or more cells follows them and one more row after it: they
-    are no header and no data."""
+    a date line), when a row of two or more cells follows them and one more row after it, or,
+    when ``sample`` is the ``whole`` table, a last row of column names (an empty report's
+    template: a header alone): they are no header and no data."""
     count = 0
     while count < len(sample) and count < 5 and filled(sample[count][1]) == 1:
         count += 1
     rest = sample[count:]
-    if count and len(rest) >= 2 and filled(rest[0][1]) >= 2:
+    alone = whole and len(rest) == 1 and names_only(rest[0][1])
+    if count and (len(rest) >= 2 or alone) and filled(rest[0][1]) >= 2:
         return sample[:count]
     # Labels beside their values (``Report | Sales 2024``, ``Currency | EUR``) above a table at
     # least twice as wide: a report's facts, not its header.

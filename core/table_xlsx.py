@@ -77,7 +77,7 @@ def read_xlsx_tables(stream: BinaryIO, *, path: str, name: str, has_header: bool
         # openpyxl warns about styles and extensions it ignores; none of that matters here.
         warnings.simplefilter("ignore")
         try:
-            book = openpyxl.load_workbook(stream, read_only=True, data_only=True)
+            book = _load_workbook(stream)
         except _BROKEN as exc:
             raise InputError(f"{path}: not a readable .xlsx workbook ({_brief(exc)})") from None
     try:
@@ -193,6 +193,21 @@ def _not_zip(head: bytes) -> str:
 def _is_bomb(info: zipfile.ZipInfo) -> bool:
     """A big member that expands more than any workbook's XML does (a bomb)."""
     return info.file_size > _BOMB_MIN_BYTES and info.file_size > MAX_RATIO * max(info.compress_size, 1)
+
+
+def _load_workbook(stream: BinaryIO) -> Any:
+    """The workbook, read-only, with cached values for formulas, and without its chart sheets:
+    they hold no table, and openpyxl fails on one that holds no chart (an ``AttributeError``
+    from its reader)."""
+    from openpyxl.reader.excel import ExcelReader
+
+    class _Reader(ExcelReader):  # type: ignore[misc]
+        def read_chartsheet(self, sheet: Any, rel: Any) -> None:
+            del sheet, rel  # not read
+
+    reader = _Reader(stream, read_only=True, data_only=True)
+    reader.read()
+    return reader.wb
 
 
 def _brief(exc: BaseException) -> str:
@@ -415,7 +430,8 @@ def _open_sheet(
             break
     if not sample:
         return None
-    title = title_rows(sample) if has_header is not False else []  # "no header": every row is data
+    # (A sample shorter than asked for is the whole table; "no header": every row is data.)
+    title = title_rows(sample, whole=len(sample) < _HEADER_SAMPLE_ROWS) if has_header is not False else []
     sample = sample[len(title) :]
     # The table's left edge: the leftmost column any of the top rows uses (rows of two cells or
     # more, when there are such: a note in column A beside a table from B is no column of it).

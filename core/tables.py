@@ -234,7 +234,7 @@ def profile_tables(source: SourceFile, *, has_header: bool | None = None) -> lis
     with open_tables(source, has_header=has_header) as tables:
         for table in tables:
             profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header,
-                                     decimal_comma=table.decimal_comma)
+                                     decimal_comma=table.decimal_comma, grouping_dots=table.grouping_dots)
             for batch in table.batches:
                 profiler.add(batch.columns, batch.text_columns)
             profiles.append(profiler.finish(table.notes))
@@ -285,26 +285,54 @@ def _preview_frame(table: OpenTable, max_rows: int) -> pd.DataFrame:
         pa.concat_arrays([p[j] for p in parts]) if parts else pa.array([], type=pa.string())  # (a header alone)
         for j in range(len(table.columns))
     ]
-    profiler = TableProfiler(table.name, list(table.columns), totals=False)
+    profiler = TableProfiler(table.name, list(table.columns), decimal_comma=table.decimal_comma,
+                             grouping_dots=table.grouping_dots, totals=False)
     profiler.add(columns, texts)
     frame = pa.table(columns, names=list(table.columns)).to_pandas()
     decimals: dict[str, int] = {}
     for stats in profiler.profile.columns:
         values = frame[stats.name]
+        present = values.where(~values.isin(NA_MARKERS))
         if stats.kind in ("integer", "decimal"):
-            written = written_decimals(values[~values.isin(NA_MARKERS)])
+            if table.decimal_comma and _european(present, table.grouping_dots):
+                continue  # ``1.234,50``, ``1.250`` (1250): shown as written, as the chunks hold them
+            written = written_decimals(present.dropna())
             if written == -1:  # shown as a number, some cells would not read as they are written
                 continue
-            frame[stats.name] = pd.to_numeric(values.where(~values.isin(NA_MARKERS)), errors="coerce")
+            frame[stats.name] = pd.to_numeric(present, errors="coerce")
             if written:
                 decimals[stats.name] = written
         elif stats.kind == "date":
-            frame[stats.name] = pd.to_datetime(values.where(~values.isin(NA_MARKERS)), format="ISO8601", errors="coerce")
+            dates = _dates(present)
+            if dates is not None:  # (else the cells stay as written: never a blank for a date)
+                frame[stats.name] = dates
     frame.index = pd.RangeIndex(1, taken + 1, name="row")
     frame.attrs["encoding"] = table.read_as
     frame.attrs["decimals"] = decimals
     frame.attrs["more"] = more
     return frame
+
+
+def _european(cells: pd.Series, grouping_dots: bool) -> bool:
+    """Whether a ``;``-separated file's number cells are written as its profile reads them the
+    European way: with a decimal comma (``1.234,50``), or with dots that group thousands
+    (``1.250``, 1250) in a file whose rows show decimal commas."""
+    text = cells.dropna().astype(str).str.strip()
+    if text.str.contains(",", regex=False).any():
+        return True
+    return grouping_dots and text.str.contains(".", regex=False).any() and text.str.fullmatch(_GROUPED_DOTS).all()
+
+
+_GROUPED_DOTS = r"[-+]?([1-9]\d{0,2}(\.\d{3})+|\d+)"
+
+
+def _dates(cells: pd.Series) -> pd.Series | None:
+    """ISO 8601 date cells as timestamps, or None when some cell is not one (Europe's
+    ``31.12.2024``, which the profile reads too: shown as written, as the chunks hold it)."""
+    import pandas as pd
+
+    dates = pd.to_datetime(cells, format="ISO8601", errors="coerce")
+    return None if (dates.isna() & cells.notna()).any() else dates
 
 
 def written_decimals(cells: Iterable[object]) -> int:
@@ -357,7 +385,7 @@ class _TableChunker:
         self.prefix = self.crumb + self.header + "\n"
         self.prefix_size = self.sizer.measure(self.prefix)
         self.profiler = TableProfiler(table.name, list(table.columns), generated_header=table.generated_header,
-                                     decimal_comma=table.decimal_comma)
+                                     decimal_comma=table.decimal_comma, grouping_dots=table.grouping_dots)
         # A row chunk's flags, by (oversized, ragged).
         self._flag_sets = {
             (over, rag): tuple(sorted(

@@ -340,6 +340,22 @@ def test_profile_across_many_batches_agrees_with_pandas_and_with_one_batch(tmp_p
     ]
 
 
+def test_a_column_that_turns_to_text_late_says_which_rows_its_most_common_values_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Dates for 4,000 rows, then a word: the most-common list counted only the rows from the
+    # batch of the word on, and ranked as if it were the whole column.
+    lines = ["id,d"] + [f"{i},2024-01-{1 + i % 3:02d}" for i in range(4000)] + ["4000,not a date"]
+    lines += [f"{i},2024-02-{1 + i % 2:02d}" for i in range(4001, 4600)]
+    monkeypatch.setattr(core.table_csv, "SAMPLE_BYTES", 32768)
+    monkeypatch.setattr(core.table_csv, "BLOCK_BYTES", 32768)
+    profile = _profile_text(chunk_table_source(on_disk(tmp_path, "late.csv", "\n".join(lines) + "\n"),
+                                               ChunkSettings(table_rows=500), "syntax"))
+    (line,) = [text for text in profile.splitlines() if text.startswith("- d (text)")]
+    first = int(re.search(r"most common from row ([\d,]+) on: ", line)[1].replace(",", ""))
+    assert 1 < first <= 4001 and "~" in line
+
+
 def test_a_stray_quote_that_joins_rows_into_one_cell_is_noted(tmp_path: Path) -> None:
     # ``2,"b`` opened a cell that took rows 3 and 4 into it: 3 rows, silently (pandas too).
     chunks = chunk_table_source(on_disk(tmp_path, "m.csv", 'id,name\n1,"a"\n2,"b\n3,c\n4,"d"\n5,e\n'), ChunkSettings(), "syntax")
@@ -689,6 +705,9 @@ def test_the_preview_shows_numbers_as_their_cells_write_them(tmp_path: Path) -> 
         ("blank.csv", b"\n\n   \n", "empty"),
         ("header.csv", b"region,product,revenue\n", "only a header row"),
         ("header_blank.csv", b"region,product,revenue\n\n\n", "only a header row"),
+        # An empty report: its title (padded with commas, as Excel saves it) took the header's
+        # place and the column names were chunked as its one row.
+        ("titled_header.csv", b"Monthly report,,\nregion,amount,date\n", "only a header row"),
         ("long.csv", b"a,b\n1,2\n3,4,5\n", "line 3: 3 cells in a table of 2 columns"),
         ("binary.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)), "binary data"),
         ("wide.csv", b"\xff\xfe" + "a,b\n1,2\n".encode("utf-16-le") + b"\x00\xd8", "not valid UTF-16 text"),
@@ -1241,6 +1260,18 @@ def test_sheet_errors_name_a_sheet_whose_title_holds_a_hash(tmp_path: Path) -> N
         chunk_table_source(load_file(tmp_path / "wide.xlsx"), ChunkSettings(), "syntax")
 
 
+def test_an_empty_chart_sheet_is_passed_over_like_any_chart_sheet(tmp_path: Path) -> None:
+    # openpyxl's reader fails on a chart sheet that holds no chart: the workbook was refused
+    # with "not a readable .xlsx workbook ('list' object has no attribute 'find')".
+    book = openpyxl.Workbook()
+    for row in (["region", "revenue"], ["North", 10], ["South", 12]):
+        book.active.append(row)
+    book.create_chartsheet("Chart")
+    book.save(tmp_path / "charted.xlsx")
+    chunks = chunk_table_source(load_file(tmp_path / "charted.xlsx"), ChunkSettings(), "syntax")
+    assert {c.symbol for c in chunks} == {"charted.xlsx#Sheet"} and _cells([c for c in chunks if c.kind == "table_rows"])
+
+
 def test_xlsx_without_data_is_refused(tmp_path: Path) -> None:
     book = openpyxl.Workbook()
     book.active.append(["only", "a", "header"])
@@ -1248,6 +1279,14 @@ def test_xlsx_without_data_is_refused(tmp_path: Path) -> None:
     book.save(tmp_path / "thin.xlsx")
     with pytest.raises(InputError, match=r"no sheet holds data rows \(only a header row in 'Sheet'\)"):
         chunk_table_source(load_file(tmp_path / "thin.xlsx"), ChunkSettings(), "syntax")
+    # A report's template: a title, a blank row and the column names, no rows yet.
+    book = openpyxl.Workbook()
+    book.active["A1"] = "Sales report March 2024"
+    book.active.append([])
+    book.active.append(["Region", "Amount", "Date"])
+    book.save(tmp_path / "template.xlsx")
+    with pytest.raises(InputError, match=r"no sheet holds data rows \(only a header row in 'Sheet'\)"):
+        chunk_table_source(load_file(tmp_path / "template.xlsx"), ChunkSettings(), "syntax")
 
 
 def test_a_sheet_of_a_header_alone_is_a_table_of_no_rows_beside_the_data(tmp_path: Path) -> None:
@@ -1905,6 +1944,35 @@ def test_a_european_csv_reads_a_dot_between_thousands_as_grouping_not_as_a_decim
     # In a comma-separated file a dot is a decimal point, whatever follows it.
     assert "- b (decimal): 2 values, 0 missing; min 1.25, max 2" in _profile_text(
         chunk_table_source(on_disk(tmp_path, "c.csv", "a,b\nx,1.250\ny,2.000\n"), ChunkSettings(), "syntax"))
+
+
+def test_a_semicolon_file_with_decimal_points_keeps_them_as_decimal_points(tmp_path: Path) -> None:
+    # pandas' to_csv(sep=";") writes 52.517 for a latitude. Every ";" file read its dots as
+    # grouping thousands: the profile said min 48137, total 154205 (1,000 times too large).
+    frame = pd.DataFrame({"city": ["Berlin", "Munich", "Hamburg"], "lat": [52.517, 48.137, 53.551],
+                          "lon": [13.389, 11.575, 9.993]})
+    text = frame.to_csv(sep=";", index=False)
+    profile = _profile_text(chunk_table_source(on_disk(tmp_path, "geo.csv", text), ChunkSettings(), "syntax"))
+    assert f"- lat (decimal): 3 values, 0 missing; min 48.137, max 53.551, total (sum) {frame['lat'].sum():g}" in profile
+    assert "- lon (decimal): 3 values, 0 missing; min 9.993, max 13.389" in profile
+    # A decimal comma in the first rows makes it a European file: 1.250 is 1250 there.
+    mixed = "Artikel;Menge;Preis\nSchrauben;1.250;0,05\nMuttern;2.000;0,04\n"
+    assert "- Menge (integer): 2 values, 0 missing; min 1250, max 2000, total (sum) 3250" in _profile_text(
+        chunk_table_source(on_disk(tmp_path, "de.csv", mixed), ChunkSettings(), "syntax"))
+
+
+def test_a_european_files_preview_shows_its_dates_and_numbers_as_written(tmp_path: Path) -> None:
+    # The preview blanked every 31.12.2024 (NaT: an ISO 8601 conversion), and showed German
+    # Excel's 1.250 (1250, as the profile reads it) as the number 1.25.
+    text = "Name;Datum;Betrag;Menge\nA;31.12.2024;1,5;1.250\nB;01.02.2024;2,5;2.000\n"
+    preview = read_table_preview(on_disk(tmp_path, "de.csv", text))["de.csv"]
+    assert preview["Datum"].tolist() == ["31.12.2024", "01.02.2024"]
+    assert preview["Betrag"].tolist() == ["1,5", "2,5"] and preview["Menge"].tolist() == ["1.250", "2.000"]
+    profile = _profile_text(chunk_table_source(on_disk(tmp_path, "de.csv", text), ChunkSettings(), "syntax"))
+    assert "Datum (date)" in profile and "Menge (integer)" in profile
+    # ISO dates and a ";" file's decimal points still convert.
+    iso = read_table_preview(on_disk(tmp_path, "iso.csv", "d;x\n2024-12-31;52.517\n2024-02-01;48.137\n"))["iso.csv"]
+    assert str(iso["d"].dtype).startswith("datetime64") and iso["x"].tolist() == [52.517, 48.137]
 
 
 def test_a_last_row_labelled_total_is_kept_as_a_row_but_left_out_of_the_figures(
