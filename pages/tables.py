@@ -129,10 +129,16 @@ if rows_over:
                    f"{largest:,}{unit}): rows per chunk ({settings.table_rows}) is kept whatever the size. Lower it, "
                    "or set it to 0 to cut by the budget.")
     elif all(c.row_start == c.row_end for c in rows_over):
-        st.warning(f"One row with the column names is already longer than the model reads ({limit} tokens; up to "
-                   f"{largest:,}{unit}): each of these {len(rows_over):,} chunks holds a single row, flagged oversized, "
-                   "and the model cuts off its end. The naive windows fit only because they drop the column names. "
-                   "A table this wide needs a model that reads more, or fewer columns.")
+        # (A row can be long for its many columns or for one long cell: the advice covers both.
+        # Naive windows fit only where they cut no row, having dropped the column names.)
+        naive_fit = not metrics["fixed"].over_model_limit and not metrics["fixed"].rows_split
+        st.warning(common.plural(len(rows_over), "A row", "{n} rows") + " with the column names "
+                   + ("is" if len(rows_over) == 1 else "are each") + f" already longer than the model reads ({limit} "
+                   f"tokens; up to {largest:,}{unit}): "
+                   + common.plural(len(rows_over), "its chunk holds it alone", "each chunk holds one alone")
+                   + ", flagged oversized, and the model cuts off the end. "
+                   + ("The naive windows fit only because they drop the column names. " if naive_fit else "")
+                   + "Shorten the longest cells or keep fewer columns, or use a model that reads more.")
     else:
         st.warning(f"{len(rows_over):,} table chunks are longer than the model reads ({limit} tokens; up to "
                    f"{largest:,}{unit}): lower the budget to {limit} tokens or less.")

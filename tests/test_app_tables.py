@@ -178,12 +178,25 @@ def test_table_chunks_over_the_models_limit_are_explained(tables: AppTest) -> No
     # chunk was "oversized" and "over model limit" while the naive windows showed 0, unexplained.
     tables.selectbox(key="table").set_value("weather_stations.csv").run()
     assert not tables.exception
-    assert any("One row with the column names is already longer than the model reads" in w.value for w in tables.warning)
+    wide = [w.value for w in tables.warning if "with the column names are each already longer than the model" in w.value]
+    assert wide and "The naive windows fit only because they drop the column names" in wide[0]
     tables.selectbox(key="table").set_value("sales.csv").run()
     assert not tables.warning
     tables.number_input(key="rows").set_value(10).run()
     tables.selectbox(key="fmt").set_value("records").run()
     assert any("rows per chunk (10) is kept whatever the size" in w.value for w in tables.warning)
+
+
+def test_one_long_cell_over_the_models_limit_is_explained_without_blaming_the_columns(tables: AppTest) -> None:
+    # Three columns, one long cell: the warning said "these 1 chunks", "a table this wide", and
+    # that the naive windows fit, while they cut the row in two.
+    text = "id,text,n\n1," + " ".join(["stock order"] * 400) + ",5\n2,short,6\n"
+    tables.radio(key="tsource").set_value("Upload").run()
+    tables.file_uploader(key="upload_table").upload("notes.csv", text.encode(), "text/csv").run()
+    assert not tables.exception
+    (warning,) = [w.value for w in tables.warning if "already longer than the model reads" in w.value]
+    assert warning.startswith("A row with the column names is already longer") and "its chunk holds it alone" in warning
+    assert "naive windows fit" not in warning and "these 1" not in warning and "wide" not in warning
 
 
 def test_a_cell_of_a_megabyte_is_drawn_cut_short(tables: AppTest) -> None:
