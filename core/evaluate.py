@@ -420,6 +420,19 @@ def _union_length(spans: list[tuple[int, int]]) -> int:
     return total
 
 
+def _blank_gaps(spans: list[tuple[int, int]], target: Target) -> int:
+    """How many bytes of ``target`` no span covers and that are whitespace only, run by run
+    (0 when the target's bytes are not known)."""
+    if len(target.data) != target.end_byte - target.start_byte:
+        return 0
+    total, at = 0, target.start_byte
+    for a, b in [*sorted(spans), (target.end_byte, target.end_byte)]:
+        if a > at and not target.data[at - target.start_byte : a - target.start_byte].strip():
+            total += a - at
+        at = max(at, b)
+    return total
+
+
 def span_metrics(chunks: Sequence[Chunk], target: Target) -> tuple[float, float, float]:
     """(recall, precision, iou) of the target's bytes against the union of the chunks' spans."""
     target_len = target.end_byte - target.start_byte
@@ -434,6 +447,11 @@ def span_metrics(chunks: Sequence[Chunk], target: Target) -> tuple[float, float,
     same = spans_by_path.get(target.path, [])
     clipped = [(max(a, target.start_byte), min(b, target.end_byte)) for a, b in same]
     hit = _union_length([(a, b) for a, b in clipped if b > a])
+    if hit:
+        # The blank lines between a split definition's parts are in no chunk: they are not text
+        # the answer misses (as whole@k reads it), and they join the pieces retrieved.
+        gaps = _blank_gaps([(a, b) for a, b in clipped if b > a], target)
+        hit, retrieved = hit + gaps, retrieved + gaps
     recall = hit / target_len if target_len else 0.0
     precision = hit / retrieved if retrieved else 0.0
     union = retrieved + target_len - hit

@@ -238,6 +238,18 @@ def test_blank_edge_lines_do_not_count_against_whole() -> None:
     assert span_metrics([chunk], goal)[0] == 1.0
 
 
+def test_the_blank_lines_between_a_split_answers_parts_are_not_missed_text() -> None:
+    # A function returned whole in two parts, a blank line between them in no chunk: recall
+    # was 0.9992 beside whole@k 1.0.
+    goal = target(11, 19)  # line 15 is blank
+    parts = [make_chunk(11, 14), make_chunk(16, 19)]
+    assert span_metrics(parts, goal) == (1.0, 1.0, 1.0)
+    # A gap of text is still missed, and nothing retrieved is still nothing.
+    recall, precision, _ = span_metrics([make_chunk(11, 12), make_chunk(16, 19)], goal)
+    assert recall < 1.0 and precision == 1.0
+    assert span_metrics([make_chunk(30, 34)], goal) == (0.0, 0.0, 0.0)
+
+
 def test_context_is_filled_in_rank_order_and_counts_split_targets() -> None:
     goal = target(11, 19)
     parts = [make_chunk(11, 14, size=400), make_chunk(30, 34, size=500), make_chunk(16, 19, size=300)]
