@@ -35,4 +35,10 @@ PAGES = [
 for extra in common.optional_pages():
     PAGES.append(extra)
 
-st.navigation(PAGES).run()
+# Said to the page it runs (common.leave_legacy_page_mode): a page run without it is no run of
+# app.py's (Streamlit's legacy page mode) and reruns.
+st.session_state[common.VIA_APP] = True
+try:
+    st.navigation(PAGES).run()
+finally:
+    st.session_state[common.VIA_APP] = False

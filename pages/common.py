@@ -199,18 +199,31 @@ def write_url(defaults: dict[str, object]) -> None:
         st.query_params.from_dict(wanted)
 
 
+# True while app.py runs a page (it sets it around ``st.navigation``): a page run without it was
+# started by Streamlit's legacy page mode (see below).
+VIA_APP = "_ce_run_via_app"
+_LEGACY_RERUN = "_ce_legacy_rerun"
+
+
 def leave_legacy_page_mode() -> None:
     """Make Streamlit run app.py's ``st.navigation`` even when a page URL is the first visit.
 
     Streamlit treats a ``pages/`` folder beside the entry point as its legacy multipage layout
     until some run calls ``st.navigation``; a server whose first visitor opens ``/explore``
     would run the page file alone (no page config, a file-list menu). The design fixes the
-    folder's name, so each page switches the process to ``st.navigation`` and reruns.
+    folder's name, so a page run that app.py did not start switches the process to
+    ``st.navigation`` and reruns. Every such session reruns, not only the one that switched:
+    when a room opens a link at once on a fresh server, the sessions whose first runs began
+    before the switch found it made, and kept the file-list menu until their next rerun.
     """
     from streamlit.runtime.pages_manager import PagesManager
 
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
+    if st.session_state.get(VIA_APP):
+        st.session_state.pop(_LEGACY_RERUN, None)
+        return
+    PagesManager.uses_pages_directory = False
+    if not st.session_state.get(_LEGACY_RERUN):  # once: a page run on its own (``streamlit run pages/x.py``) goes on
+        st.session_state[_LEGACY_RERUN] = True
         st.rerun()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -37,11 +38,11 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``streamlit run app.py`` on a free loopback port; yields its base URL."""
+@contextlib.contextmanager
+def serve(data: Path) -> Iterator[str]:
+    """``streamlit run app.py`` on a free loopback port, its data under ``data``; yields its
+    base URL once it answers."""
     port = _free_port()
-    data = tmp_path_factory.mktemp("appdata")
     env = {**os.environ, "CHUNK_EXPLORER_DATA": str(data), "PYTHONPATH": str(ROOT)}
     log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
     process = subprocess.Popen(
@@ -61,9 +62,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     else:
         process.kill()
         pytest.fail(f"streamlit did not start: {(data / 'server.log').read_text()[-2000:]}")
-    yield url
-    stop_process(process, timeout=20)
-    log.close()
+    try:
+        yield url
+    finally:
+        stop_process(process, timeout=20)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app's server for the session's browser tests; yields its base URL."""
+    with serve(tmp_path_factory.mktemp("appdata")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

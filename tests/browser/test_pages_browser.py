@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser import cut_short, page_at
 from tests.helpers import ROOT
@@ -74,3 +76,20 @@ def test_evaluate_draws_a_chart_per_metric_within_the_pages_width(browser, serve
         assert all(box["left"] >= 0 and box["right"] <= width + 1 for box in boxes), boxes
         rows = len({round(box["top"]) for box in boxes})
         assert rows > 1 if width == 420 else rows == 1, boxes  # wrapped on a phone, one row on a desktop
+
+
+def test_a_room_opening_page_links_on_a_fresh_server_all_get_the_apps_menu(browser, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # A workshop starts with everyone opening a shared link at once. On a fresh server the first
+    # runs are Streamlit's legacy page mode (the page file alone: a menu of pages/'s files, no
+    # wide layout); only the session that switched the mode reran, the others kept that menu.
+    from tests.browser.conftest import serve
+
+    with serve(tmp_path) as url, contextlib.ExitStack() as stack:
+        pages = [stack.enter_context(page_at(browser, 1280)) for _ in range(3)]
+        for page, path in zip(pages, ("/tables", "/evaluate", "/retrieve?project=py_inventory")):
+            page.goto(f"{url}{path}", wait_until="commit")  # (all three first runs at once)
+        for page in pages:
+            menu = page.locator('[data-testid="stSidebarNav"]')
+            expect(menu).to_contain_text("Explore code", timeout=120_000)
+            page.wait_for_timeout(1500)  # (a legacy run's menu would come with the run's first messages)
+            assert "common" not in menu.inner_text() and "Explore code" in menu.inner_text()
