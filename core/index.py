@@ -373,7 +373,7 @@ def connect(db: Path, *, fresh: bool = False) -> Any:
             client.heartbeat()
         except Exception as exc:  # noqa: BLE001 - connection failures come as many types
             raise StoreError(
-                f"cannot reach the Chroma server at {where} (from {ENV_HOST}/{ENV_PORT}): {exc}. Start it "
+                f"cannot reach the Chroma server at {where} (from {ENV_HOST}/{ENV_PORT}; {str(exc).strip()}). Start it "
                 f"with `chroma run --path DIR --host {host or 'localhost'} --port {port_number}`, or unset "
                 f"{ENV_HOST} and {ENV_PORT} to use the data folder directly"
             ) from None
@@ -445,7 +445,7 @@ def _chroma_failure(what: str, exc: Exception) -> str:
     if address and _lost_connection(exc):
         host, _, port = address.rpartition(":")
         return (
-            f"lost the Chroma server at {address} (from {ENV_HOST}/{ENV_PORT}) while {what}: {str(exc).rstrip('.')}. "
+            f"lost the Chroma server at {address} (from {ENV_HOST}/{ENV_PORT}) while {what} ({str(exc).strip()}). "
             f"What was indexed before is kept; start the server again (`chroma run --path DIR --host {host} "
             f"--port {port}`) and re-run"
         )
