@@ -903,6 +903,25 @@ def in_turn(slot: TurnSlot, waiting: Callable[[bool], None] | None = None, who: 
         slot.lock.release()
 
 
+def waiting_words(mine: bool, what: str = "index") -> str:
+    """A progress bar's words while a page waits for the embedding turn: for its own earlier run,
+    stopping after a change of settings, or for another run (another user's, or this browser's
+    from before a reload: a reload is a new session, and it cannot be told from another user)."""
+    if mine:
+        return f"Waiting: this page's {what} for the settings before your change is stopping…"
+    return (f"Waiting: another index or evaluation is running on this server (another user's, or yours from before "
+            f"a reload). This {what} starts when it is done…")
+
+
+@contextlib.contextmanager
+def embedding_turn(waiting: Callable[[bool], None] | None = None) -> Iterator[None]:
+    """This session's turn to embed (index or evaluate), one at a time per server: thirty
+    sessions embedding at once exhausted memory under the load test. ``waiting`` is called
+    first when another run holds the turn (see :func:`in_turn`)."""
+    with in_turn(_indexing_slot(), waiting, this_session()):
+        yield
+
+
 def index_corpus(  # type: ignore[no-untyped-def]
     files: list[SourceFile], settings: ChunkSettings, label: str, progress, waiting: Callable[[bool], None] | None = None
 ) -> dict:
@@ -917,9 +936,8 @@ def index_corpus(  # type: ignore[no-untyped-def]
     from core.index import collection_name
 
     names = {s: collection_name(label, key, s, settings) for s in STRATEGIES}
-    # One indexing at a time per server: thirty sessions embedding at once exhausted memory
-    # under the load test; the others wait and then find the embeddings cached.
-    with in_turn(_indexing_slot(), waiting, this_session()):
+    # The others wait, and then find the embeddings cached.
+    with embedding_turn(waiting):
         reports = store().index(chunks, embedder(settings.model), label=label, key=key, settings=settings,
                                 progress=progress)
     return {"names": names, "reports": [r.to_dict() for r in reports], "key": key, "settings": settings.key()}

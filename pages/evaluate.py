@@ -134,9 +134,12 @@ def report_for(settings: ChunkSettings, strategies: tuple[str, ...] = common.STR
     def scored(strategy: str, done: int, total: int) -> None:
         move(strategy, 0.9 + 0.1 * done / total if total else 1.0, f"scoring {done:,}/{total:,} questions")
 
-    found = common.evaluation(query_hash, text, settings.model).run(
-        settings, strategies=strategies, modes=modes, k=k, context_tokens=int(context),
-        chunks={s: corpus_chunks(settings, s) for s in strategies}, progress=embedded, scored=scored)
+    # Its embedding takes the server's one turn, as Retrieve's indexing does (a room evaluating
+    # at once embedded side by side, and the page's own warning said the others wait).
+    with common.embedding_turn(lambda mine: bar.progress(span[0], text=label + common.waiting_words(mine, "evaluation"))):
+        found = common.evaluation(query_hash, text, settings.model).run(
+            settings, strategies=strategies, modes=modes, k=k, context_tokens=int(context),
+            chunks={s: corpus_chunks(settings, s) for s in strategies}, progress=embedded, scored=scored)
     if own:
         bar.empty()
     with lock:

@@ -53,9 +53,8 @@ if indexed is None or indexed.get("wanted") != wanted:
             bar.progress(done / total if total else 1.0, text=f"Embedding {strategy} chunks: {done}/{total} texts")
 
         try:
-            result = common.index_corpus(files, settings, label, on_progress, waiting=lambda mine: bar.progress(
-                0.0, text="Waiting: this page's index for the settings before your change is stopping…" if mine
-                else "Waiting: another user of this server is indexing. This index starts when theirs is done…"))
+            result = common.index_corpus(files, settings, label, on_progress,
+                                         waiting=lambda mine: bar.progress(0.0, text=common.waiting_words(mine)))
         except ChunkExplorerError as exc:
             bar.empty()
             common.error(exc)

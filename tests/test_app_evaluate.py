@@ -204,3 +204,30 @@ def test_the_page_and_the_cli_give_the_same_figures(evaluate: AppTest, capsys: p
             if name in frame.columns and isinstance(value, float):
                 assert shown[name] == pytest.approx(value, abs=1e-9), (row["strategy"], row["mode"], name)
     assert json.loads(out)["embeddings"]["embedded"] == 0, "the page's embeddings are the CLI's"
+
+
+def test_an_evaluation_waits_for_the_servers_embedding_turn(evaluate: AppTest, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Evaluate embedded beside Retrieve's indexing and other evaluations, while its warning said
+    # the others wait: it takes the same one-at-a-time turn now, and its bar says why it waits.
+    from pages import common
+
+    slot = common.TurnSlot()
+    slot.lock.acquire()  # another session is indexing
+    slot.holder = "another session"
+    told: list[str] = []
+    real = common.in_turn
+
+    def spying(held, waiting=None, who=None):  # type: ignore[no-untyped-def]
+        def other_finishes(mine: bool) -> None:
+            told.append(f"waiting, mine={mine}")
+            waiting(mine)  # the page's own notice (a TypeError here if it gave none)
+            slot.lock.release()
+
+        return real(held, other_finishes, who)
+
+    monkeypatch.setattr(common, "_indexing_slot", lambda: slot)
+    monkeypatch.setattr(common, "in_turn", spying)
+    evaluate.slider(key="eval_k").set_value(7).run()  # (a report not made yet)
+    assert not evaluate.exception
+    assert told == ["waiting, mine=False"]
+    assert set(evaluate.dataframe[0].value["strategy"]) == {"fixed", "syntax"}
