@@ -96,7 +96,7 @@ def add_commands(sub: argparse._SubParsersAction, add_chunk_options: Callable[[a
     evaluate = sub.add_parser("eval", help="retrieval metrics of an annotated query set per strategy and mode")
     evaluate.add_argument("path", type=input_path, help=_PATH_HELP)
     evaluate.add_argument("--queries", type=Path, required=True, help="JSONL: query, path, symbol or start_line/end_line; also: more right answers")
-    evaluate.add_argument("-k", type=int, default=5, help="cut-off of touched@k, whole@k, MRR (default 5)")
+    evaluate.add_argument("-k", type=int, default=5, help="cut-off of touched@k, whole@k, MRR (default 5; MRR's rank is the first result touching the answer)")
     evaluate.add_argument("--mode", choices=(*_MODE_CHOICES, "all"), default="all", help="default: all")
     evaluate.add_argument(
         "--context", type=int, default=1024,
@@ -311,6 +311,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     evaluation = Evaluation(corpus, queries, embedder, has_header=_header(args))
     for line, reason in evaluation.unresolved:
         _err(f"{args.queries}:{line}: skipped: {reason}")
+    for line, note in evaluation.notes:
+        _err(f"{args.queries}:{line}: note: {note}")
     if not evaluation.resolved:
         raise InputError(f"{args.queries}: none of the {len(queries)} queries has a target in {args.path}")
     options: dict[str, Any] = {
@@ -326,7 +328,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
             raise InputError(f"--sweep: no combination is valid settings (first: {table[0]['error']})")
         if args.json:  # (the shape of a single run's: its rows under "metrics", one per setting)
             unresolved = [{"line": line, "reason": reason} for line, reason in evaluation.unresolved]
-            data = {"settings": settings.to_dict(), "sweep": grid, "metrics": table, "unresolved": unresolved}
+            notes = [{"line": line, "note": note} for line, note in evaluation.notes]
+            data = {"settings": settings.to_dict(), "sweep": grid, "metrics": table, "unresolved": unresolved,
+                    "notes": notes}
             sys.stdout.write(json.dumps(data, indent=2) + "\n")
         else:
             sys.stdout.write(format_table(table))

@@ -633,6 +633,7 @@ class EvalReport:
     reused: int = 0  # chunk embeddings found in the cache
     embedded: int = 0  # chunk texts embedded now
     too_long: int = 0  # chunks longer than the model reads
+    notes: tuple[tuple[int, str], ...] = ()  # (query line, what to know) of questions scored
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (without per-query outcomes)."""
@@ -640,6 +641,7 @@ class EvalReport:
             "settings": self.settings.to_dict(),
             "metrics": [r.to_dict() for r in self.rows],
             "unresolved": [{"line": line, "reason": reason} for line, reason in self.unresolved],
+            "notes": [{"line": line, "note": note} for line, note in self.notes],
             "embeddings": {"reused": self.reused, "embedded": self.embedded, "too_long": self.too_long},
         }
 
@@ -659,14 +661,31 @@ class Evaluation:
         self.prepared = _Prepared(corpus)
         resolved: list[tuple[QuerySpec, tuple[Target, ...]]] = []
         unresolved: list[tuple[int, str]] = []
+        notes: list[tuple[int, str]] = []
         self._definitions: dict[str, list[Definition]] = {}
+        first_line: dict[tuple[str, tuple[Target, ...]], int] = {}
         for spec in queries:
             try:
-                resolved.append((spec, tuple(self._target(answer) for answer in spec.answers())))
+                targets = [self._target(replace(spec, also=()))]
             except InputError as exc:
                 unresolved.append((spec.line, str(exc)))
+                continue
+            try:
+                for position, answer in enumerate(spec.also, start=1):
+                    targets.append(self._target(answer))
+            except InputError as exc:
+                # (The question is left out, as one whose answer is not there: its figures would
+                # be scored against fewer answers than its author gave.)
+                unresolved.append((spec.line, f"its 'also' answer {position}: {exc}"))
+                continue
+            key = (spec.query, tuple(targets))
+            if key in first_line:
+                notes.append((spec.line, f"the same question and answer as line {first_line[key]}: it counts twice"))
+            first_line.setdefault(key, spec.line)
+            resolved.append((spec, tuple(targets)))
         self.resolved = resolved  # each query with its targets: its answer first, then its ``also`` ones
         self.unresolved = tuple(unresolved)
+        self.notes = tuple(notes)  # (query line, what to know) of questions that are scored
         # Per model (its cache key): the embedder and the queries' vectors. A settings' model
         # other than ``embedder``'s (a sweep over models) gets its own, over the same cache.
         self._models: dict[str, tuple[Embedder, Any]] = {}
@@ -820,7 +839,7 @@ class Evaluation:
                 outcomes.extend(mode_outcomes)
             if scored is not None:
                 scored(strategy, questions, questions)
-        return EvalReport(settings, tuple(rows), tuple(outcomes), self.unresolved, reused, embedded, too_long)
+        return EvalReport(settings, tuple(rows), tuple(outcomes), self.unresolved, reused, embedded, too_long, self.notes)
 
 
 def evaluate(

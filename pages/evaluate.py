@@ -37,7 +37,10 @@ common.intro(
     "**whole@k** is the share of questions whose answer comes back whole in one result among the top "
     "k (a function too big for one chunk comes back as all its parts, found by any of them); "
     "**in context** fills a prompt of the Context's tokens (1,024 by default) with results in rank "
-    "order, so big chunks cannot win by being big. The sweep tries several settings and highlights the best."
+    "order, so big chunks cannot win by being big. **touched@k** counts an answer found when any of the top k "
+    "overlaps it, and **MRR** is the mean of 1/rank of that first overlapping result: a window holding a piece "
+    "of the answer counts there, which is how fixed windows can lead on MRR while whole@k shows the piece is not "
+    "enough. The sweep tries several settings and highlights the best."
 )
 
 settings = common.current_settings()
@@ -189,6 +192,10 @@ if report.unresolved:
                      f"the figures cover the other {len(queries) - len(report.unresolved)}"):
         for line, reason in report.unresolved:
             st.markdown(f"- line {line}: {common.md(reason)}")
+if report.notes:
+    with st.expander(f"ℹ️ {common.plural(len(report.notes), 'A note', '{n} notes')} on the questions scored"):
+        for line, note in report.notes:
+            st.markdown(f"- line {line}: {common.md(note)}")
 # (A report made before is shown again as it was: its counts are those of the run that made it.)
 made = "When these figures were made (kept since, shown again without any work): " if kept else ""
 st.caption(f"{made}Embeddings: {report.embedded} computed, {report.reused} re-used from the cache"

@@ -66,6 +66,11 @@ def test_malformed_query_lines_are_named(evaluate: AppTest) -> None:
         evaluate.file_uploader(key="upload_queries").upload(name, data, "application/json").run()
         assert not evaluate.exception
         assert expected in " ".join(e.value for e in evaluate.error), name
+    # A question given twice is scored, and the page says it counts twice.
+    evaluate.file_uploader(key="upload_queries").upload("twice.jsonl", line * 2, "application/json").run()
+    assert not evaluate.exception and not evaluate.error
+    assert any(e.label.startswith("ℹ️ A note on the questions scored") for e in evaluate.expander)
+    assert any("the same question and answer as line 1: it counts twice" in m.value for m in evaluate.markdown)
 
 
 def test_a_small_sweep_highlights_the_best(evaluate: AppTest) -> None:

@@ -177,7 +177,7 @@ def test_eval_json_and_table(project: Path, tmp_path: Path, capsys: pytest.Captu
         "--mode", "vector", "--cache", str(cache), "--json",
     )
     data = json.loads(out)
-    assert set(data) == {"settings", "sweep", "metrics", "unresolved"} and data["sweep"] == {"budget": [48, 64]}
+    assert set(data) == {"settings", "sweep", "metrics", "unresolved", "notes"} and data["sweep"] == {"budget": [48, 64]}
     assert [row["budget"] for row in data["metrics"]] == [48, 64] and data["unresolved"][0]["line"] == 3
     # A grid of nothing but invalid settings evaluated nothing: an error, not a table of errors.
     code, out, err = run(capsys, "eval", str(project), "--queries", str(queries), "--sweep", "budget=0",

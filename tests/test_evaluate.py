@@ -321,6 +321,16 @@ def test_a_query_path_relative_to_another_folder_names_the_file_it_meant(shared_
     assert "(it holds shop/shipping.py and tools/shipping.py: " in reason
 
 
+def test_a_question_given_twice_is_noted_as_counting_twice(shared_embedder: Embedder) -> None:
+    # The same line twice weighed double in every average, without a word.
+    twice = [QUERIES[0], replace(QUERIES[0], line=2), replace(QUERIES[0], line=3, query="refund a payment")]
+    evaluation = Evaluation(tiny_corpus(), twice, shared_embedder)
+    assert len(evaluation.resolved) == 3
+    assert evaluation.notes == ((2, "the same question and answer as line 1: it counts twice"),)
+    report = evaluation.run(ChunkSettings(budget=64, merge_siblings=False), k=1, strategies=("syntax",), modes=("keyword",))
+    assert report.notes == evaluation.notes and report.to_dict()["notes"] == [{"line": 2, "note": evaluation.notes[0][1]}]
+
+
 def test_evaluation_finds_obvious_targets(shared_embedder: Embedder) -> None:
     evaluation = Evaluation(tiny_corpus(), QUERIES, shared_embedder)
     assert evaluation.unresolved == ((3, "shop/missing.py is not in the corpus"),)
@@ -346,7 +356,8 @@ def test_a_query_is_answered_by_any_of_its_answers_and_a_bad_one_leaves_it_out(s
     broken = replace(strict, line=3, also=(replace(strict, symbol="nowhere"),))
     evaluation = Evaluation(tiny_corpus(), [strict, lenient, broken], shared_embedder)
     assert [len(targets) for _, targets in evaluation.resolved] == [1, 2]
-    assert evaluation.unresolved == ((3, "no definition 'nowhere' in shop/payments.py"),)
+    # (Said of the 'also' answer: "shop/missing.py is not in the corpus" read as the question's own path.)
+    assert evaluation.unresolved == ((3, "its 'also' answer 1: no definition 'nowhere' in shop/payments.py"),)
     report = evaluation.run(ChunkSettings(budget=64, merge_siblings=False), k=1, strategies=("syntax",), modes=("vector",))
     by_line = {o.line: o for o in report.outcomes}
     assert by_line[1].whole_rank is None and by_line[2].whole_rank == 1
