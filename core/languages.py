@@ -233,6 +233,11 @@ class CodeSpec:
       :func:`core.parsing.find_damage`, :func:`core.parsing.top_level_nodes`): in C and C++ the
       preprocessor's ``#ifdef`` blocks make such roots of sound code, in Rust unstable syntax
       (``pub macro``); in other grammars a root ERROR is garbage;
+    - ``unclosed_closer``: the closer a file missing one above is read whole as one ERROR for,
+      where the grammar supplies none at the end (Ruby's ``end``): the parse writes it after the
+      text to find the block it closes, and mends where it went missing
+      (:func:`core.parsing._unclosed_block`). Set per language: some grammars never return on
+      such a trial (COBOL's);
     - ``comment_macros``: macros the grammar cannot read, which stand for nothing a chunk needs
       (glibc's ``__BEGIN_DECLS``: ``extern "C" {`` in C++, nothing in C): the parser reads
       each as a ``/* */`` comment of its length (no offset moves; as a comment its line is
@@ -637,6 +642,7 @@ class CodeSpec:
     prototypes: dict[str, str] = field(default_factory=dict)
     free_wrappers: frozenset[str] = frozenset()
     opens_error_root: bool = False
+    unclosed_closer: str = ""
     comment_macros: tuple[str, ...] = ()
     argument_macros: tuple[str, ...] = ()
     enum_macros: tuple[str, ...] = ()
@@ -1275,6 +1281,8 @@ LANGUAGES: dict[str, CodeSpec | TextSpec | TableSpec] = {
             name="ruby",
             extensions=(".rb", ".rake", ".gemspec", ".podspec", ".ru", ".jbuilder", ".builder", ".thor"),
             comment=("#", ""),
+            # A missing ``end`` made the whole file one ERROR, and it fell back to windows.
+            unclosed_closer="end",
             functions=frozenset({"method", "singleton_method"}),
             containers=frozenset({"class", "module", "singleton_class"}),
             kinds={"module": "module"},

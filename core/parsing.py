@@ -153,6 +153,13 @@ def parse(doc: Document, *, seconds: float | None = None) -> Parse | None:
         reopened = _close_early(parser, doc, tree, unclosed.parent, comment, deadline)
         if reopened is not None:
             return reopened
+    elif unclosed is None and spec.unclosed_closer and tree.root_node.is_error:
+        # Some grammars (Ruby's) supply no closer at the end: the whole file is one ERROR.
+        block = _unclosed_block(parser, doc, spec.unclosed_closer.encode(), deadline)
+        if block is not None:
+            reopened = _close_early(parser, doc, tree, block, comment, deadline)
+            if reopened is not None:
+                return reopened
     if damage is None:
         damage = find_damage(tree)
     if spec.argument_lists and damage.ranges:
@@ -347,6 +354,21 @@ def _missing_at_end(tree: Tree, doc: Document) -> Node | None:
     return None
 
 
+def _unclosed_block(parser: Parser, doc: Document, closer: bytes, deadline: float) -> Node | None:
+    """The block a closer left out above would have closed, in a file the parser read whole as
+    one ERROR rather than closing that block at the end (``CodeSpec.unclosed_closer``): the
+    block that ``closer`` written after the text closes, when that reads the file with no more
+    damage than the fallback allows (the tree is of the text and the closer: its nodes in the
+    text keep their offsets)."""
+    text_end = _text_end(doc.data)
+    tried = _parse_until(parser, doc.data[:text_end] + b"\n" + closer + b"\n", deadline)
+    if tried is None or tried.root_node.is_error or find_damage(tried).ratio > ERROR_FALLBACK_RATIO:
+        return None
+    token = tried.root_node.descendant_for_byte_range(text_end + 1, text_end + 1 + len(closer))
+    block = token.parent if token is not None and token.type == closer.decode() else None
+    return block if block is not None and block.start_byte < text_end else None
+
+
 def _close_early(
     parser: Parser, doc: Document, tree: Tree, block: Node, comment: tuple[bytes, ...], deadline: float
 ) -> Parse | None:
@@ -392,7 +414,8 @@ def _slip_lines(doc: Document, block: Node, comment: bytes) -> list[int]:
     while stack and len(early) < _SUSPECTS:
         node = stack.pop()
         closer = node.children[-1] if node.child_count > 1 else None
-        if closer is not None and not closer.is_missing and closer.type in _CLOSERS:
+        # (A closer past the text is the one :func:`_unclosed_block` wrote after it.)
+        if closer is not None and not closer.is_missing and closer.type in _CLOSERS and closer.start_byte < len(doc.data):
             opens, closes = node.start_point.row + 1, closer.start_point.row + 1
             if closes > opens and _indent(doc, closes) < _indent(doc, opens):
                 early.append(opens)

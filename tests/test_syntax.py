@@ -2448,6 +2448,19 @@ def test_a_closer_missing_above_the_end_is_mended_where_it_went_or_flagged_to_th
     assert all("damaged" in c.flags for c in chunks) and not chunks[0].fallback
 
 
+def test_a_ruby_file_missing_one_end_is_mended_not_turned_into_windows() -> None:
+    # Ruby's grammar supplies no "end" at the end of the file: the whole file was one ERROR
+    # and fell back to fixed windows, every definition lost (helper's too, though whole).
+    source = ("class Stock\n  def initialize(n)\n    @n = n\n  end\n\n  def low?\n    @n < 5\n  end\n\n"
+              "  def take(k)\n    @n -= k\n\nend\n\ndef helper(x)\n  x * 2\nend\n")
+    prep = prepare("m.rb", "ruby", source)
+    assert prep.parsed is not None and prep.parsed.muted == (10,)  # where take's "end" went missing
+    chunks = chunk_document(prep, ChunkSettings(unit="chars", budget=800), "syntax")
+    assert not any(c.fallback for c in chunks)
+    assert [(c.kind, c.symbol, "damaged" in c.flags) for c in chunks] == [("class", "Stock", True), ("function", "helper", False)]
+    assert_lossless(prep, chunks)
+
+
 def test_an_elixir_module_splits_into_its_head_and_functions_and_a_long_def_repeats_its_head() -> None:
     # ``do`` opens the module's body on its head's line: it is the head's, not the first def's
     # (read as a keyword leading the next definition, it took that def into the head).
