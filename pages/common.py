@@ -804,12 +804,16 @@ def export_panel(
 ) -> None:
     """Download the chunks and the settings; show the equivalent CLI command (``extra``: its
     options that are not settings)."""
+    # The page counts the chunks over the model's limit in every unit: the downloads and the
+    # commands flag them too (``--model-check``; in tokens the command always does). Made when
+    # clicked: checking costs a tokenization of every chunk.
+    extra = [*(extra or ()), *(["--model-check"] if settings.unit != "tokens" else [])]
     with st.expander("Export: chunks, settings and the CLI command for a pipeline"):
         columns = st.columns(len(chunks) + 1)
         for column, (strategy, items) in zip(columns, chunks.items()):
             column.download_button(
                 f"{strategy} chunks (JSONL)",
-                chunks_jsonl(items, settings),  # (as the command below writes them: over_model_limit too)
+                functools.partial(chunks_jsonl, items, settings, model_check=True),  # (as the command writes them)
                 file_name=f"{stem}.{strategy}.jsonl",
                 mime="application/jsonl",
                 key=f"dl_{strategy}",
@@ -817,10 +821,10 @@ def export_panel(
         columns[-1].download_button(
             "Settings (JSON)", settings.to_json(), file_name="chunk-settings.json", mime="application/json", key="dl_settings"
         )
-        st.code(settings.cli_command(path, extra=extra or ()), language="bash", wrap_lines=True)  # (no scrolling sideways)
+        st.code(settings.cli_command(path, extra=extra), language="bash", wrap_lines=True)  # (no scrolling sideways)
         if path.endswith(".zip"):
             st.caption("The command chunks the whole archive; this file's chunks are those with its path.")
-        st.caption(f"Or, with the settings file: `{settings.file_command(path, 'chunk-settings.json', extra=extra or ())}`.")
+        st.caption(f"Or, with the settings file: `{settings.file_command(path, 'chunk-settings.json', extra=extra)}`.")
         st.caption(
             "The same options, or `--settings chunk-settings.json`, index and evaluate with these settings "
             "(the head weight and lines shape the vectors there): `python -m core index PATH --db DIR "

@@ -187,6 +187,18 @@ def test_table_chunks_over_the_models_limit_are_explained(tables: AppTest) -> No
     assert any("rows per chunk (10) is kept whatever the size" in w.value for w in tables.warning)
 
 
+def test_the_export_flags_what_the_figures_count_over_the_models_limit(tables: AppTest) -> None:
+    # The figures said "Over model limit: 4" in chars, and the exported command (and downloads)
+    # flagged none: --model-check is on them in every unit but tokens, where it is always done.
+    tables.selectbox(key="table").set_value("weather_stations.csv").run()
+    tables.selectbox(key="unit").set_value("chars").run()
+    assert not tables.exception
+    command = next(c.value for c in tables.code if c.value.startswith("python -m core chunk"))
+    assert command.endswith("--model-check") and any("--model-check" in c.value for c in tables.caption)
+    tables.selectbox(key="unit").set_value("tokens").run()
+    assert "--model-check" not in next(c.value for c in tables.code if c.value.startswith("python -m core chunk"))
+
+
 def test_one_long_cell_over_the_models_limit_is_explained_without_blaming_the_columns(tables: AppTest) -> None:
     # Three columns, one long cell: the warning said "these 1 chunks", "a table this wide", and
     # that the naive windows fit, while they cut the row in two.
