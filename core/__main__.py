@@ -368,8 +368,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_OUTPUT
     except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback (an index cut short is said so by the next run, and mended)
-        print("interrupted", file=sys.stderr)
+        print(_interrupted(getattr(args, "command", None)), file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def _interrupted(command: str | None) -> str:
+    """The one line a command cut short by Ctrl-C ends with: for ``index``, where that leaves
+    the searches (an index is searched once the run that made it ends)."""
+    if command == "index":
+        return ("interrupted: this index is not finished; query and eval still search the last one that was "
+                "(run the same index command again to finish it: what was embedded is cached)")
+    return "interrupted"
 
 
 if __name__ == "__main__":

@@ -188,6 +188,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         key=corpus_key(root),
         settings=settings,
         skipped=sorted(skipped),
+        progress=None if args.quiet else _progress("index"),
     )
     for report in reports:
         sys.stdout.write(json.dumps(report.to_dict()) + "\n")
@@ -335,7 +336,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(format_table(table))
         return 0
-    report = evaluation.run(settings, **options)
+    report = evaluation.run(settings, **options, progress=_progress("eval"))
     if args.json:
         sys.stdout.write(json.dumps(report.to_dict(), indent=2) + "\n")
     else:
@@ -345,6 +346,20 @@ def cmd_eval(args: argparse.Namespace) -> int:
             + (f"; {report.too_long} chunk(s) over the model's limit" if report.too_long else "")
         )
     return 0
+
+
+def _progress(command: str) -> Callable[[str, int, int], None]:
+    """A progress callback that says on stderr how far the embedding is, a line per tenth of a
+    strategy's texts (a cold cache embeds for minutes: the command was silent meanwhile)."""
+    said: dict[str, int] = {}
+
+    def say(strategy: str, done: int, total: int) -> None:
+        tenth = 10 * done // total if total else 10
+        if total and said.get(strategy, -1) < tenth:
+            said[strategy] = tenth
+            _err(f"{command}: {strategy}: embedding {done:,}/{total:,} texts")
+
+    return say
 
 
 def _count(n: int, one: str, many: str) -> str:

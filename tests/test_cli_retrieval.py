@@ -216,6 +216,30 @@ def test_index_says_which_files_were_not_utf8(tmp_path: Path, capsys: pytest.Cap
     assert code == 0 and "latin.py" not in err
 
 
+def test_index_and_eval_say_how_far_the_embedding_is(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A cold-cache eval of the samples printed nothing for many minutes.
+    code, _, err = run(capsys, "index", str(project), "--db", str(tmp_path / "db"), "--budget", "61")
+    lines = [line for line in err.splitlines() if line.startswith("index: syntax: embedding ")]
+    assert code == 0 and lines and lines[0].startswith("index: syntax: embedding 0/") and len(lines) <= 11
+    code, _, err = run(capsys, "index", str(project), "--db", str(tmp_path / "db"), "--budget", "62", "--quiet")
+    assert code == 0 and err == ""
+
+
+def test_an_index_cut_short_by_ctrl_c_says_what_is_searched_meanwhile(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "interrupted" said nothing of the index: query went on answering from the last one, silently.
+    from core.index import Store
+
+    def cut_short(*_args, **_kwargs):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Store, "index", cut_short)
+    code, out, err = run(capsys, "index", str(project), "--db", str(tmp_path / "db"))
+    assert code == 130 and out == ""
+    assert err.strip().splitlines()[-1].startswith("interrupted: this index is not finished; query and eval still search")
+
+
 def test_query_writes_nothing_when_one_strategys_index_is_incomplete(
     project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
