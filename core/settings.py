@@ -111,7 +111,14 @@ class ChunkSettings:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise SettingsError(f"unknown setting(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+            raise SettingsError(
+                f"unknown setting(s): {', '.join(unknown)}; known: {', '.join(sorted(known))} "
+                "(a settings file of a newer Chunk Explorer, or a name misspelt?)"
+            )
+        # A whole number written as one (200.0: some tools write every number so) is that integer.
+        whole = {name: int(value) for name in ("budget", "overlap", "table_rows", "head_lines")
+                 if isinstance(value := data.get(name), float) and value.is_integer()}
+        data = {**data, **whole}
         if data.get("table_rows") == 0 and not isinstance(data.get("table_rows"), bool):
             data = {**data, "table_rows": None}  # by the budget, as ``--rows 0`` and a sweep's 0 say
         return cls(**data)

@@ -72,6 +72,13 @@ def test_settings_round_trip_and_cli_command() -> None:
     assert tuned.cli_args()[-4:] == ["--head-weight", "0.25", "--head-lines", "3"]
     with pytest.raises(SettingsError, match="unknown setting"):
         ChunkSettings.from_dict({"budgte": 3})
+    # A file from a newer release is told apart from a typo; 200.0 (some tools write every
+    # number so) was "budget must be a positive integer, got 200.0".
+    with pytest.raises(SettingsError, match=r"unknown setting\(s\): version; .*\(a settings file of a newer Chunk Explorer"):
+        ChunkSettings.from_dict({"budget": 200, "version": 3})
+    assert ChunkSettings.from_json('{"budget": 200.0, "overlap": 20.0}') == ChunkSettings(budget=200, overlap=20)
+    with pytest.raises(SettingsError, match="budget must be a positive integer, got 200.5"):
+        ChunkSettings.from_json('{"budget": 200.5}')
 
 
 def test_the_library_entry_points_take_what_a_caller_may_pass(tmp_path) -> None:
