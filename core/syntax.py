@@ -2303,6 +2303,7 @@ class _Run:
             last = pieces[-1]
             if last.start_byte is None and not last.flags and self.fits(last.first, end, joined, last.header):
                 last.last = end
+                last.header = ""  # it holds the signature now: a header would say it twice
                 break
         else:
             # Under the comment's pieces, a part of its own: as many as fit there. (Under no
@@ -2508,7 +2509,11 @@ class _Run:
             self.level([], path, repeat, first, depth=depth + 1, in_container=classy, units=members, packed=packed)
             return
         kind = self.kind(definition, in_container)
-        heads = self.head_chunk(head, members, kind, symbol, outer_header, parent, 0, repeat, outer.start_point.row + 1)
+        # (Its first line past annotations: they document what follows, as comments above do.)
+        named_line, name = outer.start_point.row + 1, definition.child_by_field_name("name")
+        while name is not None and named_line <= name.start_point.row and _annotation(self.doc.line_text(named_line)):
+            named_line += 1
+        heads = self.head_chunk(head, members, kind, symbol, outer_header, parent, 0, repeat, named_line)
         first = heads[0]
         start = len(self.out)
         self.level([], path, repeat, first, depth=depth + 1, in_container=False, units=members, function_body=True)
@@ -2623,7 +2628,8 @@ class _Run:
             pieces = self.line_pieces(
                 head.first, head.last, kind, symbol, header, parent, rest_header=repeat, first_reserve=reserve
             )
-            named = repeat.splitlines()[0].strip() if repeat else ""
+            # (Its line past the annotations it repeats: ``@Transactional`` names nothing.)
+            named = next((x.strip() for x in repeat.splitlines() if x.strip() and not _annotation(x)), "")
             for piece in pieces[1:]:
                 # A later piece that holds the signature's own line (below annotations that
                 # filled the first) needs no header repeating it: it said it twice.
@@ -3635,6 +3641,12 @@ def _brief(callee: str) -> str:
 def _cut(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters, an ellipsis marking the cut."""
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
+
+
+def _annotation(line: str) -> bool:
+    """Whether ``line`` is an annotation or attribute above a definition (Java's and Python's
+    ``@``, Rust's ``#[``, C#'s ``[``): a line of its head that names nothing."""
+    return line.lstrip().startswith(("@", "#[", "["))
 
 
 def _key(node: Node) -> tuple[int, int, str]:

@@ -459,12 +459,31 @@ def test_a_definition_that_fits_without_its_comments_stays_whole_after_them() ->
         assert parts[0].parent_id is None and all(c.parent_id == parts[0].id for c in parts[1:])
         assert all(c.header == "public class Big" for c in parts[:-1])
         last = parts[-1]  # the class whole, after the comments' last piece that fits beside it
-        assert "\npublic class Big {\n" in last.text and last.text.endswith("}") and last.header == "public class Big"
+        # (Under no header: it holds the signature, which a header said a second time.)
+        assert "\npublic class Big {\n" in last.text and last.text.endswith("}") and last.header == ""
         assert len(chunks) == len(parts)
     # Not when the definition alone is too big: then its head takes the comments, as before.
     big = source.replace("    private int a;\n", "".join(f"    private int a{i} = {i};\n" for i in range(40)))
     chunks = _syntax("Big.java", "java", big, unit="chars", budget=600)
     assert any(c.kind == "class_header" for c in chunks)
+
+
+def test_a_split_method_under_annotations_says_its_signature_once_and_above_its_docs() -> None:
+    # A javadoc and annotations filling the first part: that part was under the class's
+    # signature, and the next (the signature's line alone) repeated it in its header. A doc
+    # comment cut in two, its last piece holding the method whole, said the signature twice too.
+    text = ("@Service\npublic class InvoiceService implements AutoCloseable {\n    /**\n"
+            "     * Issues an invoice for an order, once.\n     *\n     * @param order the completed order\n"
+            "     * @return the invoice, new or already issued\n     */\n    @Transactional\n    @Override\n"
+            "    public synchronized Invoice issue(Order order, Rounding rounding) {\n"
+            "        Objects.requireNonNull(order, \"order\");\n        Invoice existing = issued.get(order.id());\n"
+            "        if (existing != null) {\n            return existing;\n        }\n"
+            "        return rounding.apply(existing);\n    }\n}\n")
+    parts = [c for c in _syntax("E.java", "java", text, unit="chars", budget=300) if c.symbol == "InvoiceService.issue"]
+    signature = "public synchronized Invoice issue(Order order, Rounding rounding)"
+    assert parts[0].text.lstrip().startswith("/**") and parts[0].header.endswith(signature)
+    for part in parts[1:]:
+        assert (signature in part.text) != (signature in part.header), (part.part, part.header)
 
 
 _SWIFT_ACCESSORS = """struct Cart {
@@ -706,8 +725,10 @@ def test_a_definition_without_a_body_over_the_budget_is_numbered_parts_under_its
     assert_lossless(prep, chunks)
     parts = [c for c in chunks if c.symbol == "Store.remove"]
     assert len(parts) >= 2 and [c.part for c in parts] == list(range(1, len(parts) + 1))
-    # The doc's pieces are under the signature they document; the method itself is in the last.
-    assert all(c.parts == len(parts) and c.header == "V remove(Object key);" for c in parts)
+    # The doc's pieces are under the signature they document; the method itself is in the last
+    # (under no header: it holds the signature).
+    assert all(c.parts == len(parts) for c in parts) and parts[-1].header == ""
+    assert all(c.header == "V remove(Object key);" for c in parts[:-1])
     assert parts[-1].text.endswith("    V remove(Object key);")
     assert all(c.parent_id == parts[0].id for c in parts[1:])
 
@@ -3532,7 +3553,8 @@ def test_a_bodiless_definitions_repeated_head_runs_down_to_its_name() -> None:
     )
     chunks = _syntax("VarHandle.java", "java", source, unit="chars", budget=1500)
     parts = [c for c in chunks if c.symbol == "VarHandle.getAcquire"]
-    assert len(parts) == 2 and all(c.header.endswith("Object getAcquire(Object... args);") for c in parts)
+    assert len(parts) == 2 and parts[0].header.endswith("Object getAcquire(Object... args);")
+    assert parts[1].header == "" and parts[1].text.endswith("Object getAcquire(Object... args);")  # (holds it)
 
 
 @pytest.mark.parametrize("language", ["c", "cpp"])
