@@ -25,6 +25,31 @@ def open_app(page: str | None = None, *, timeout: float = 120) -> AppTest:
     return at
 
 
+def turn_held_by_another(monkeypatch) -> list[str]:  # type: ignore[no-untyped-def]
+    """Make the server's embedding turn held by another session until a page waits for it: the
+    page's waiting notice is called (with whether the holder is itself), then the other session
+    finishes. Returns what the page was told, as ``"waiting, mine=..."`` lines."""
+    from pages import common
+
+    slot = common.TurnSlot()
+    slot.lock.acquire()  # another session is indexing
+    slot.holder = "another session"
+    told: list[str] = []
+    real = common.in_turn
+
+    def spying(held, waiting=None, who=None):  # type: ignore[no-untyped-def]
+        def other_finishes(mine: bool) -> None:
+            told.append(f"waiting, mine={mine}")
+            waiting(mine)  # the page's own notice (a TypeError here if it gave none)
+            slot.lock.release()
+
+        return real(held, other_finishes, who)
+
+    monkeypatch.setattr(common, "_indexing_slot", lambda: slot)
+    monkeypatch.setattr(common, "in_turn", spying)
+    return told
+
+
 def assert_slices_true(prep: Prepared, chunks: list[Chunk]) -> None:
     """Every chunk's text is the source's own bytes for its span, and its lines match; no
     chunk's text is whitespace alone."""

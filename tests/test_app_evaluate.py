@@ -6,7 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from pages.common import MAX_QUESTIONS
-from tests.helpers import ROOT, open_app
+from tests.helpers import ROOT, open_app, turn_held_by_another
 
 
 @pytest.fixture
@@ -214,24 +214,7 @@ def test_the_page_and_the_cli_give_the_same_figures(evaluate: AppTest, capsys: p
 def test_an_evaluation_waits_for_the_servers_embedding_turn(evaluate: AppTest, monkeypatch: pytest.MonkeyPatch) -> None:
     # Evaluate embedded beside Retrieve's indexing and other evaluations, while its warning said
     # the others wait: it takes the same one-at-a-time turn now, and its bar says why it waits.
-    from pages import common
-
-    slot = common.TurnSlot()
-    slot.lock.acquire()  # another session is indexing
-    slot.holder = "another session"
-    told: list[str] = []
-    real = common.in_turn
-
-    def spying(held, waiting=None, who=None):  # type: ignore[no-untyped-def]
-        def other_finishes(mine: bool) -> None:
-            told.append(f"waiting, mine={mine}")
-            waiting(mine)  # the page's own notice (a TypeError here if it gave none)
-            slot.lock.release()
-
-        return real(held, other_finishes, who)
-
-    monkeypatch.setattr(common, "_indexing_slot", lambda: slot)
-    monkeypatch.setattr(common, "in_turn", spying)
+    told = turn_held_by_another(monkeypatch)
     evaluate.slider(key="eval_k").set_value(7).run()  # (a report not made yet)
     assert not evaluate.exception
     assert told == ["waiting, mine=False"]

@@ -8,7 +8,7 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.helpers import ROOT, open_app
+from tests.helpers import ROOT, open_app, turn_held_by_another
 
 APP = str(ROOT / "app.py")
 QUESTION = "How are stale reservations that nobody confirmed given back to available stock?"
@@ -332,27 +332,10 @@ def test_a_file_filter_moves_the_view_to_the_file_its_results_are_on(retrieve: A
 
 
 def test_a_session_queued_behind_another_ones_indexing_is_told_it_waits(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pages import common
-
     at = open_app("pages/retrieve.py", timeout=600)
     at.radio(key="source").set_value("Upload files").run()
     at.file_uploader(key="upload_files").upload("queued.py", b"def queued_job(x):\n    return x + 1\n").run()
-    slot = common.TurnSlot()
-    slot.lock.acquire()  # another session is indexing
-    slot.holder = "another session"
-    told: list[str] = []
-    real = common.in_turn
-
-    def spying(held, waiting=None, who=None):  # type: ignore[no-untyped-def]
-        def other_finishes(mine: bool) -> None:
-            told.append(f"waiting, mine={mine}")
-            waiting(mine)  # the page's own notice (a TypeError here if it gave none)
-            slot.lock.release()
-
-        return real(held, other_finishes, who)
-
-    monkeypatch.setattr(common, "_indexing_slot", lambda: slot)
-    monkeypatch.setattr(common, "in_turn", spying)
+    told = turn_held_by_another(monkeypatch)
     at.toggle(key="index_on").set_value(True).run()
     assert not at.exception
     assert told == ["waiting, mine=False"]
