@@ -311,7 +311,7 @@ def _try_cast(values: pa.Array, target: pa.DataType) -> pa.Array | None:
 _EUROPEAN_NUMBER = r"^\s*[-+]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?\s*$"
 # The same with every dot grouping thousands as only a grouping dot can: after 1-999, never 0
 # (``0.125`` is a decimal point's).
-_GROUPED_NUMBER = r"^\s*[-+]?([1-9]\d{0,2}(\.\d{3})+|\d+)(,\d+)?\s*$"
+GROUPED_NUMBER = r"^\s*[-+]?([1-9]\d{0,2}(\.\d{3})+|\d+)(,\d+)?\s*$"
 
 
 def _as_numbers(
@@ -325,7 +325,7 @@ def _as_numbers(
         numbers = _try_cast(values, pa.int64())
         if numbers is not None and not _hexadecimal(values):
             return numbers
-    if grouping_dots and _holds(values, b".") and pc.all(pc.match_substring_regex(values, _GROUPED_NUMBER)).as_py():
+    if grouping_dots and _holds(values, b".") and pc.all(pc.match_substring_regex(values, GROUPED_NUMBER)).as_py():
         # German Excel's ``1.250`` is 1250, not 1.25 as the float cast below would read it
         # (pandas' ``decimal=",", thousands="."``).
         return _european(values, try_int=try_int)

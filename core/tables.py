@@ -61,7 +61,7 @@ from core.sources import SourceFile, wide_encoding
 from core.table_batch import OpenTable, RowBatch
 from core.table_format import JoinedRows, serialise_header, serialise_rows
 from core.table_metrics import TableMetrics, table_metrics
-from core.table_profile import TableProfile, TableProfiler
+from core.table_profile import GROUPED_NUMBER, TableProfile, TableProfiler
 from core.table_values import NA_MARKERS, int_values
 
 if TYPE_CHECKING:
@@ -320,10 +320,7 @@ def _european(cells: pd.Series, grouping_dots: bool) -> bool:
     text = cells.dropna().astype(str).str.strip()
     if text.str.contains(",", regex=False).any():
         return True
-    return grouping_dots and text.str.contains(".", regex=False).any() and text.str.fullmatch(_GROUPED_DOTS).all()
-
-
-_GROUPED_DOTS = r"[-+]?([1-9]\d{0,2}(\.\d{3})+|\d+)"
+    return grouping_dots and text.str.contains(".", regex=False).any() and text.str.match(GROUPED_NUMBER).all()
 
 
 def _dates(cells: pd.Series) -> pd.Series | None:
