@@ -215,7 +215,7 @@ def test_an_evaluation_waits_for_the_servers_embedding_turn(evaluate: AppTest, m
     # Evaluate embedded beside Retrieve's indexing and other evaluations, while its warning said
     # the others wait: it takes the same one-at-a-time turn now, and its bar says why it waits.
     told = turn_held_by_another(monkeypatch)
-    evaluate.slider(key="eval_k").set_value(7).run()  # (a report not made yet)
+    evaluate.slider(key="eval_k").set_value(11).run()  # (a report no other test makes: k=11)
     assert not evaluate.exception
     assert told == ["waiting, mine=False"]
     assert set(evaluate.dataframe[0].value["strategy"]) == {"fixed", "syntax"}
