@@ -445,12 +445,12 @@ def span_metrics(chunks: Sequence[Chunk], target: Target) -> tuple[float, float,
             summaries += len(c.text.encode("utf-8", "surrogatepass"))
     retrieved = sum(_union_length(s) for s in spans_by_path.values()) + summaries
     same = spans_by_path.get(target.path, [])
-    clipped = [(max(a, target.start_byte), min(b, target.end_byte)) for a, b in same]
-    hit = _union_length([(a, b) for a, b in clipped if b > a])
+    clipped = [(a, b) for a, b in ((max(a, target.start_byte), min(b, target.end_byte)) for a, b in same) if b > a]
+    hit = _union_length(clipped)
     if hit:
         # The blank lines between a split definition's parts are in no chunk: they are not text
         # the answer misses (as whole@k reads it), and they join the pieces retrieved.
-        gaps = _blank_gaps([(a, b) for a, b in clipped if b > a], target)
+        gaps = _blank_gaps(clipped, target)
         hit, retrieved = hit + gaps, retrieved + gaps
     recall = hit / target_len if target_len else 0.0
     precision = hit / retrieved if retrieved else 0.0
@@ -665,14 +665,15 @@ class Evaluation:
         self._definitions: dict[str, list[Definition]] = {}
         first_line: dict[tuple[str, tuple[Target, ...]], int] = {}
         for spec in queries:
+            answer, *also = spec.answers()
             try:
-                targets = [self._target(replace(spec, also=()))]
+                targets = [self._target(answer)]
             except InputError as exc:
                 unresolved.append((spec.line, str(exc)))
                 continue
             try:
-                for position, answer in enumerate(spec.also, start=1):
-                    targets.append(self._target(answer))
+                for position, other in enumerate(also, start=1):
+                    targets.append(self._target(other))
             except InputError as exc:
                 # (The question is left out, as one whose answer is not there: its figures would
                 # be scored against fewer answers than its author gave.)

@@ -11,7 +11,7 @@ from core.builder import Prepared
 from core.chunk import Chunk
 from core.document import Document
 from core.sizing import make_sizer, model_token_limit
-from core.syntax import Definition, list_definitions
+from core.syntax import Definition, list_definitions, naming_line
 
 
 @dataclass(frozen=True)
@@ -144,14 +144,6 @@ def _innermost(definitions: list[Definition], line_count: int) -> list[Definitio
     return owner
 
 
-_ANNOTATION_STARTS = ("@", "#[", "[")  # Java, Kotlin, Python; Rust and PHP 8; C#
-
-
-def _naming_line(d: Definition) -> str:
-    """The first line of ``d``'s signature that is no annotation (stripped), or ""."""
-    return next((s for line in d.signature.splitlines() if (s := line.strip()) and not s.startswith(_ANNOTATION_STARTS)), "")
-
-
 def _lacks_signature(doc: Document, chunk: Chunk, owner: list[Definition | None]) -> bool:
     """True when ``chunk`` holds a body line of a function without that function's signature.
 
@@ -171,7 +163,7 @@ def _lacks_signature(doc: Document, chunk: Chunk, owner: list[Definition | None]
         # Annotations lead a Kotlin or Java signature (``@Throws(...)`` above ``fun
         # summarize(...)``): the line that names the function is what the chunker repeats, and
         # a chunk that holds it holds the signature.
-        naming = _naming_line(d)
+        naming = naming_line(d.signature)
         if len(naming) > 3 and (naming in chunk.header or naming in chunk.text):
             continue
         return True

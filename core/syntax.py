@@ -2629,7 +2629,7 @@ class _Run:
                 head.first, head.last, kind, symbol, header, parent, rest_header=repeat, first_reserve=reserve
             )
             # (Its line past the annotations it repeats: ``@Transactional`` names nothing.)
-            named = next((x.strip() for x in repeat.splitlines() if x.strip() and not _annotation(x)), "")
+            named = naming_line(repeat)
             for piece in pieces[1:]:
                 # A later piece that holds the signature's own line (below annotations that
                 # filled the first) needs no header repeating it: it said it twice.
@@ -3643,10 +3643,18 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
 
 
+ANNOTATION_STARTS = ("@", "#[", "[")  # Java, Kotlin, Python; Rust and PHP 8; C#
+
+
 def _annotation(line: str) -> bool:
     """Whether ``line`` is an annotation or attribute above a definition (Java's and Python's
     ``@``, Rust's ``#[``, C#'s ``[``): a line of its head that names nothing."""
-    return line.lstrip().startswith(("@", "#[", "["))
+    return line.lstrip().startswith(ANNOTATION_STARTS)
+
+
+def naming_line(signature: str) -> str:
+    """The first line of ``signature`` that is no annotation (stripped), or ""."""
+    return next((s for line in signature.splitlines() if (s := line.strip()) and not _annotation(s)), "")
 
 
 def _key(node: Node) -> tuple[int, int, str]:

@@ -56,6 +56,7 @@ from core.table_batch import (
     names_only, reads_as_note, repeats_note,
 )  # fmt: skip
 from core.table_csv_fast import parse_fast, quote_left_open
+from core.table_profile import EUROPEAN_NUMBER
 from core.table_sections import SectionRows, filled, until_next_table
 from core.table_values import cell_lengths
 
@@ -542,13 +543,14 @@ def _decimal_commas(sample: str) -> bool:
     return bool(commas) and len(_DECIMAL_COMMA.findall(sample)) == commas
 
 
-_COMMA_NUMBER = re.compile(r"\s*[-+]?(\d{1,3}(\.\d{3})+|\d+),\d+\s*")
+_EUROPEAN = re.compile(EUROPEAN_NUMBER)
 
 
 def _decimal_comma_cells(rows: Sequence[Sequence[str]]) -> bool:
     """Whether some cell of ``rows`` is a number written with a decimal comma (``12,90``,
-    ``1.234,50``): then the file's dots group thousands (``1.250`` is 1250)."""
-    return any(_COMMA_NUMBER.fullmatch(cell) for row in rows for cell in row)
+    ``1.234,50``, as the profile reads one): then the file's dots group thousands (``1.250``
+    is 1250)."""
+    return any("," in cell and _EUROPEAN.match(cell) for row in rows for cell in row)
 
 
 # --- the stream of batches ------------------------------------------------------------------

@@ -308,7 +308,7 @@ def _try_cast(values: pa.Array, target: pa.DataType) -> pa.Array | None:
 
 
 # ``12,90``, ``1.234,50``, and ``7`` or ``1.234`` beside them (the dot groups thousands there).
-_EUROPEAN_NUMBER = r"^\s*[-+]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?\s*$"
+EUROPEAN_NUMBER = r"^\s*[-+]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?\s*$"
 # The same with every dot grouping thousands as only a grouping dot can: after 1-999, never 0
 # (``0.125`` is a decimal point's).
 GROUPED_NUMBER = r"^\s*[-+]?([1-9]\d{0,2}(\.\d{3})+|\d+)(,\d+)?\s*$"
@@ -333,7 +333,7 @@ def _as_numbers(
     if numbers is None:
         # pandas reads " 12.5" and "+3.5" as numbers too.
         numbers = _try_cast(pc.utf8_trim_whitespace(values), pa.float64())
-    if numbers is None and decimal_comma and pc.all(pc.match_substring_regex(values, _EUROPEAN_NUMBER)).as_py():
+    if numbers is None and decimal_comma and pc.all(pc.match_substring_regex(values, EUROPEAN_NUMBER)).as_py():
         return _european(values, try_int=False)
     if numbers is None:
         return None
